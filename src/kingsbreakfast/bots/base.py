@@ -1,0 +1,21 @@
+"""The one protocol every bot follows."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol, runtime_checkable
+
+from kingsbreakfast.engine import Action, View
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """Chooses a legal action from what one seat may know.
+
+    A bot receives a :class:`View` (never the state, so it cannot peek at hidden cards) and
+    an explicit random generator (so the same seed, view and budget give the same move).
+    """
+
+    name: str
+
+    def act(self, view: View, rng: random.Random) -> Action: ...

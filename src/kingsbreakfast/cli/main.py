@@ -203,3 +203,14 @@ def demo(
     if save is not None:
         save.write_text(Record.from_state(state, names).to_json(indent=1) + "\n")
         print(f"Record written to {save}")
+
+
+def _register_commands() -> None:
+    """Commands that live in their own modules, one area each."""
+    from kingsbreakfast.cli import play_commands, research_commands, sim_commands
+
+    for module in (play_commands, sim_commands, research_commands):
+        module.register(app)
+
+
+_register_commands()

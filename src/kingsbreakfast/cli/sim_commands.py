@@ -1,0 +1,9 @@
+"""Commands for bots, hint, tournament and analyze (issue 3)."""
+
+from __future__ import annotations
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the ``kingsbreakfast`` command line."""

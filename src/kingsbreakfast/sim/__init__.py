@@ -1,0 +1,1 @@
+"""Simulations: matches, tournaments, statistics, batch simulation."""

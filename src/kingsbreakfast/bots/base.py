@@ -17,5 +17,7 @@ class Bot(Protocol):
     """
 
     name: str
+    description: str
+    """One paragraph on how it plays, for menus and help screens."""
 
     def act(self, view: View, rng: random.Random) -> Action: ...

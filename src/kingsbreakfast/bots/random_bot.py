@@ -11,6 +11,11 @@ class RandomBot:
     """Picks uniformly among the legal actions; a baseline and a friendly first opponent."""
 
     name = "random"
+    description = (
+        "Random picks any legal action with equal chance. It takes dishes the king will never "
+        "match and feeds the dragon for no reason, so it is a baseline for measuring the other "
+        "bots and a gentle first opponent for a child learning the rules."
+    )
 
     def act(self, view: View, rng: random.Random) -> Action:
         legal = view.legal_actions()

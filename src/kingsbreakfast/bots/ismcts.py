@@ -1,0 +1,221 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS).
+
+The bot never sees hidden cards, so it cannot search the real game tree. Each simulation
+deals a concrete world consistent with its view (``sample_world``: the deck and the other
+players' drawn cards at random), walks down one shared tree whose edges are actions (the
+information the viewer would see), expands one new action, plays the rest of the game with a
+fast rollout policy and backs the final scores up the path. Because different worlds allow
+different actions below a draw (a drawn dragon, an empty deck), each edge also counts how often
+it was *available*, and selection uses that count in the UCB bonus instead of the parent's
+visits (Cowling, Powley & Whitehouse 2012).
+
+A simulation is: one determinization, one descent with one expansion, one rollout to the end
+of the game (or to ``rollout_rounds`` rounds, then scored as if the game ended there) and one
+backup. Rewards are per seat, so every node is chosen by the player who moves there.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from kingsbreakfast.engine import Action, State, View, sample_world, score_hand
+
+DESCRIPTION = (
+    "ISMCTS searches. Before each move it imagines thousands of complete games: each time it "
+    "deals the cards it cannot see at random in a way that agrees with everything it has "
+    "seen, walks a search tree shared by all these imagined deals, tries a new action, and "
+    "plays the game out quickly to the end. Actions that led to wins in many of the imagined "
+    "games are tried more often, and in the end it plays the action it explored most. Every "
+    "player in the tree plays for their own win, so it expects sensible play from the others, "
+    "and the more simulations (or seconds) it is given the stronger it plays."
+)
+
+WIN_WEIGHT = 0.75
+"""Reward = 0.75 * win share + 0.25 * points / best points: the win is what counts (R12), the
+score part separates lost games that were close from lost games that were not."""
+
+
+@dataclass(slots=True)
+class SearchResult:
+    """One root action's statistics after a search (for the hint)."""
+
+    action: Action
+    visits: int
+    mean_reward: float
+    """Mean reward of the player to move."""
+    viewer_points: float
+    """Mean final points of the viewing seat in the simulations through this action."""
+    viewer_wins: float
+    """Mean win share of the viewing seat (a shared win counts as a fraction, R12)."""
+
+
+class _Edge:
+    """An action out of a node, with the statistics of the player who chose it."""
+
+    __slots__ = ("avail", "children", "points", "reward", "visits", "wins")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.avail = 1
+        self.reward = 0.0
+        self.points = 0.0
+        self.wins = 0.0
+        self.children: dict[int, _Edge] = {}
+
+
+def _rewards(state: State, n: int) -> tuple[list[float], list[int], list[float]]:
+    """Per seat: search reward, final points and win share (R11, R12)."""
+    king = state.king
+    points = []
+    discards = []
+    for seat in range(n):
+        p, d = score_hand(king, state.hand(seat))
+        points.append(p)
+        discards.append(d)
+    best = max(points)
+    leaders = [s for s in range(n) if points[s] == best]
+    if len(leaders) > 1:
+        fewest = min(discards[s] for s in leaders)
+        leaders = [s for s in leaders if discards[s] == fewest]
+    share = 1.0 / len(leaders)
+    wins = [0.0] * n
+    for s in leaders:
+        wins[s] = share
+    scale = (1.0 - WIN_WEIGHT) / best if best > 0 else 0.0
+    rewards = [WIN_WEIGHT * wins[s] + scale * points[s] for s in range(n)]
+    return rewards, points, wins
+
+
+class IsmctsBot:
+    """ISMCTS over determinized worlds with a simulation or time budget."""
+
+    name = "ismcts"
+    description = DESCRIPTION
+
+    def __init__(
+        self,
+        simulations: int | None = 2000,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+        rollout_rounds: int | None = None,
+        name: str | None = None,
+    ) -> None:
+        if simulations is None and seconds is None:
+            raise ValueError("give ismcts a budget: simulations, seconds or both")
+        if simulations is not None and simulations < 1:
+            raise ValueError(f"simulations must be at least 1, not {simulations}")
+        if seconds is not None and seconds <= 0:
+            raise ValueError(f"seconds must be positive, not {seconds}")
+        if rollout_rounds is not None and rollout_rounds < 0:
+            raise ValueError(f"rollout_rounds must be 0 or more, not {rollout_rounds}")
+        self.simulations = simulations
+        self.seconds = seconds
+        self.exploration = exploration
+        self.rollout_rounds = rollout_rounds
+        if name is not None:
+            self.name = name
+        self.last_simulations = 0
+
+    def act(self, view: View, rng: random.Random) -> Action:
+        legal = view.legal_actions()
+        if not legal:
+            raise ValueError("the game is over: there is no action to choose")
+        if len(legal) == 1:
+            self.last_simulations = 0
+            return legal[0]
+        return self.search(view, rng)[0].action
+
+    def search(self, view: View, rng: random.Random) -> list[SearchResult]:
+        """Run the search from ``view`` and return every root action, best first."""
+        if view.to_move is None:
+            raise ValueError("the game is over: there is nothing to search")
+        n = view.num_players
+        viewer = view.to_move if view.seat is None else view.seat
+        root = _Edge()
+        c = self.exploration
+        budget = self.simulations
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        log = math.log
+        sqrt = math.sqrt
+        uniform = rng.random
+        rollout_rounds = self.rollout_rounds
+        done = 0
+        while True:
+            if budget is not None and done >= budget:
+                break
+            if deadline is not None and done & 15 == 0 and time.perf_counter() >= deadline:
+                break
+            done += 1
+            state = sample_world(view, rng)
+            node = root
+            path: list[tuple[_Edge, int]] = []
+            # selection and expansion
+            while True:
+                legal = state.legal_actions()
+                if not legal:
+                    break
+                children = node.children
+                untried = [a for a in legal if a not in children]
+                for a in legal:
+                    child = children.get(a)
+                    if child is not None:
+                        child.avail += 1
+                mover = state.to_move
+                assert mover is not None
+                if untried:
+                    action = untried[int(uniform() * len(untried))]
+                    child = _Edge()
+                    children[action] = child
+                    state.apply(action)
+                    path.append((child, mover))
+                    break
+                best_value = -1.0
+                best_action = legal[0]
+                for a in legal:
+                    child = children[a]
+                    value = child.reward / child.visits + c * sqrt(log(child.avail) / child.visits)
+                    if value > best_value:
+                        best_value = value
+                        best_action = a
+                node = children[best_action]
+                state.apply(best_action)
+                path.append((node, mover))
+            # rollout by the uniform policy: cheap and unbiased between seats
+            if rollout_rounds is None:
+                while True:
+                    legal = state.legal_actions()
+                    if not legal:
+                        break
+                    state.apply(legal[int(uniform() * len(legal))])
+            else:
+                stop = state.round + rollout_rounds  # then scored as if the game ended
+                while state.round < stop:
+                    legal = state.legal_actions()
+                    if not legal:
+                        break
+                    state.apply(legal[int(uniform() * len(legal))])
+            rewards, points, wins = _rewards(state, n)
+            for edge, seat in path:
+                edge.visits += 1
+                edge.reward += rewards[seat]
+                edge.points += points[viewer]
+                edge.wins += wins[viewer]
+        self.last_simulations = done
+        results = [
+            SearchResult(
+                Action(a),
+                e.visits,
+                e.reward / e.visits if e.visits else 0.0,
+                e.points / e.visits if e.visits else 0.0,
+                e.wins / e.visits if e.visits else 0.0,
+            )
+            for a, e in root.children.items()
+        ]
+        for a in view.legal_actions():
+            if a not in root.children:
+                results.append(SearchResult(a, 0, 0.0, 0.0, 0.0))
+        results.sort(key=lambda r: (-r.visits, -r.mean_reward, int(r.action)))
+        return results

@@ -1,0 +1,87 @@
+"""Bots by name and the difficulty levels the user interfaces offer."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from .base import Bot
+from .greedy import GreedyBot
+from .heuristic import HeuristicBot
+from .ismcts import IsmctsBot
+from .random_bot import RandomBot
+
+LEVELS: Final = ("easy", "medium", "hard", "expert")
+"""Difficulty levels, weakest first."""
+
+BOT_NAMES: Final = ("random", "greedy", "heuristic", "ismcts")
+
+HARD_SIMULATIONS: Final = 300
+EXPERT_SIMULATIONS: Final = 3000
+
+_LEVEL_TEXT: Final = {
+    "easy": "Easy is the greedy bot. ",
+    "medium": "Medium is the heuristic bot. ",
+    "hard": f"Hard is the ismcts bot with {HARD_SIMULATIONS} simulations a move. ",
+    "expert": f"Expert is the ismcts bot with {EXPERT_SIMULATIONS} simulations a move. ",
+}
+
+
+
+def make_bot(name: str, **options: Any) -> Bot:
+    """A bot by its name (``random``, ``greedy``, ``heuristic``, ``ismcts``) or level
+    (``easy``, ``medium``, ``hard``, ``expert``).
+
+    Options go to the bot: ``simulations`` and ``seconds`` (ismcts, hard, expert),
+    ``exploration``, ``rollout_rounds`` (ismcts), ``leader_weight`` (heuristic, medium).
+    """
+    key = name.strip().lower()
+    try:
+        if key == "random":
+            _no_options(key, options)
+            return RandomBot()
+        if key in ("greedy", "easy"):
+            _no_options(key, options)
+            bot: Bot = GreedyBot()
+        elif key in ("heuristic", "medium"):
+            bot = HeuristicBot(**options)
+        elif key == "ismcts":
+            bot = IsmctsBot(**options)
+        elif key in ("hard", "expert"):
+            opts = dict(options)
+            if "simulations" not in opts and "seconds" not in opts:
+                opts["simulations"] = HARD_SIMULATIONS if key == "hard" else EXPERT_SIMULATIONS
+            bot = IsmctsBot(**opts)
+        else:
+            raise ValueError(
+                f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES + LEVELS)}"
+            )
+    except TypeError as error:  # an option the bot does not take
+        raise ValueError(f"bad option for bot {name!r}: {error}") from None
+    if key in LEVELS:
+        bot.name = key
+        bot.description = describe_bot(key)
+    return bot
+
+
+def _no_options(name: str, options: dict[str, Any]) -> None:
+    if options:
+        raise ValueError(f"bot {name!r} takes no options (got {', '.join(sorted(options))})")
+
+
+def describe_bot(name: str) -> str:
+    """One paragraph on how the bot or level plays (for menus and ``--help``)."""
+    key = name.strip().lower()
+    if key == "random":
+        return RandomBot.description
+    if key == "greedy":
+        return GreedyBot.description
+    if key == "heuristic":
+        return HeuristicBot.description
+    if key == "ismcts":
+        return IsmctsBot.description
+    if key in ("easy", "medium"):
+        base = GreedyBot.description if key == "easy" else HeuristicBot.description
+        return _LEVEL_TEXT[key] + base
+    if key in ("hard", "expert"):
+        return _LEVEL_TEXT[key] + IsmctsBot.description
+    raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES + LEVELS)}")

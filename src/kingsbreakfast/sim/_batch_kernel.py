@@ -1,0 +1,421 @@
+"""The compiled inner loop of the batch simulator: whole games, one after another, in numba.
+
+This is the one second implementation of the rules the project allows (issue 4): plain
+integer arrays and scalar code so numba can turn a game into a few thousand machine
+instructions. It must agree with :mod:`kingsbreakfast.engine` card for card and action for
+action; ``tests/sim/test_batch_differential.py`` proves it on thousands of games. Each
+rule is marked with its number so a change to RULES.md can be traced here.
+
+Card numbers, action ids and the order of legal actions are the engine's (R1 dish order;
+0–6 take, 7 draw, 8 place the dragon, 9–36 feed pairs, 37 pass), so an action chosen here
+by its index among the legal actions is the same action the engine would choose.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit  # type: ignore[import-untyped]
+
+NUM_DISHES = 7
+DRAGON = 7
+DECK_SIZE = 110
+MAX_ACTIONS = 64
+"""More actions than any game can have: at most 18 rounds of 3 turns (or 11 of 5) plus one
+extra action for each of the 5 dragons that can be drawn (R7a)."""
+
+POLICY_RANDOM = 0
+POLICY_GREEDY = 1
+POLICY_SCRIPT = 2
+
+# FEED_PAIRS of the engine: (a, b), a <= b, in R1 order; feed id = 9 + index.
+_FEED_A = np.array([a for a in range(NUM_DISHES) for b in range(a, NUM_DISHES)], np.int8)
+_FEED_B = np.array([b for a in range(NUM_DISHES) for b in range(a, NUM_DISHES)], np.int8)
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_STAR = np.uint64(0x2545F4914F6CDD1D)
+
+
+@njit(cache=True, inline="always")  # type: ignore[misc]
+def _splitmix(x: Any) -> Any:
+    """A well-mixed 64-bit word from a seed (SplitMix64 finaliser): one stream per game."""
+    z = x + _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    z = z ^ (z >> np.uint64(31))
+    if z == np.uint64(0):
+        z = _GOLDEN
+    return z
+
+
+@njit(cache=True, inline="always")  # type: ignore[misc]
+def _next(s: Any) -> Any:
+    """xorshift64 step (the state is never 0)."""
+    s ^= s << np.uint64(13)
+    s ^= s >> np.uint64(7)
+    s ^= s << np.uint64(17)
+    return s
+
+
+@njit(cache=True, inline="always")  # type: ignore[misc]
+def _below(s: Any, n: int) -> int:
+    """A number in [0, n) from the high 32 bits of the scrambled state (xorshift64*)."""
+    return int((((s * _STAR) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True)  # type: ignore[misc]
+def _hand_points(king: Any, takes: Any, draws: Any, seat: int, extra_dish: int, extra: int) -> int:
+    """R11 points of a hand (plus ``extra`` cards of ``extra_dish``) against ``king``."""
+    points = 0
+    for d in range(NUM_DISHES):
+        held = takes[seat, d] + draws[seat, d]
+        if d == extra_dish:
+            held += extra
+        if held <= king[d]:
+            points += held * king[d]
+    return points
+
+
+@njit(cache=True)  # type: ignore[misc]
+def play_games(  # noqa: PLR0912, PLR0915 - one flat loop is what makes it fast
+    num_games: int,
+    n: int,
+    first_cook: int,
+    must_draw: bool,
+    dragon_min: int,
+    seat_policy: Any,
+    seed: int,
+    decks: Any,
+    use_decks: bool,
+    script: Any,
+    record: bool,
+    out_king: Any,
+    out_table: Any,
+    out_takes: Any,
+    out_draws: Any,
+    out_removed: Any,
+    out_extra: Any,
+    out_points: Any,
+    out_discarded: Any,
+    out_winners: Any,
+    out_actions: Any,
+    out_legal_count: Any,
+) -> None:
+    """Play ``num_games`` games and write their final states into the ``out_*`` arrays.
+
+    ``out_extra[g]`` = (table dragons, removed dragons, removed unseen, rounds, actions,
+    illegal-at or -1). With ``record`` every action and the size of the legal set it was
+    chosen from go to ``out_actions`` / ``out_legal_count`` (for the differential tests).
+    """
+    feed_a = _FEED_A
+    feed_b = _FEED_B
+    deck = np.empty(DECK_SIZE, np.int8)
+    table = np.zeros(NUM_DISHES + 1, np.int32)  # index DRAGON: dragons on the table
+    king = np.zeros(NUM_DISHES, np.int32)
+    takes = np.zeros((n, NUM_DISHES), np.int32)
+    draws = np.zeros((n, NUM_DISHES), np.int32)
+    removed = np.zeros(NUM_DISHES, np.int32)
+    legal = np.zeros(40, np.int32)
+    base_deck = np.empty(DECK_SIZE, np.int8)
+    k = 0
+    for d in range(NUM_DISHES):
+        for _ in range(15):
+            base_deck[k] = d
+            k += 1
+    for _ in range(5):
+        base_deck[k] = DRAGON
+        k += 1
+    seed_word = np.uint64(seed)
+    for g in range(num_games):
+        s = _splitmix(seed_word ^ _splitmix(np.uint64(g)))
+        if use_decks:
+            for c in range(DECK_SIZE):
+                deck[c] = decks[g, c]
+        else:
+            for c in range(DECK_SIZE):
+                deck[c] = base_deck[c]
+        table[:] = 0
+        king[:] = 0
+        takes[:, :] = 0
+        draws[:, :] = 0
+        removed[:] = 0
+        removed_dragons = 0
+        removed_unseen = 0
+        pending = False
+        cook = first_cook
+        rounds = 0
+        turns_left = 0
+        to_move = -1
+        top = 0
+        n_actions = 0
+        illegal_at = -1
+        # R4: the cook turns up 2 x players cards (a lazy Fisher-Yates shuffle: each card is
+        # chosen among the unseen ones when it is turned up, so unread cards cost nothing)
+        need = 2 * n
+        if DECK_SIZE - top >= need:
+            for _ in range(need):
+                if not use_decks:
+                    s = _next(s)
+                    j = top + _below(s, DECK_SIZE - top)
+                    deck[top], deck[j] = deck[j], deck[top]
+                table[deck[top]] += 1
+                top += 1
+            rounds = 1
+            turns_left = n
+            to_move = cook
+        while to_move >= 0:
+            # --- the legal actions, sorted by id (R5-R8, R5a, R5b, R7a) ---
+            # Counted first from the table and the king; listed only when a policy needs
+            # the list, since the random policy needs just the chosen one.
+            deck_left = DECK_SIZE - top
+            n_takes = 0
+            n_draw = 0
+            if pending:  # R7a: use the drawn dragon or place it
+                n_place = 1
+                feeds_ok = True
+            else:
+                n_place = 0
+                for d in range(NUM_DISHES):
+                    if table[d] > 0:
+                        n_takes += 1
+                if deck_left > 0:
+                    n_draw = 1
+                feeds_ok = table[DRAGON] >= dragon_min and not (
+                    must_draw and deck_left > 0 and n_takes == 0
+                )
+            n_feeds = 0
+            if feeds_ok:
+                ones = 0
+                twos = 0
+                for d in range(NUM_DISHES):
+                    if king[d] >= 1:
+                        ones += 1
+                        if king[d] >= 2:
+                            twos += 1
+                n_feeds = ones * (ones - 1) // 2 + twos
+            count = n_takes + n_draw + n_place + n_feeds
+            policy = seat_policy[to_move]
+            if policy == POLICY_RANDOM:
+                s = _next(s)
+                if count == 0:  # R5b: pass only when nothing else is legal
+                    count = 1
+                    action = 37
+                else:
+                    pick = _below(s, count)
+                    if pick < n_takes:
+                        action = _nth_dish(table, pick)
+                    elif pick < n_takes + n_draw:
+                        action = 7
+                    elif pick < n_takes + n_draw + n_place:
+                        action = 8
+                    else:
+                        action = 9 + _nth_feed(king, pick - n_takes - n_draw - n_place)
+            else:
+                count = _list_legal(
+                    legal, table, king, pending, n_draw == 1, feeds_ok
+                )
+                if policy == POLICY_SCRIPT:
+                    action = script[g, n_actions]
+                    found = False
+                    for i in range(count):
+                        if legal[i] == action:
+                            found = True
+                    if not found:
+                        illegal_at = n_actions
+                        break
+                else:
+                    action = _greedy(legal, count, table, king, takes, draws, to_move)
+            if record:
+                out_actions[g, n_actions] = action
+                out_legal_count[g, n_actions] = count
+            n_actions += 1
+            # --- the action (R6, R7, R7a, R8) ---
+            seat = to_move
+            if action < NUM_DISHES:  # R6: take all of one dish
+                takes[seat, action] += table[action]
+                table[action] = 0
+            elif action == 7:  # R7: the top card, unseen by the others
+                if not use_decks:
+                    s = _next(s)
+                    j = top + _below(s, DECK_SIZE - top)
+                    deck[top], deck[j] = deck[j], deck[top]
+                card = deck[top]
+                top += 1
+                if card == DRAGON:  # R7a: shown; the same player uses or places it now
+                    pending = True
+                    continue
+                draws[seat, card] += 1
+            elif action == 8:  # R7a: the drawn dragon goes to the table
+                pending = False
+                table[DRAGON] += 1
+            elif action != 37:  # R7a/R8: a dragon and two of the king's dishes leave
+                a = feed_a[action - 9]
+                b = feed_b[action - 9]
+                king[a] -= 1
+                king[b] -= 1
+                removed[a] += 1
+                removed[b] += 1
+                removed_dragons += 1
+                if pending:
+                    pending = False
+                else:
+                    table[DRAGON] -= 1
+            turns_left -= 1
+            if turns_left > 0:
+                to_move = seat + 1
+                if to_move == n:
+                    to_move = 0
+                continue
+            # R9: the king is served what is left on the table; dragons stay
+            for d in range(NUM_DISHES):
+                king[d] += table[d]
+                table[d] = 0
+            cook = (cook + 1) % n  # R3: the deck passes to the left
+            if DECK_SIZE - top < need:  # R4/R10: too few cards, the game ends
+                removed_unseen = DECK_SIZE - top
+                top = DECK_SIZE
+                to_move = -1
+                break
+            for _ in range(need):
+                if not use_decks:
+                    s = _next(s)
+                    j = top + _below(s, DECK_SIZE - top)
+                    deck[top], deck[j] = deck[j], deck[top]
+                table[deck[top]] += 1
+                top += 1
+            rounds += 1
+            turns_left = n
+            to_move = cook
+        # --- R11 scoring and R12 winners ---
+        best_points = -1
+        best_discarded = 1 << 30
+        for seat in range(n):
+            points = 0
+            discarded = 0
+            for d in range(NUM_DISHES):
+                held = takes[seat, d] + draws[seat, d]
+                if held > king[d]:
+                    discarded += held
+                else:
+                    points += held * king[d]
+                out_takes[g, seat, d] = takes[seat, d]
+                out_draws[g, seat, d] = draws[seat, d]
+            out_points[g, seat] = points
+            out_discarded[g, seat] = discarded
+            if points > best_points or (points == best_points and discarded < best_discarded):
+                best_points = points
+                best_discarded = discarded
+        for seat in range(n):
+            out_winners[g, seat] = (
+                out_points[g, seat] == best_points and out_discarded[g, seat] == best_discarded
+            )
+        for d in range(NUM_DISHES):
+            out_king[g, d] = king[d]
+            out_table[g, d] = table[d]
+            out_removed[g, d] = removed[d]
+        out_extra[g, 0] = table[DRAGON]
+        out_extra[g, 1] = removed_dragons
+        out_extra[g, 2] = removed_unseen
+        out_extra[g, 3] = rounds
+        out_extra[g, 4] = n_actions
+        out_extra[g, 5] = illegal_at
+
+
+@njit(cache=True)  # type: ignore[misc]
+def _greedy(
+    legal: Any,
+    count: int,
+    table: Any,
+    king: Any,
+    takes: Any,
+    draws: Any,
+    seat: int,
+) -> int:
+    """The legal action that leaves the seat's own hand worth most if the round ended now.
+
+    Every action is judged against the king as he would be after R9 serves him the rest of
+    the table; a take removes its dish from what the king gets. Ties go to the lowest id
+    (takes before draw before the dragon actions), so the policy is deterministic.
+    """
+    served = np.empty(NUM_DISHES, np.int32)
+    for d in range(NUM_DISHES):
+        served[d] = king[d] + table[d]
+    best = legal[0]
+    best_value = -1
+    for i in range(count):
+        action = legal[i]
+        if action < NUM_DISHES:
+            served[action] -= table[action]
+            value = _hand_points(served, takes, draws, seat, action, table[action])
+            served[action] += table[action]
+        elif action >= 9 and action < 37:
+            a = _FEED_A[action - 9]
+            b = _FEED_B[action - 9]
+            served[a] -= 1
+            served[b] -= 1
+            value = _hand_points(served, takes, draws, seat, -1, 0)
+            served[a] += 1
+            served[b] += 1
+        else:
+            value = _hand_points(served, takes, draws, seat, -1, 0)
+        if value > best_value:
+            best_value = value
+            best = action
+    return int(best)
+
+
+@njit(cache=True, inline="always")  # type: ignore[misc]
+def _nth_dish(table: Any, k: int) -> int:
+    """The ``k``-th dish (from 0) lying on the table, in R1 order: the ``k``-th take."""
+    for d in range(NUM_DISHES):
+        if table[d] > 0:
+            if k == 0:
+                return d
+            k -= 1
+    return -1
+
+
+@njit(cache=True, inline="always")  # type: ignore[misc]
+def _nth_feed(king: Any, k: int) -> int:
+    """The index in FEED_PAIRS of the ``k``-th feed the king's plate allows (R8)."""
+    for f in range(28):
+        a = _FEED_A[f]
+        b = _FEED_B[f]
+        if (a == b and king[a] >= 2) or (a != b and king[a] >= 1 and king[b] >= 1):
+            if k == 0:
+                return f
+            k -= 1
+    return -1
+
+
+@njit(cache=True)  # type: ignore[misc]
+def _list_legal(
+    legal: Any, table: Any, king: Any, pending: bool, can_draw: bool, feeds_ok: bool
+) -> int:
+    """Write the legal actions, sorted by id, into ``legal``; return how many."""
+    count = 0
+    if pending:
+        legal[0] = 8
+        count = 1
+    else:
+        for d in range(NUM_DISHES):
+            if table[d] > 0:
+                legal[count] = d
+                count += 1
+        if can_draw:
+            legal[count] = 7
+            count += 1
+    if feeds_ok:
+        for f in range(28):
+            a = _FEED_A[f]
+            b = _FEED_B[f]
+            if (a == b and king[a] >= 2) or (a != b and king[a] >= 1 and king[b] >= 1):
+                legal[count] = 9 + f
+                count += 1
+    if count == 0:  # R5b
+        legal[0] = 37
+        count = 1
+    return count

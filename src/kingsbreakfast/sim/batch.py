@@ -1,0 +1,301 @@
+"""Many games at once at close to native speed, for statistics and research (issue 4).
+
+``simulate(games, players, policies, seed=...)`` plays whole games in a compiled loop
+(:mod:`._batch_kernel`, numba) and returns their final states, scores and winners as numpy
+arrays. Game ``g`` of a seed is always the same game, whatever the batch size, so a large
+run can be split into pieces and a surprising game looked at again on its own.
+
+Policies are chosen per seat by name:
+
+``random``
+    uniformly among the legal actions (the legal actions sorted by id, as the engine lists
+    them, and one index drawn uniformly);
+``greedy``
+    the action that leaves the seat's own hand worth most if the round ended now, with the
+    rest of the table served to the king (R9, R11); ties go to the lowest action id.
+
+For the differential tests and for replaying, ``decks=`` fixes the deck orders (top card
+first, card numbers) and ``actions=`` fixes every action (then the simulator checks each
+one is legal and reports the first that is not in ``illegal_at``).
+
+Needs the ``batch`` extra (numpy and numba); nothing else in the package imports it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from kingsbreakfast.engine import DEFAULT_RULES, DISHES, MAX_PLAYERS, MIN_PLAYERS, Rules
+from kingsbreakfast.engine.cards import UNSHUFFLED_DECK
+from kingsbreakfast.engine.rules import MUST_DRAW
+
+from . import _batch_kernel as kernel
+
+POLICIES = {"random": kernel.POLICY_RANDOM, "greedy": kernel.POLICY_GREEDY}
+MAX_ACTIONS = kernel.MAX_ACTIONS
+MAX_GAMES = 10**7
+"""A bound on one call (memory: about 100 bytes of results per game); split larger runs."""
+
+IntArray = npt.NDArray[np.integer[Any]]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class BatchStats:
+    """What researchers usually want from a batch: scores and wins per seat."""
+
+    games: int
+    players: int
+    policies: tuple[str, ...]
+    mean_points: tuple[float, ...]
+    std_points: tuple[float, ...]
+    win_rate: tuple[float, ...]
+    """Wins per game by seat, a shared win (R12) counted as 1/k for each of the k winners."""
+    shared_wins: float
+    """Share of games whose win was shared (equal points and equal discards, R12)."""
+    mean_rounds: float
+    mean_actions: float
+    mean_discarded: tuple[float, ...]
+
+    def lines(self) -> list[str]:
+        out = [
+            f"{self.games} games, {self.players} players; "
+            f"{self.mean_rounds:.2f} rounds and {self.mean_actions:.1f} actions per game; "
+            f"shared wins {self.shared_wins:.2%}",
+            f"{'seat':>4}  {'policy':8} {'points':>8} {'sd':>7} {'discards':>9} {'wins':>7}",
+        ]
+        for seat in range(self.players):
+            out.append(
+                f"{seat:>4}  {self.policies[seat]:8} {self.mean_points[seat]:8.2f} "
+                f"{self.std_points[seat]:7.2f} {self.mean_discarded[seat]:9.2f} "
+                f"{self.win_rate[seat]:7.2%}"
+            )
+        return out
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """The final state of every game: arrays indexed by game (and seat, and dish in R1 order)."""
+
+    players: int
+    rules: Rules
+    policies: tuple[str, ...]
+    seed: int
+    points: IntArray
+    """(games, players) R11 points."""
+    discarded: IntArray
+    """(games, players) cards discarded at scoring (R11)."""
+    winners: BoolArray
+    """(games, players) True for every winner (several on a shared win, R12)."""
+    king: IntArray
+    """(games, 7) the king's dishes at the end."""
+    table: IntArray
+    """(games, 7) dishes on the table at the end (always 0: R9 serves them before R10)."""
+    table_dragons: IntArray
+    takes: IntArray
+    """(games, players, 7) cards taken from the table (R6)."""
+    draws: IntArray
+    """(games, players, 7) dish cards drawn from the deck (R7)."""
+    removed_dishes: IntArray
+    """(games, 7) the king's dishes the dragon took (R8)."""
+    removed_dragons: IntArray
+    removed_unseen: IntArray
+    """(games,) cards left in the deck at the end (R10)."""
+    rounds: IntArray
+    num_actions: IntArray
+    illegal_at: IntArray
+    """(games,) index of the first scripted action that was not legal, or -1."""
+    actions: IntArray | None
+    """(games, MAX_ACTIONS) every action id (-1 after the end), when recorded."""
+    legal_counts: IntArray | None
+    """(games, MAX_ACTIONS) how many actions were legal at each step, when recorded."""
+
+    @property
+    def games(self) -> int:
+        return int(self.points.shape[0])
+
+    @property
+    def hands(self) -> IntArray:
+        """(games, players, 7) the hands shown at scoring: takes plus draws."""
+        return self.takes.astype(np.int16) + self.draws
+
+    def stats(self) -> BatchStats:
+        wins = self.winners.astype(np.float64)
+        share = wins / np.maximum(wins.sum(axis=1, keepdims=True), 1.0)
+        points = self.points.astype(np.float64)
+        return BatchStats(
+            games=self.games,
+            players=self.players,
+            policies=self.policies,
+            mean_points=tuple(float(x) for x in points.mean(axis=0)),
+            std_points=tuple(float(x) for x in points.std(axis=0)),
+            win_rate=tuple(float(x) for x in share.mean(axis=0)),
+            shared_wins=float((self.winners.sum(axis=1) > 1).mean()),
+            mean_rounds=float(self.rounds.mean()),
+            mean_actions=float(self.num_actions.mean()),
+            mean_discarded=tuple(float(x) for x in self.discarded.mean(axis=0)),
+        )
+
+    def game(self, g: int) -> dict[str, Any]:
+        """One game's final state as plain Python values (dish ids as keys)."""
+        if not 0 <= g < self.games:
+            raise IndexError(f"game {g} is not in this batch of {self.games}")
+        out: dict[str, Any] = {
+            "points": [int(x) for x in self.points[g]],
+            "discarded": [int(x) for x in self.discarded[g]],
+            "winners": [int(s) for s in np.flatnonzero(self.winners[g])],
+            "king": dict(zip(DISHES, (int(x) for x in self.king[g]), strict=True)),
+            "removed_dishes": dict(
+                zip(DISHES, (int(x) for x in self.removed_dishes[g]), strict=True)
+            ),
+            "removed_dragons": int(self.removed_dragons[g]),
+            "removed_unseen": int(self.removed_unseen[g]),
+            "table_dragons": int(self.table_dragons[g]),
+            "rounds": int(self.rounds[g]),
+        }
+        if self.actions is not None:
+            out["actions"] = [int(a) for a in self.actions[g, : int(self.num_actions[g])]]
+        return out
+
+
+def simulate(
+    games: int,
+    players: int = 4,
+    policies: str | Sequence[str] = "random",
+    *,
+    seed: int = 0,
+    rules: Rules = DEFAULT_RULES,
+    first_cook: int = 0,
+    decks: npt.ArrayLike | None = None,
+    actions: npt.ArrayLike | None = None,
+    record: bool = False,
+) -> BatchResult:
+    """Play ``games`` complete games and return every final state, score and winner.
+
+    ``policies`` is one name for every seat or one per seat (see the module doc). With
+    ``decks`` (games × 110 card numbers, top first) the decks are used as given instead of
+    shuffled from ``seed``; with ``actions`` (games × up to 64 action ids) every seat plays
+    the given actions. ``record`` keeps every action and legal-set size.
+    """
+    n = _check_int("players", players, MIN_PLAYERS, MAX_PLAYERS)
+    b = _check_int("games", games, 1, MAX_GAMES)
+    cook = _check_int("first_cook", first_cook, 0, n - 1)
+    s = _check_int("seed", seed, 0, 2**64 - 1)
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a kingsbreakfast.engine.Rules, not {rules!r}")
+    deck_array = np.zeros((1, kernel.DECK_SIZE), np.int8)
+    if decks is not None:
+        deck_array = _check_decks(decks, b)
+    script = np.zeros((1, MAX_ACTIONS), np.int8)
+    if actions is not None:
+        script = _check_actions(actions, b)
+        names: tuple[str, ...] = ("script",) * n
+        codes = np.full(n, kernel.POLICY_SCRIPT, np.int8)
+    else:
+        names = _policy_names(policies, n)
+        codes = np.array([POLICIES[name] for name in names], np.int8)
+    king = np.zeros((b, 7), np.int8)
+    table = np.zeros((b, 7), np.int8)
+    takes = np.zeros((b, n, 7), np.int8)
+    draws = np.zeros((b, n, 7), np.int8)
+    removed = np.zeros((b, 7), np.int8)
+    extra = np.zeros((b, 6), np.int16)
+    points = np.zeros((b, n), np.int16)
+    discarded = np.zeros((b, n), np.int16)
+    winners = np.zeros((b, n), np.bool_)
+    shape = (b, MAX_ACTIONS) if record else (1, MAX_ACTIONS)
+    out_actions = np.full(shape, -1, np.int8)
+    out_counts = np.zeros(shape, np.int8)
+    kernel.play_games(
+        b, n, cook, rules.empty_table == MUST_DRAW, rules.dragon_min_on_table, codes, s,
+        deck_array, decks is not None, script, record,
+        king, table, takes, draws, removed, extra, points, discarded, winners,
+        out_actions, out_counts,
+    )  # fmt: skip
+    return BatchResult(
+        players=n,
+        rules=rules,
+        policies=names,
+        seed=s,
+        points=points,
+        discarded=discarded,
+        winners=winners,
+        king=king,
+        table=table,
+        table_dragons=extra[:, 0],
+        takes=takes,
+        draws=draws,
+        removed_dishes=removed,
+        removed_dragons=extra[:, 1],
+        removed_unseen=extra[:, 2],
+        rounds=extra[:, 3],
+        num_actions=extra[:, 4],
+        illegal_at=extra[:, 5],
+        actions=out_actions if record else None,
+        legal_counts=out_counts if record else None,
+    )
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every code path, so the first timed call is fair."""
+    for policy in POLICIES:
+        simulate(2, 3, policy, record=True)
+    simulate(1, 3, decks=[UNSHUFFLED_DECK], actions=[[7] * MAX_ACTIONS], record=True)
+
+
+def _check_int(name: str, value: object, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise TypeError(f"{name} must be an integer, not {value!r}")
+    if not low <= int(value) <= high:
+        raise ValueError(f"{name} must be from {low} to {high}, not {value}")
+    return int(value)
+
+
+def _policy_names(policies: str | Sequence[str], n: int) -> tuple[str, ...]:
+    names = (policies,) * n if isinstance(policies, str) else tuple(policies)
+    if len(names) != n:
+        raise ValueError(f"{len(names)} policies given for {n} players (one per seat, or one)")
+    for name in names:
+        if name not in POLICIES:
+            raise ValueError(
+                f"unknown batch policy {name!r} (known: {', '.join(POLICIES)})"
+            )
+    return names
+
+
+def _check_decks(decks: npt.ArrayLike, games: int) -> npt.NDArray[np.int8]:
+    array = np.asarray(decks)
+    if array.shape != (games, kernel.DECK_SIZE):
+        raise ValueError(
+            f"decks must have shape ({games}, 110): one deck of 110 card numbers per game, "
+            f"got {array.shape}"
+        )
+    if not np.issubdtype(array.dtype, np.integer):
+        raise ValueError("decks must hold card numbers (0-6 dishes, 7 dragon)")
+    counts = np.stack([(array == card).sum(axis=1) for card in range(8)], axis=1)
+    expected = np.array([15] * 7 + [5])
+    bad = np.flatnonzero((counts != expected).any(axis=1))
+    if bad.size:
+        raise ValueError(
+            f"deck {int(bad[0])} is not a full deck: it must hold 15 of each dish and 5 "
+            f"dragons (R1), it holds {counts[bad[0]].tolist()}"
+        )
+    return array.astype(np.int8)
+
+
+def _check_actions(actions: npt.ArrayLike, games: int) -> npt.NDArray[np.int8]:
+    array = np.asarray(actions)
+    if array.ndim != 2 or array.shape[0] != games or array.shape[1] > MAX_ACTIONS:
+        raise ValueError(
+            f"actions must have shape ({games}, k) with k <= {MAX_ACTIONS}, got {array.shape}"
+        )
+    if array.size and (array.min() < -1 or array.max() > 37):
+        raise ValueError("actions must be action ids from 0 to 37 (or -1 after the end)")
+    out = np.full((games, MAX_ACTIONS), -1, np.int8)
+    out[:, : array.shape[1]] = array
+    return out

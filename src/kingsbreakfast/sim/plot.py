@@ -1,0 +1,87 @@
+"""Pictures of a tournament: score distributions and win shares (matplotlib, Agg backend)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .match import GameResult
+from .tournament import TournamentConfig, game_plan
+
+
+def plot_tournament(
+    config: TournamentConfig,
+    games: Sequence[GameResult],
+    report: dict[str, Any],
+    path: Path,
+    title: str | None = None,
+) -> None:
+    """Left: each bot's final scores; right: win shares with 95% intervals and parity."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise RuntimeError("plots need matplotlib: pip install 'kingsbreakfast[sim]'") from None
+    points: dict[str, list[int]] = {label: [] for label in config.labels}
+    for index, game in enumerate(games):
+        for seat, entry in enumerate(game_plan(config, index).seats):
+            points[config.lineup[entry].label].append(game.points[seat])
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
+    top = max(max(p) for p in points.values())
+    bins = list(range(0, top + 10, 5))
+    for label, pts in points.items():
+        left.hist(pts, bins=bins, histtype="step", linewidth=1.5, label=label, density=True)
+    left.set_xlabel("final points (R11)")
+    left.set_ylabel("share of games")
+    left.set_title("Score distributions")
+    left.legend(fontsize=8)
+    bots = report["bots"]
+    labels = [b["label"] for b in bots]
+    means = [b["win_share"]["mean"] for b in bots]
+    errors = [
+        [b["win_share"]["mean"] - b["win_share"]["low"] for b in bots],
+        [b["win_share"]["high"] - b["win_share"]["mean"] for b in bots],
+    ]
+    right.bar(range(len(labels)), means, yerr=errors, capsize=4, color="tab:blue")
+    right.axhline(1 / config.players, color="grey", linestyle="--", label="parity")
+    right.set_xticks(range(len(labels)), labels, rotation=20, ha="right", fontsize=8)
+    right.set_ylabel("win share per seat played")
+    right.set_title("Win shares (95% CI)")
+    right.legend(fontsize=8)
+    fig.suptitle(title or f"{config.players} players, {len(games)} games, seed {config.seed}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plot_seats(rows: Sequence[dict[str, Any]], path: Path) -> None:
+    """Win share by seat (0 = first cook) for each table size, from :mod:`.analyze`."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    width = 0.25
+    for k, row in enumerate(rows):
+        n = row["players"]
+        seats = row["seats"]
+        xs = [s + (k - 1) * width for s in range(n)]
+        means = [s["win_share"]["mean"] for s in seats]
+        errs = [
+            [s["win_share"]["mean"] - s["win_share"]["low"] for s in seats],
+            [s["win_share"]["high"] - s["win_share"]["mean"] for s in seats],
+        ]
+        bars = ax.bar(xs, means, width=width, yerr=errs, capsize=3, label=f"{n} players")
+        ax.hlines(1 / n, xs[0] - width / 2, xs[-1] + width / 2, colors=bars[0].get_facecolor(),
+                  linestyles="--", linewidth=1)
+    ax.set_xlabel("seat (0 = first cook)")
+    ax.set_ylabel("win share (95% CI)")
+    ax.set_title("Seat advantage, dashed: parity")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

@@ -1,0 +1,94 @@
+"""Bot specifications as text, so that a tournament's line-up can travel to worker processes
+and into result files: ``name`` or ``name:option=value:option=value`` (``hard:simulations=60``),
+and ``spec*k`` for k seats of the same bot (``hard,medium*3``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from kingsbreakfast.bots import BOT_NAMES, LEVELS, Bot, make_bot
+
+_INT_OPTIONS = frozenset({"simulations", "rollout_rounds"})
+_FLOAT_OPTIONS = frozenset({"seconds", "exploration", "leader_weight"})
+
+
+@dataclass(frozen=True, slots=True)
+class BotSpec:
+    """A bot by name with its options; ``label`` is how it appears in results."""
+
+    name: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def label(self) -> str:
+        return ":".join([self.name, *(f"{k}={v}" for k, v in self.options)])
+
+    def build(self) -> Bot:
+        bot = make_bot(self.name, **dict(self.options))
+        bot.name = self.label
+        return bot
+
+    @property
+    def time_bounded(self) -> bool:
+        """A bot with a time budget plays differently on a busy machine: not reproducible."""
+        return any(k == "seconds" for k, _ in self.options)
+
+
+def parse_spec(text: str) -> BotSpec:
+    """``name[:option=value...]`` to a :class:`BotSpec`, with a clear error for bad input."""
+    parts = [p.strip() for p in text.strip().split(":")]
+    name = parts[0].lower()
+    if name not in BOT_NAMES + LEVELS:
+        raise ValueError(f"unknown bot {parts[0]!r}: choose one of {', '.join(BOT_NAMES + LEVELS)}")
+    options: list[tuple[str, Any]] = []
+    for part in parts[1:]:
+        key, sep, raw = part.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ValueError(f"bad bot option {part!r} in {text!r}: write option=value")
+        value: Any
+        try:
+            if key in _INT_OPTIONS:
+                value = int(raw)
+            elif key in _FLOAT_OPTIONS:
+                value = float(raw)
+            else:
+                raise ValueError(
+                    f"unknown bot option {key!r} in {text!r} (options: "
+                    f"{', '.join(sorted(_INT_OPTIONS | _FLOAT_OPTIONS))})"
+                )
+        except ValueError as error:
+            if "unknown bot option" in str(error):
+                raise
+            raise ValueError(f"bad value {raw!r} for {key} in {text!r}") from None
+        options.append((key, value))
+    spec = BotSpec(name, tuple(options))
+    spec.build()  # refuse options the bot does not take, now rather than in a worker
+    return spec
+
+
+def parse_lineup(text: str, players: int) -> tuple[BotSpec, ...]:
+    """A comma-separated line-up (``expert,heuristic,greedy,random`` or ``hard,medium*3``)
+    with exactly one bot per seat."""
+    specs: list[BotSpec] = []
+    for item in text.split(","):
+        item = item.strip()
+        if not item:
+            raise ValueError(f"empty bot name in {text!r}")
+        spec_text, star, times = item.partition("*")
+        count = 1
+        if star:
+            try:
+                count = int(times)
+            except ValueError:
+                raise ValueError(f"bad repeat {times!r} in {item!r}: write bot*3") from None
+            if count < 1:
+                raise ValueError(f"bad repeat {count} in {item!r}")
+        specs.extend([parse_spec(spec_text)] * count)
+    if len(specs) != players:
+        raise ValueError(
+            f"the line-up {text!r} names {len(specs)} bots for {players} seats: give one bot "
+            f"per seat (use bot*k to repeat one)"
+        )
+    return tuple(specs)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from rigging import play_all, rigged
 
 from kingsbreakfast.engine import (
     DISHES,
@@ -18,6 +17,7 @@ from kingsbreakfast.engine import (
     Turn,
 )
 from kingsbreakfast.engine.cards import CHEESE, FRUIT, HAM, WINE
+from rigging import play_all, rigged
 
 MUST_DRAW = Rules(empty_table="must_draw")
 TWO_DRAGONS = Rules(dragon_min_on_table=2)

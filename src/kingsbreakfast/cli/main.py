@@ -126,7 +126,8 @@ def _account(record: Record, final: State) -> list[str]:
         )
     ]
     if not record.rules.is_default:
-        lines.append("Variants: " + ", ".join(f"{k}={v}" for k, v in record.rules.to_dict().items()))
+        switches = record.rules.to_dict().items()
+        lines.append("Variants: " + ", ".join(f"{key}={value}" for key, value in switches))
     state = record.start()
     lines.append(round_opening(state.view(None), names))
     reveal = final.is_over  # once the game is over the whole record may be shown

@@ -40,7 +40,7 @@ class Rules:
     """R8: dragons that must lie on the table to feed one of them (``2`` per rules-vi)."""
 
     def __post_init__(self) -> None:
-        if self.empty_table not in EMPTY_TABLE_CHOICES:
+        if not isinstance(self.empty_table, str) or self.empty_table not in EMPTY_TABLE_CHOICES:
             raise SetupError(
                 f"unknown value {self.empty_table!r} for empty_table "
                 f"(expected {' or '.join(EMPTY_TABLE_CHOICES)})",
@@ -49,7 +49,7 @@ class Rules:
                 value=repr(self.empty_table),
             )
         value = self.dragon_min_on_table
-        if isinstance(value, bool) or value not in DRAGON_MIN_CHOICES:
+        if type(value) is not int or value not in DRAGON_MIN_CHOICES:  # not bool, not 2.0
             raise SetupError(
                 f"unknown value {value!r} for dragon_min_on_table (expected 1 or 2)",
                 "unknown_rule_value",
@@ -109,7 +109,7 @@ LEGAL_WITHOUT_DRAGON: Final = tuple(actions or _PASS_ONLY for actions in _TAKES_
 feed is possible (R8) and the set depends only on the table mask | deck-not-empty << 7.
 The state's hot path indexes this table directly; the answer equals ``legal_from_masks``."""
 _PLACE: Final = (ALL_ACTIONS[PLACE_DRAGON_ID],)
-_JOINED: dict[tuple[int, int], tuple[Action, ...]] = {}
+_JOINED: dict[int, tuple[Action, ...]] = {}
 
 
 def table_mask(table: Sequence[int]) -> int:
@@ -201,9 +201,9 @@ def explain_illegal(
             "dragon_choice_pending",
         )
     if kind == "take":
-        dish = DISHES[action]
+        taken = DISHES[action]
         return IllegalActionError(
-            f"{dish} is not on the table (R6)", "dish_not_on_table", dish=dish
+            f"{taken} is not on the table (R6)", "dish_not_on_table", dish=taken
         )
     if kind == "draw":
         return IllegalActionError(

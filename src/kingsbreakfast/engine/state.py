@@ -321,7 +321,7 @@ class State:
         # R9: serve the king what is left on the table; dragons stay
         if self._mask:
             table = self._table
-            self._king = [k + t for k, t in zip(self._king, table)]  # zip stops at 7 dishes
+            self._king = [k + t for k, t in zip(self._king, table, strict=False)]  # 7 dishes
             table[:NUM_DISHES] = _NO_DISHES
             self._king_key = -1  # recomputed only when a dragon could be fed
             self._mask = 0
@@ -483,9 +483,11 @@ class State:
         }
 
     def dish_totals(self) -> list[int]:
-        """Cards of each dish in every place but the deck, plus the deck's: 15 each (R1)."""
+        """Cards of each kind (dishes, then dragons) in every place: always 15 of each dish and
+        5 dragons (R1). Full knowledge; for tests and audits."""
         totals = [0] * (NUM_DISHES + 1)
-        for card in self._deck[self._top :]:
+        # the deck, and once the game is over the leftovers removed unseen (R10)
+        for card in self._deck[max(self._top - self._removed_unseen, 0) :]:
             totals[card] += 1
         for dish in range(NUM_DISHES):
             totals[dish] += (

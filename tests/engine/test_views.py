@@ -1,0 +1,122 @@
+"""What each seat may know (RULES.md, *What is public and what is hidden*) and
+determinization from it."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from kingsbreakfast.engine import State, sample_world, unseen_cards
+from kingsbreakfast.engine.cards import WINE
+from rigging import rigged
+
+
+def random_game(seed: int, players: int, stop_after: int | None = None) -> State:
+    rng = random.Random(seed)
+    state = State.new(players, rng)
+    steps = 0
+    while not state.is_over and (stop_after is None or steps < stop_after):
+        legal = state.legal_actions()
+        state.play(legal[rng.randrange(len(legal))])
+        steps += 1
+    return state
+
+
+def test_own_draws_are_seen_only_by_their_owner() -> None:
+    state = rigged("cheese", "ham", "bread", "wine", "fruit", "cake", "wine", players=3)
+    state.play("draw")
+    mine = state.view(0)
+    assert mine.hands[0].draws is not None and mine.hands[0].draws[WINE] == 1
+    assert mine.my_hand is mine.hands[0]
+    for viewer in (1, 2, None):
+        view = state.view(viewer)
+        assert view.hands[0].draws is None
+        assert view.hands[0].hidden == 1
+        assert view.hands[0].size == 1
+        text = repr(view) + json.dumps(view.to_dict())
+        assert "draws" not in json.dumps(view.to_dict()["hands"][0])
+        assert "'wine'" not in text or view.table[WINE] or view.king[WINE]
+
+
+def test_a_spectator_sees_no_drawn_card_at_all() -> None:
+    state = random_game(4, 4, stop_after=30)
+    spectator = state.view(None)
+    assert spectator.seat is None and spectator.my_hand is None
+    assert all(hand.draws is None for hand in spectator.hands)
+    assert [hand.hidden for hand in spectator.hands] == [
+        sum(state.draws(seat)) for seat in range(4)
+    ]
+
+
+def test_every_hand_is_shown_when_the_game_is_over() -> None:
+    state = random_game(5, 3)
+    view = state.view(None)
+    assert view.finished
+    assert [hand.cards for hand in view.hands] == list(state.hands)
+    scoring = view.score()
+    assert scoring is not None and scoring.points == state.score().points
+
+
+def test_views_agree_with_the_state_on_public_facts() -> None:
+    state = random_game(6, 5, stop_after=40)
+    view = state.view(2)
+    assert view.table == state.table and view.king == state.king
+    assert view.deck_size == state.deck_size and view.to_move == state.to_move
+    assert view.legal_actions() == state.legal_actions()
+    assert view.history == state.history
+    assert view.removed == state.removed
+
+
+def test_view_explains_an_illegal_action() -> None:
+    state = rigged("cheese", "ham", "bread", "wine", "fruit", "cake", players=3)
+    view = state.view(0)
+    assert view.why_illegal(view.legal_actions()[0]) is None
+    from kingsbreakfast.engine import Action
+
+    assert view.why_illegal(Action.parse("take chicken")) == "chicken is not on the table (R6)"
+
+
+def test_a_sampled_world_looks_the_same_to_the_viewer() -> None:
+    for seed in range(60):
+        players = 3 + seed % 3
+        state = random_game(seed, players, stop_after=seed % 45)
+        if state.is_over:
+            continue
+        seat = seed % players
+        view = state.view(seat)
+        world = sample_world(view, random.Random(seed))
+        assert world.view(seat) == view
+        assert world.dish_totals() == [15] * 7 + [5]
+        assert world.legal_actions() == state.legal_actions()
+        # the world plays on to a proper end
+        rng = random.Random(seed)
+        while not world.is_over:
+            legal = world.legal_actions()
+            world.apply(legal[rng.randrange(len(legal))])
+        assert world.card_counts()["unaccounted"] == 0
+
+
+def test_sampled_worlds_vary_only_what_is_hidden() -> None:
+    state = random_game(3, 4, stop_after=25)
+    view = state.view(1)
+    hands_seen = set()
+    decks_seen = set()
+    for k in range(30):
+        world = sample_world(view, random.Random(k))
+        assert world.draws(1) == state.draws(1)
+        hands_seen.add(tuple(world.draws(0)) + tuple(world.draws(2)) + tuple(world.draws(3)))
+        decks_seen.add(world.remaining_deck)
+    assert len(decks_seen) > 1
+    if any(view.hands[s].hidden for s in (0, 2, 3)):
+        assert len(hands_seen) > 1
+
+
+def test_a_spectator_can_sample_worlds_too() -> None:
+    state = random_game(8, 3, stop_after=20)
+    view = state.view(None)
+    world = sample_world(view, random.Random(1))
+    assert world.view(None) == view
+    dishes, dragons = unseen_cards(view)
+    assert sum(dishes) + dragons == state.deck_size + sum(
+        hand.hidden for hand in view.hands
+    )

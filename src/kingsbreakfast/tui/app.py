@@ -1,0 +1,336 @@
+"""The full-screen game (Textual): play against bots, or hot-seat at one keyboard.
+
+The game screen is redrawn from the view of the seat whose eyes it is for (see
+:class:`~kingsbreakfast.tui.session.Watcher`), bots think off the screen's thread and move
+after a short visible pause, and every human decision is checked by the engine before it is
+made, with the reason shown when it is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+
+from kingsbreakfast.engine import Action, IllegalActionError
+
+from . import strings
+from .moves import DISH_KEYS, DRAW_KEY, FEED, FEED_KEY, PASS_KEY, PLACE_KEY, Move, move_for_key
+from .saving import default_save_path, write_record
+from .screens import (
+    USE,
+    DragonScreen,
+    FeedScreen,
+    HandoverScreen,
+    HelpScreen,
+    HintScreen,
+    QuitScreen,
+    ScoreScreen,
+    place_action,
+)
+from .session import Game, Watcher
+from .widgets import Board, GameLog, MoveList, StatusBar
+
+SPEEDS = (0.0, 0.2, 0.5, 1.0, 2.0)
+"""Pauses (seconds) a bot waits before moving, so that a human can follow the game."""
+DEFAULT_SPEED = 0.5
+
+CSS = """
+Screen { layout: vertical; }
+#status { height: 1; padding: 0 1; background: $primary-background; }
+#board { height: auto; padding: 0 1; }
+#bottom { height: 1fr; min-height: 5; }
+#moves { width: 36; height: 1fr; border: round $accent; }
+#log { width: 1fr; height: 1fr; border: round $primary; }
+#message { height: 1; padding: 0 1; color: $warning; text-style: bold; }
+.dialog {
+    width: 72; height: auto; max-height: 100%; padding: 1 2;
+    border: thick $accent; background: $surface;
+}
+DragonScreen, FeedScreen, HintScreen, HelpScreen, QuitScreen, HandoverScreen {
+    align: center middle;
+}
+HandoverScreen { background: $background; }
+.dialog OptionList { height: auto; max-height: 12; }
+.hint { color: $text-muted; }
+.title { text-style: bold; }
+#score { padding: 0 1; height: auto; }
+#score Static { margin-bottom: 1; }
+"""
+
+
+class GameScreen(Screen[None]):
+    """The board, the moves, the log: one game from start to the score screen."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(key, f"key_move('{key}')", show=False) for key in DISH_KEYS),
+        Binding(DRAW_KEY, f"key_move('{DRAW_KEY}')", show=False),
+        Binding(FEED_KEY, f"key_move('{FEED_KEY}')", show=False),
+        Binding(PLACE_KEY, f"key_move('{PLACE_KEY}')", show=False),
+        Binding(PASS_KEY, f"key_move('{PASS_KEY}')", show=False),
+        Binding("h", "hint", "hint"),
+        Binding("s", "app.save", "save"),
+        Binding("plus", "speed(-1)", "faster"),
+        Binding("minus", "speed(1)", "slower"),
+        Binding("question_mark", "help", "keys"),
+        Binding("q", "quit_game", "quit"),
+    ]
+
+    def __init__(self, game: Game) -> None:
+        super().__init__()
+        self.game = game
+        self.watcher = Watcher(game)
+        self.awaiting_human = False
+        self._logged = 0
+        self._log_viewer: int | None = -1
+        self._hint_rng = random.Random(game.rng.random())
+
+    @property
+    def kb_app(self) -> PlayApp:
+        app = self.app
+        assert isinstance(app, PlayApp)
+        return app
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="status")
+        yield Board(id="board")
+        with Horizontal(id="bottom"):
+            yield MoveList(id="moves")
+            log = GameLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
+            log.border_title = strings.LOG_TITLE
+            yield log
+        yield Static("", id="message")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.redraw()
+        self.advance()
+
+    # -- drawing -------------------------------------------------------------------------
+    def redraw(self) -> None:
+        """Rebuild everything from the watcher's view (public view when nobody's)."""
+        view = self.game.view(self.watcher.seat)
+        names = self.game.names
+        self.query_one(StatusBar).show(view, names)
+        self.query_one(Board).show(view, names)
+        waiting = None
+        if view.to_move is not None and view.to_move != view.seat:
+            waiting = names[view.to_move]
+        self.query_one(MoveList).show(view if self.awaiting_human else None, waiting)
+        log = self.query_one(GameLog)
+        lines = self.game.log_lines(self.watcher.seat)
+        if self._log_viewer != self.watcher.seat:
+            log.show_lines(lines)
+            self._log_viewer = self.watcher.seat
+        else:
+            log.show_lines(lines, self._logged)
+        self._logged = len(lines)
+
+    def say(self, message: str) -> None:
+        self.query_one("#message", Static).update(Text(message, no_wrap=True, overflow="fold"))
+
+    # -- the flow of turns ---------------------------------------------------------------
+    def advance(self) -> None:
+        self.run_worker(self._advance(), exclusive=True, group="turns")
+
+    async def _advance(self) -> None:
+        """Let bots move (with a pause) until a human must decide or the game is over."""
+        game = self.game
+        while not game.is_over:
+            if game.human_to_move():
+                seat = self.watcher.handover_to()
+                if seat is not None:
+                    self.redraw()
+                    self.app.push_screen(HandoverScreen(game.names[seat]), self._handed_over)
+                    return
+                self.awaiting_human = True
+                self.redraw()
+                self.query_one(MoveList).focus()
+                view = game.view(self.watcher.seat)
+                if view.pending_dragon:
+                    self._ask_dragon()
+                return
+            self.redraw()
+            pause = self.kb_app.speed
+            if pause:
+                await asyncio.sleep(pause)
+            action = await asyncio.to_thread(game.bot_choice)
+            game.play(action)
+            self.watcher.after_move()
+        self.redraw()
+        view = game.view(None)
+        scoring = view.score()
+        assert scoring is not None  # every hand is shown once the game is over (R11)
+        self.app.push_screen(ScoreScreen(scoring, view.king, game.names), self.kb_app.after_score)
+
+    def _handed_over(self, _: None) -> None:
+        seat = self.game.to_move
+        assert seat is not None
+        self.watcher.take_over(seat)
+        self.advance()
+
+    def play(self, action: Action) -> None:
+        """The human's move, checked by the engine; a refusal is shown, nothing changes."""
+        if not self.awaiting_human:
+            return
+        try:
+            self.game.play(action)
+        except IllegalActionError as error:
+            self.say(strings.refused(str(action), str(error)))
+            return
+        self.say("")
+        self.kb_app.saved = False
+        self.awaiting_human = False
+        self.watcher.after_move()
+        self.advance()
+
+    # -- human input ---------------------------------------------------------------------
+    def action_key_move(self, key: str) -> None:
+        if not self.awaiting_human:
+            to_move = self.game.to_move
+            if to_move is not None:
+                self.say(strings.not_your_turn(self.game.names[to_move]))
+            return
+        view = self.game.view(self.watcher.seat)
+        found = move_for_key(view, key)
+        if isinstance(found, Move):
+            self._choose(found)
+        elif isinstance(found, str):
+            self.say(found)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_id is not None:
+            self.action_key_move(event.option_id)
+
+    def _choose(self, move: Move) -> None:
+        if move.action == FEED:
+            view = self.game.view(self.watcher.seat)
+            self.app.push_screen(FeedScreen(view), self._fed)
+        else:
+            assert isinstance(move.action, Action)
+            self.play(move.action)
+
+    def _fed(self, action: Action | None) -> None:
+        if action is not None:
+            self.play(action)
+
+    def _ask_dragon(self) -> None:
+        view = self.game.view(self.watcher.seat)
+        can_use = any(action.kind == "feed" for action in view.legal_actions())
+        self.app.push_screen(DragonScreen(can_use), self._dragon_answer)
+
+    def _dragon_answer(self, answer: str | None) -> None:
+        if answer is None:
+            return  # the move list still offers feed and place
+        if answer == USE:
+            self.app.push_screen(FeedScreen(self.game.view(self.watcher.seat)), self._fed)
+        else:
+            self.play(place_action())
+
+    def action_hint(self) -> None:
+        if not self.awaiting_human:
+            to_move = self.game.to_move
+            if to_move is not None:
+                self.say(strings.not_your_turn(self.game.names[to_move]))
+            return
+        view = self.game.view(self.watcher.seat)
+        self.app.push_screen(
+            HintScreen(view, self._hint_rng, self.kb_app.hint_seconds), self._fed
+        )
+
+    def action_speed(self, step: int) -> None:
+        self.kb_app.change_speed(step)
+        self.say(strings.speed_now(self.kb_app.speed))
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())
+
+    def action_quit_game(self) -> None:
+        self.app.push_screen(QuitScreen(), self.kb_app.after_quit_question)
+
+
+class PlayApp(App[None]):
+    """``kingsbreakfast play``: one game after another with the same seats and settings."""
+
+    TITLE = strings.TITLE
+    CSS = CSS
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("t", "toggle_theme", "colours", show=False),
+    ]
+
+    def __init__(
+        self,
+        game: Game,
+        next_game: Callable[[], Game] | None = None,
+        speed: float = DEFAULT_SPEED,
+        save_path: Path | None = None,
+        hint_seconds: float = 2.0,
+    ) -> None:
+        super().__init__()
+        self.game = game
+        self.next_game = next_game
+        self.speed = speed
+        self.save_path = save_path
+        self.hint_seconds = hint_seconds
+        self.saved = False
+        self.last_saved: Path | None = None
+
+    def on_mount(self) -> None:
+        self.push_screen(GameScreen(self.game))
+
+    @property
+    def game_screen(self) -> GameScreen | None:
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, GameScreen):
+                return screen
+        return None
+
+    def change_speed(self, step: int) -> None:
+        """Step through :data:`SPEEDS` (``-1`` faster, ``+1`` slower)."""
+        nearest = min(range(len(SPEEDS)), key=lambda i: abs(SPEEDS[i] - self.speed))
+        self.speed = SPEEDS[max(0, min(len(SPEEDS) - 1, nearest + step))]
+
+    def action_toggle_theme(self) -> None:
+        self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+
+    def action_save(self) -> None:
+        path = self.save_path or default_save_path()
+        try:
+            write_record(self.game, path)
+        except OSError as error:
+            self.notify(strings.save_failed(str(path), error.strerror or str(error)),
+                        severity="error")
+            return
+        self.saved = True
+        self.last_saved = path
+        message = strings.saved_to(str(path))
+        screen = self.game_screen
+        if screen is not None and self.screen is screen:
+            screen.say(message)
+        else:
+            self.notify(message)
+
+    def after_quit_question(self, answer: str | None) -> None:
+        if answer == "save":
+            self.action_save()
+            if self.saved:
+                self.exit()
+        elif answer == "quit":
+            self.exit()
+
+    def after_score(self, answer: str | None) -> None:
+        if answer == "again" and self.next_game is not None:
+            self.game = self.next_game()
+            self.saved = False
+            self.switch_screen(GameScreen(self.game))
+        elif answer in ("again", "quit"):
+            self.exit()

@@ -1,0 +1,276 @@
+"""The game line by line (``--plain``): for dumb terminals, pipes and screen readers.
+
+Nothing is redrawn: every line is printed once, in reading order, and every question is a
+prompt on its own line that takes a key (the same keys as the full-screen game: 1-7, d, f,
+p, x) or the move in words ("take cheese"). Needs no Textual.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from kingsbreakfast.engine import (
+    DISHES,
+    Action,
+    ActionFormatError,
+    IllegalActionError,
+    score_hand,
+)
+from kingsbreakfast.narrate import score_lines
+
+from . import strings
+from .board import board_rows, board_text
+from .moves import FEED, Move, first_dishes, move_for_key, moves, second_dishes
+from .opponents import hint_available, rank_moves
+from .saving import default_save_path, write_record
+from .session import Game, Watcher
+
+AGAIN, QUIT = "again", "quit"
+
+
+class _EndOfInput(Exception):
+    """Standard input closed: leave the game quietly."""
+
+
+class PlainGame:
+    """Runs one game through text streams (stdin/stdout by default)."""
+
+    def __init__(
+        self,
+        game: Game,
+        infile: TextIO,
+        outfile: TextIO,
+        save_path: Path | None = None,
+        speed: float = 0.0,
+        hint_seconds: float = 2.0,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.game = game
+        self.watcher = Watcher(game)
+        self.infile = infile
+        self.outfile = outfile
+        self.save_path = save_path
+        self.speed = speed
+        self.hint_seconds = hint_seconds
+        self._sleep = sleep
+        self._printed = 0
+        self._saved = False
+        self._hint_rng = random.Random(game.rng.random())
+
+    # -- input and output ----------------------------------------------------------------
+    def say(self, line: str = "") -> None:
+        self.outfile.write(line + "\n")
+        self.outfile.flush()
+
+    def ask(self, prompt: str) -> str:
+        self.outfile.write(prompt)
+        self.outfile.flush()
+        line = self.infile.readline()
+        if not line:
+            self.say()
+            raise _EndOfInput
+        return line.strip()
+
+    # -- the game ------------------------------------------------------------------------
+    def run(self) -> str:
+        """Play to the end; returns ``again`` when the players want another game."""
+        self.say(strings.TITLE + " · " + ", ".join(self.game.labels))
+        try:
+            while not self.game.is_over:
+                self._print_log()
+                if self.game.human_to_move():
+                    if not self._human_turn():
+                        return QUIT
+                else:
+                    self._bot_turn()
+            self._print_log()
+            return self._final()
+        except _EndOfInput:
+            return QUIT
+
+    def _print_log(self) -> None:
+        viewer = self.watcher.seat
+        for entry in self.game.log[self._printed :]:
+            for line in entry.lines_for(viewer):
+                self.say(line)
+        self._printed = len(self.game.log)
+
+    def _bot_turn(self) -> None:
+        if self.speed:
+            self._sleep(self.speed)
+        self.game.play(self.game.bot_choice())
+        self._saved = False
+        self.watcher.after_move()
+
+    def _human_turn(self) -> bool:
+        """One human decision; False when the player quits."""
+        seat = self.watcher.handover_to()
+        if seat is not None:
+            self.say("\n" * strings.PLAIN_CLEAR_LINES)
+            self.ask(strings.plain_handover(self.game.names[seat]) + " ")
+            self.watcher.take_over(seat)
+        self._look()
+        while True:
+            answer = self.ask(strings.PLAIN_PROMPT).lower()
+            outcome = self._answer(answer)
+            if outcome is None:
+                continue
+            if outcome == QUIT:
+                return False
+            self.watcher.after_move()
+            return True
+
+    def _look(self) -> None:
+        view = self.game.view(self.watcher.seat)
+        to_move = view.to_move
+        assert to_move is not None
+        self.say()
+        self.say(
+            strings.status_line(
+                view.round, self.game.names[view.cook], view.deck_size,
+                self.game.names[to_move], _viewer_name(self.game, self.watcher.seat),
+            )
+        )
+        for line in board_text(board_rows(view, self.game.names)):
+            self.say(line)
+        hand = view.my_hand
+        if hand is not None and hand.cards is not None:
+            points = score_hand(view.king, hand.cards)
+            self.say(strings.provisional(*points))
+        if view.pending_dragon:
+            only_place = len(moves(view)) == 1
+            self.say(strings.DRAGON_DRAWN_ONLY_PLACE if only_place else strings.DRAGON_DRAWN)
+        self.say(strings.PLAIN_MOVES + "; ".join(f"{m.key}: {m.label}" for m in moves(view)))
+
+    def _answer(self, answer: str) -> str | None:
+        """Act on one typed answer: ``played``, ``quit``, or None to ask again."""
+        view = self.game.view(self.watcher.seat)
+        if answer in ("q", "quit"):
+            return QUIT if self._confirm_quit() else None
+        if answer in ("s", "save"):
+            self._save()
+            return None
+        if answer in ("l", "look", ""):
+            self._look()
+            return None
+        if answer in ("h", "hint"):
+            self._hint()
+            return None
+        if answer in ("?", "help"):
+            self.say(strings.HELP_TEXT)
+            return None
+        found = move_for_key(view, answer)
+        action: Action | None = None
+        if isinstance(found, Move):
+            action = self._pick_feed() if found.action == FEED else _as_action(found.action)
+            if action is None:
+                return None
+        elif isinstance(found, str):
+            self.say(found)
+            return None
+        else:
+            try:
+                action = Action.parse(answer)
+            except ActionFormatError:
+                self.say(strings.PLAIN_BAD_CHOICE)
+                return None
+            reason = view.why_illegal(action)
+            if reason is not None:
+                self.say(strings.refused(str(action), reason))
+                return None
+        try:
+            self.game.play(action)
+        except IllegalActionError as error:  # pragma: no cover - the view said it was legal
+            self.say(str(error))
+            return None
+        self._saved = False
+        return "played"
+
+    def _pick_feed(self) -> Action | None:
+        view = self.game.view(self.watcher.seat)
+        first = self._pick_dish(strings.FEED_FIRST, first_dishes(view), view.king)
+        if first is None:
+            return None
+        second = self._pick_dish(strings.feed_second(first), second_dishes(view, first), view.king)
+        if second is None:
+            return None
+        return Action.feed(first, second)
+
+    def _pick_dish(self, question: str, dishes: list[int], king: tuple[int, ...]) -> int | None:
+        self.say(question)
+        for dish in dishes:
+            self.say(f"  {dish + 1}: {strings.king_dish_option(dish, king[dish])}")
+        while True:
+            answer = self.ask(strings.PLAIN_PICK_DISH).lower()
+            if answer in ("", "b", "back", "esc"):
+                return None
+            if answer.isdigit() and int(answer) - 1 in dishes:
+                return int(answer) - 1
+            if answer in DISHES and DISHES.index(answer) in dishes:
+                return DISHES.index(answer)
+            self.say(strings.PLAIN_BAD_DISH)
+
+    def _hint(self) -> None:
+        if not hint_available():
+            self.say(strings.HINT_UNAVAILABLE)
+            return
+        self.say(strings.HINT_THINKING)
+        view = self.game.view(self.watcher.seat)
+        self.say(strings.HINT_HEADER)
+        for line in rank_moves(view, self._hint_rng, seconds=self.hint_seconds):
+            self.say(
+                strings.hint_line(str(line.action), line.expected_points, line.win_chance,
+                                  line.visits)
+            )
+
+    def _save(self) -> None:
+        path = self.save_path or default_save_path()
+        try:
+            write_record(self.game, path)
+        except OSError as error:
+            self.say(strings.save_failed(str(path), error.strerror or str(error)))
+            return
+        self._saved = True
+        self.say(strings.saved_to(str(path)))
+
+    def _confirm_quit(self) -> bool:
+        if self._saved:
+            return True
+        answer = self.ask(strings.PLAIN_SAVE_BEFORE_QUIT).lower()
+        if answer.startswith("y"):
+            self._save()
+        self.say(strings.GOODBYE if self._saved else strings.QUIT_UNSAVED)
+        return True
+
+    def _final(self) -> str:
+        view = self.game.view(None)
+        scoring = view.score()
+        assert scoring is not None  # every hand is shown once the game is over (R11)
+        self.say()
+        for line in board_text(board_rows(view, self.game.names)):
+            self.say(line)
+        self.say()
+        for line in score_lines(scoring, view.king, self.game.names):
+            self.say(line)
+        while True:
+            answer = self.ask(strings.PLAIN_AGAIN).lower()
+            if answer in ("n", "new", "y", "yes"):
+                return AGAIN
+            if answer in ("s", "save"):
+                self._save()
+                continue
+            if answer in ("q", "quit", "no"):
+                return QUIT
+
+
+def _as_action(action: Action | str) -> Action:
+    assert isinstance(action, Action)
+    return action
+
+
+def _viewer_name(game: Game, seat: int | None) -> str | None:
+    return None if seat is None else game.names[seat]

@@ -1,0 +1,292 @@
+"""Screens over the board: the drawn dragon's question, picking the dragon's two dishes, the
+hint, the hot-seat hand-over, help, quitting and the final scoring."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from kingsbreakfast.engine import DISHES, Action, View
+from kingsbreakfast.engine.actions import PLACE_DRAGON_ID
+from kingsbreakfast.engine.scoring import Scoring
+
+from . import strings
+from .moves import DISH_KEYS, first_dishes, second_dishes
+from .opponents import HintLine, hint_available, rank_moves
+
+PLACE, USE = "place", "use"
+
+
+class DragonScreen(ModalScreen[str | None]):
+    """R7a, asked at once: use the drawn dragon (then pick two dishes) or place it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f", "choose('use')", "use it"),
+        Binding("p", "choose('place')", "place it"),
+        Binding("escape", "dismiss_none", "back"),
+    ]
+
+    def __init__(self, can_use: bool) -> None:
+        super().__init__()
+        self.can_use = can_use
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(strings.DRAGON_DRAWN if self.can_use else strings.DRAGON_DRAWN_ONLY_PLACE)
+            options = [Option(Text(f"[p] {strings.PLACE_LABEL}"), id=PLACE)]
+            if self.can_use:
+                options.insert(0, Option(Text(f"[f] {strings.USE_DRAGON}"), id=USE))
+            yield OptionList(*options)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option_id)
+
+    def action_choose(self, choice: str) -> None:
+        if choice == USE and not self.can_use:
+            self.notify(strings.DRAGON_DRAWN_ONLY_PLACE, severity="warning")
+            return
+        self.dismiss(choice)
+
+    def action_dismiss_none(self) -> None:
+        self.dismiss(None)
+
+
+class FeedScreen(ModalScreen[Action | None]):
+    """Pick the two of the king's dishes the dragon eats (R8): first one, then the other;
+    only dishes that make a legal pair are offered."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(key, f"dish({dish})", show=False) for dish, key in enumerate(DISH_KEYS)),
+        Binding("escape", "back", "back"),
+    ]
+
+    def __init__(self, view: View) -> None:
+        super().__init__()
+        self.view = view
+        self.first: int | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(strings.FEED_FIRST, id="feed-question")
+            yield OptionList(id="feed-dishes")
+            yield Static(strings.CANCEL_HINT, classes="hint")
+
+    def on_mount(self) -> None:
+        self._offer(first_dishes(self.view))
+
+    def _offer(self, dishes: Sequence[int]) -> None:
+        options = self.query_one("#feed-dishes", OptionList)
+        options.clear_options()
+        for dish in dishes:
+            label = strings.king_dish_option(dish, self.view.king[dish])
+            options.add_option(Option(Text(f"[{DISH_KEYS[dish]}] {label}"), id=DISHES[dish]))
+        options.highlighted = 0
+        options.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        assert event.option_id is not None
+        self.action_dish(DISHES.index(event.option_id))
+
+    def action_dish(self, dish: int) -> None:
+        if self.first is None:
+            if dish not in first_dishes(self.view):
+                self.notify(strings.king_lacks(dish), severity="warning")
+                return
+            self.first = dish
+            self.query_one("#feed-question", Static).update(strings.feed_second(dish))
+            self._offer(second_dishes(self.view, dish))
+            return
+        if dish not in second_dishes(self.view, self.first):
+            self.notify(strings.king_lacks(dish), severity="warning")
+            return
+        self.dismiss(Action.feed(self.first, dish))
+
+    def action_back(self) -> None:
+        if self.first is None:
+            self.dismiss(None)
+            return
+        self.first = None
+        self.query_one("#feed-question", Static).update(strings.FEED_FIRST)
+        self._offer(first_dishes(self.view))
+
+
+class HintScreen(ModalScreen[Action | None]):
+    """The hint: the bots' ranking of the human's moves from the human's own view."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss_none", "close")]
+
+    def __init__(self, view: View, rng: random.Random, seconds: float) -> None:
+        super().__init__()
+        self.view = view
+        self.rng = rng
+        self.seconds = seconds
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(strings.HINT_TITLE, classes="title")
+            yield Static(strings.HINT_THINKING, id="hint-status")
+            yield OptionList(id="hint-moves")
+            yield Static(strings.HINT_FOOTER, classes="hint")
+
+    def on_mount(self) -> None:
+        if not hint_available():
+            self.query_one("#hint-status", Static).update(strings.HINT_UNAVAILABLE)
+            return
+        self._think()
+
+    @work(thread=True, exclusive=True)
+    def _think(self) -> None:
+        ranked = rank_moves(self.view, self.rng, seconds=self.seconds)
+        self.app.call_from_thread(self._show, ranked)
+
+    def _show(self, ranked: list[HintLine]) -> None:
+        self.query_one("#hint-status", Static).update(strings.HINT_HEADER)
+        options = self.query_one("#hint-moves", OptionList)
+        for line in ranked:
+            options.add_option(
+                Option(
+                    Text(
+                        strings.hint_line(
+                            str(line.action), line.expected_points, line.win_chance, line.visits
+                        )
+                    ),
+                    id=str(int(line.action)),
+                )
+            )
+        options.highlighted = 0
+        options.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        assert event.option_id is not None
+        self.dismiss(Action(int(event.option_id)))
+
+    def action_dismiss_none(self) -> None:
+        self.dismiss(None)
+
+
+class HandoverScreen(Screen[None]):
+    """Hot-seat: a blank screen between two humans, so no drawn card is seen by the wrong
+    player; it covers the board completely (an opaque screen, not a dialog)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", "ready")]
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.player = name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(Text(strings.handover(self.player), style="bold"))
+            yield Static(strings.HANDOVER_DETAIL)
+            yield Static(strings.handover_ready(self.player))
+
+    def action_ready(self) -> None:
+        self.dismiss(None)
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "back"),
+        Binding("question_mark", "close", ""),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(strings.HELP_TEXT)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class QuitScreen(ModalScreen[str | None]):
+    """Quit, offering to save first."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "answer('save')", "save and quit"),
+        Binding("q", "answer('quit')", "quit"),
+        Binding("escape", "answer('stay')", "stay"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(strings.QUIT_QUESTION)
+
+    def action_answer(self, answer: str) -> None:
+        self.dismiss(answer)
+
+
+class ScoreScreen(Screen[str]):
+    """The final scoring (R11) dish by dish, discards and the tie-break (R12); play again."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "answer('again')", "play again"),
+        Binding("s", "app.save", "save"),
+        Binding("q", "answer('quit')", "quit"),
+    ]
+
+    def __init__(self, scoring: Scoring, king: Sequence[int], names: Sequence[str]) -> None:
+        super().__init__()
+        self.scoring = scoring
+        self.king = tuple(king)
+        self.names = list(names)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="score"):
+            yield Static(Text(strings.SCORE_TITLE, style="bold underline"))
+            yield Static(score_table(self.scoring, self.king, self.names))
+            winners = [self.names[seat] for seat in self.scoring.winners]
+            yield Static(
+                Text(strings.winner_line(winners, self.scoring.tie_break), style="bold")
+            )
+            yield Static(strings.SCORE_EXPLAIN)
+            yield Static(Text(strings.PLAY_AGAIN, style="bold"))
+
+    def action_answer(self, answer: str) -> None:
+        self.dismiss(answer)
+
+
+def score_table(scoring: Scoring, king: Sequence[int], names: Sequence[str]) -> Table:
+    """Rows: the king's plate, then each player: per dish ``held×king``'s points or the
+    discarded cards (``x``), the total and the cards discarded."""
+    table = Table(box=None, padding=(0, 0), header_style="bold underline")
+    table.add_column("", width=10, no_wrap=True)
+    for dish in DISHES:
+        table.add_column(dish, width=8, justify="right", no_wrap=True)
+    table.add_column(strings.POINTS_HEADER, width=7, justify="right", no_wrap=True)
+    table.add_column(strings.DISCARDED_HEADER, width=6, justify="right", no_wrap=True)
+    table.add_row(
+        Text(strings.KING, style="bold"), *(Text(str(count)) for count in king), "", ""
+    )
+    winners = set(scoring.winners)
+    for player in scoring.players:
+        cells: list[Text] = []
+        for result in player.dishes:
+            if result.discarded:
+                cells.append(Text(strings.discarded_cell(result.held), style="bold red"))
+            elif result.held:
+                cells.append(Text(strings.points_cell(result.held, result.king, result.points)))
+            else:
+                cells.append(Text("·", style="dim"))
+        style = "bold" if player.seat in winners else ""
+        table.add_row(
+            Text(names[player.seat][:10], style=style),
+            *cells,
+            Text(str(player.points), style="bold"),
+            Text(str(player.discarded)),
+        )
+    return table
+
+
+def place_action() -> Action:
+    return Action(PLACE_DRAGON_ID)

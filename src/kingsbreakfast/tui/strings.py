@@ -1,0 +1,283 @@
+"""Every player-facing sentence of the terminal game, in one place.
+
+The translation layer does not exist yet; until it does, the full-screen and the plain game
+take all their words from here (English), so that moving them into message catalogues later
+is one file's work. The game log's sentences come from :mod:`kingsbreakfast.narrate`.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from kingsbreakfast.engine import DISHES
+
+LANGUAGES: Final = ("en", "de", "hu", "fr", "vi")
+"""Language codes ``--lang`` accepts (RULES.md R1 lists the dish names in each)."""
+
+TITLE: Final = "King's Breakfast"
+DRAGON_NAME: Final = "Emerald"
+
+# --- names of seats ----------------------------------------------------------------------
+YOU: Final = "Ann"
+"""The default name of a lone human (the log speaks of every player in the third person)."""
+
+
+def you_label(name: str) -> str:
+    """The viewer's own row on the board."""
+    return f"{name} (you)"
+
+BOT_NAMES: Final = ("Ada", "Bert", "Cleo", "Dov", "Edda")
+
+
+def hotseat_name(number: int) -> str:
+    return f"Player {number}"
+
+
+def bot_label(name: str, bot: str) -> str:
+    return f"{name} ({bot})"
+
+
+def dish_name(dish: int) -> str:
+    return DISHES[dish]
+
+
+# --- the board ---------------------------------------------------------------------------
+KING: Final = "King"
+TABLE: Final = "Table"
+EATEN: Final = "Eaten"
+DRAWN: Final = "  drawn"
+
+
+def eaten_extra(count: int) -> str:
+    """Beside the king: dishes the dragons ate (public, R8)."""
+    return f"{count} eaten"
+
+
+def taken_extra() -> str:
+    return "taken"
+
+
+def drawn_extra(count: int) -> str:
+    return f"{count} drawn"
+
+
+def hidden_extra(count: int) -> str:
+    """Beside another player's takes: how many drawn cards they hide (R7)."""
+    return f"+{count} hidden" if count else ""
+
+
+def status_line(
+    round_number: int, cook: str, deck: int, to_move: str | None, viewer: str | None
+) -> str:
+    mover = f"{to_move} to move" if to_move is not None else "game over"
+    seen = f" · seen by {viewer}" if viewer is not None else " · public view"
+    return f"Round {round_number} · cook {cook} · deck {deck} · {mover}{seen}"
+
+
+def provisional(points: int, discarded: int) -> str:
+    extra = f", {discarded} discarded" if discarded else ""
+    return f"If the game ended now: {points} points{extra}"
+
+
+def dragons_on_table(count: int) -> str:
+    return f"{count} dragon" if count == 1 else f"{count} dragons"
+
+
+# --- actions -----------------------------------------------------------------------------
+ACTIONS_TITLE: Final = "Your move"
+WAITING_TITLE: Final = "Waiting"
+LOG_TITLE: Final = "What happened"
+BOARD_TITLE: Final = "King's plate, table and hands"
+
+
+def take_label(dish: int, count: int) -> str:
+    return f"take {count} {DISHES[dish]}"
+
+
+def take_what(dish: int) -> str:
+    return f"take {DISHES[dish]}"
+
+
+DRAW_LABEL: Final = "draw a card"
+FEED_WHAT: Final = "feed a dragon"
+PASS_WHAT: Final = "pass"
+FEED_TABLE_LABEL: Final = "feed a dragon from the table…"
+FEED_DRAWN_LABEL: Final = "feed the drawn dragon…"
+PLACE_LABEL: Final = "place the dragon on the table"
+PASS_LABEL: Final = "pass (nothing else is possible)"
+KEY_HELP_LINE: Final = "1-7 take · d draw · f feed · p place · x pass · h hint · ? keys"
+
+
+def waiting_for(name: str) -> str:
+    return f"{name} is thinking…"
+
+
+def not_your_turn(name: str) -> str:
+    return f"Wait: it is {name}'s turn."
+
+
+def refused(action: str, reason: str) -> str:
+    return f"You can't {action}: {reason}."
+
+
+# --- dragon and feeding ------------------------------------------------------------------
+DRAGON_DRAWN: Final = (
+    f"You drew a dragon ({DRAGON_NAME})! Use it now, feeding it two of the king's dishes, "
+    "or place it on the table, where anyone may feed it later (R7a)."
+)
+DRAGON_DRAWN_ONLY_PLACE: Final = (
+    f"You drew a dragon ({DRAGON_NAME})! The king has fewer than 2 dishes, so it goes "
+    "on the table (R7a)."
+)
+USE_DRAGON: Final = "use it: feed it two of the king's dishes"
+FEED_FIRST: Final = "The dragon eats two of the king's dishes (R8). Pick the first:"
+
+
+def feed_second(first: int) -> str:
+    return f"The dragon eats {DISHES[first]} and… pick the second dish:"
+
+
+def king_dish_option(dish: int, count: int) -> str:
+    return f"{DISHES[dish]} (the king has {count})"
+
+
+CANCEL_HINT: Final = "Esc: back"
+
+# --- hint --------------------------------------------------------------------------------
+HINT_TITLE: Final = "Hint: the bot's ranking of your moves"
+HINT_THINKING: Final = "Thinking…"
+HINT_UNAVAILABLE: Final = "No hint: the hint search is not installed in this version."
+HINT_HEADER: Final = "expected points · chance to win · playouts"
+
+
+def hint_line(action: str, points: float, win: float, visits: int) -> str:
+    return f"{action:<22} {points:6.1f} pts  {win * 100:5.1f}%  {visits:>6}"
+
+
+HINT_FOOTER: Final = "Enter plays the highlighted move · Esc closes"
+
+# --- hand-over ---------------------------------------------------------------------------
+
+
+def handover(name: str) -> str:
+    return f"Pass the keyboard to {name}."
+
+
+HANDOVER_DETAIL: Final = (
+    "The screen is hidden so that nobody sees another player's drawn cards."
+)
+
+
+def handover_ready(name: str) -> str:
+    return f"{name}: press Enter when you alone can see the screen."
+
+
+# --- saving, quitting, speed -------------------------------------------------------------
+
+
+def saved_to(path: str) -> str:
+    return f"Game saved to {path} (resume with: kingsbreakfast play --resume {path})"
+
+
+def save_failed(path: str, reason: str) -> str:
+    return f"Could not save to {path}: {reason}"
+
+
+def speed_now(seconds: float) -> str:
+    return f"Bots pause {seconds:.1f} s per move."
+
+
+QUIT_QUESTION: Final = "Quit the game? s: save and quit · q: quit without saving · Esc: stay"
+
+# --- end of game -------------------------------------------------------------------------
+SCORE_TITLE: Final = "Final scoring"
+PLAY_AGAIN: Final = "n: play again · s: save the record · q: quit"
+SCORE_EXPLAIN: Final = (
+    "Each card scores the king's count of its dish; a player holding more of a dish than "
+    "the king discards all of it (x) (R11). Most points wins; on equal points, fewer "
+    "discarded cards (R12)."
+)
+
+
+def winner_line(names: list[str], tie_break: str) -> str:
+    who = " and ".join(names)
+    if tie_break == "none":
+        return f"{who} wins."
+    if tie_break == "discards":
+        return f"{who} wins on equal points by discarding fewer cards (R12)."
+    return f"{who} share the win: equal points and equal discards (R12)."
+
+
+# --- replay ------------------------------------------------------------------------------
+
+
+def replay_status(step: int, total: int) -> str:
+    return f"Replay: action {step} of {total}"
+
+
+REPLAY_KEYS: Final = "←/→ step · Home/End jump · q quit"
+
+# --- help --------------------------------------------------------------------------------
+HELP_TEXT: Final = (
+    "Keys\n"
+    "  1-7        take all of a dish: 1 bread 2 cheese 3 ham 4 chicken 5 fruit 6 cake 7 wine\n"
+    "  d          draw the top card of the deck (only you see it)\n"
+    "  f          feed a dragon two of the king's dishes\n"
+    "  p          place a dragon you just drew on the table\n"
+    "  x          pass (only when nothing else is possible)\n"
+    "  arrows     choose in the move list, Enter to play it (or click)\n"
+    "  h          hint: the bot's ranking of your moves\n"
+    "  s          save the game\n"
+    "  + / -      bots move slower / faster\n"
+    "  t          light or dark colours\n"
+    "  q          quit\n"
+    "\n"
+    "The board: the king's plate and the table by dish; each hand's taken cards (everyone\n"
+    "sees them) and, for your own hand, your drawn cards; for the others only how many\n"
+    "drawn cards they hide. Press Esc to go back."
+)
+
+# --- plain mode --------------------------------------------------------------------------
+PLAIN_PROMPT: Final = "Your move (number, or h hint, s save, l look, q quit): "
+PLAIN_BAD_CHOICE: Final = "Please type one of the numbers shown, or h, s, l, q."
+PLAIN_PICK_DISH: Final = "Which dish? (number): "
+
+
+def plain_handover(name: str) -> str:
+    return f"Pass the keyboard to {name}, then press Enter."
+
+
+PLAIN_CLEAR_LINES: Final = 60
+"""Blank lines printed at a hand-over so the previous player's cards scroll out of sight."""
+
+PLAIN_MOVES: Final = "Moves: "
+PLAIN_BAD_DISH: Final = "Please type the number of one of the dishes shown (Enter: back)."
+PLAIN_SAVE_BEFORE_QUIT: Final = "Save the game before quitting? (y/n) "
+PLAIN_AGAIN: Final = "n: play again · s: save the record · q: quit: "
+GOODBYE: Final = "Goodbye."
+QUIT_UNSAVED: Final = "Game not saved. Goodbye."
+
+
+# --- additions for the full-screen game ---------------------------------------------------
+
+
+def provisional_short(points: int, discarded: int) -> str:
+    extra = f", {discarded} out" if discarded else ""
+    return f"now {points} pts{extra}"
+
+
+def king_lacks(dish: int) -> str:
+    return f"That does not make a pair the king holds ({DISHES[dish]}) (R8)."
+
+
+POINTS_HEADER: Final = "points"
+DISCARDED_HEADER: Final = "out"
+
+
+def discarded_cell(held: int) -> str:
+    """A dish a player held more of than the king: all of it discarded (R11)."""
+    return f"{held} x"
+
+
+def points_cell(held: int, king: int, points: int) -> str:
+    return f"{held}×{king}={points}"

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit  # type: ignore[import-untyped]
+from numba import njit
 
 NUM_DISHES = 7
 DRAGON = 7
@@ -39,7 +39,7 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 _STAR = np.uint64(0x2545F4914F6CDD1D)
 
 
-@njit(cache=True, inline="always")  # type: ignore[misc]
+@njit(cache=True, inline="always")
 def _splitmix(x: Any) -> Any:
     """A well-mixed 64-bit word from a seed (SplitMix64 finaliser): one stream per game."""
     z = x + _GOLDEN
@@ -51,7 +51,7 @@ def _splitmix(x: Any) -> Any:
     return z
 
 
-@njit(cache=True, inline="always")  # type: ignore[misc]
+@njit(cache=True, inline="always")
 def _next(s: Any) -> Any:
     """xorshift64 step (the state is never 0)."""
     s ^= s << np.uint64(13)
@@ -60,13 +60,13 @@ def _next(s: Any) -> Any:
     return s
 
 
-@njit(cache=True, inline="always")  # type: ignore[misc]
+@njit(cache=True, inline="always")
 def _below(s: Any, n: int) -> int:
     """A number in [0, n) from the high 32 bits of the scrambled state (xorshift64*)."""
     return int((((s * _STAR) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True)  # type: ignore[misc]
+@njit(cache=True)
 def _hand_points(king: Any, takes: Any, draws: Any, seat: int, extra_dish: int, extra: int) -> int:
     """R11 points of a hand (plus ``extra`` cards of ``extra_dish``) against ``king``."""
     points = 0
@@ -79,8 +79,8 @@ def _hand_points(king: Any, takes: Any, draws: Any, seat: int, extra_dish: int, 
     return points
 
 
-@njit(cache=True)  # type: ignore[misc]
-def play_games(  # noqa: PLR0912, PLR0915 - one flat loop is what makes it fast
+@njit(cache=True, error_model="numpy")
+def play_games(
     num_games: int,
     n: int,
     first_cook: int,
@@ -103,12 +103,14 @@ def play_games(  # noqa: PLR0912, PLR0915 - one flat loop is what makes it fast
     out_winners: Any,
     out_actions: Any,
     out_legal_count: Any,
+    out_decks: Any,
 ) -> None:
     """Play ``num_games`` games and write their final states into the ``out_*`` arrays.
 
     ``out_extra[g]`` = (table dragons, removed dragons, removed unseen, rounds, actions,
     illegal-at or -1). With ``record`` every action and the size of the legal set it was
-    chosen from go to ``out_actions`` / ``out_legal_count`` (for the differential tests).
+    chosen from go to ``out_actions`` / ``out_legal_count``, and the deck as it was dealt to
+    ``out_decks`` (for the differential tests).
     """
     feed_a = _FEED_A
     feed_b = _FEED_B
@@ -147,6 +149,8 @@ def play_games(  # noqa: PLR0912, PLR0915 - one flat loop is what makes it fast
         pending = False
         cook = first_cook
         rounds = 0
+        dishes_on_table = 0
+        king_feeds = 0
         turns_left = 0
         to_move = -1
         top = 0
@@ -163,6 +167,7 @@ def play_games(  # noqa: PLR0912, PLR0915 - one flat loop is what makes it fast
                     deck[top], deck[j] = deck[j], deck[top]
                 table[deck[top]] += 1
                 top += 1
+            dishes_on_table = _count_dishes(table)
             rounds = 1
             turns_left = n
             to_move = cook
@@ -178,9 +183,7 @@ def play_games(  # noqa: PLR0912, PLR0915 - one flat loop is what makes it fast
                 feeds_ok = True
             else:
                 n_place = 0
-                for d in range(NUM_DISHES):
-                    if table[d] > 0:
-                        n_takes += 1
+                n_takes = dishes_on_table
                 if deck_left > 0:
                     n_draw = 1
                 feeds_ok = table[DRAGON] >= dragon_min and not (
@@ -188,14 +191,9 @@ def play_games(  # noqa: PLR0912, PLR0915 - one flat loop is what makes it fast
                 )
             n_feeds = 0
             if feeds_ok:
-                ones = 0
-                twos = 0
-                for d in range(NUM_DISHES):
-                    if king[d] >= 1:
-                        ones += 1
-                        if king[d] >= 2:
-                            twos += 1
-                n_feeds = ones * (ones - 1) // 2 + twos
+                if king_feeds < 0:  # the king changed: count his feed pairs again (R8)
+                    king_feeds = _count_feeds(king)
+                n_feeds = king_feeds
             count = n_takes + n_draw + n_place + n_feeds
             policy = seat_policy[to_move]
             if policy == POLICY_RANDOM:
@@ -237,6 +235,7 @@ def play_games(  # noqa: PLR0912, PLR0915 - one flat loop is what makes it fast
             if action < NUM_DISHES:  # R6: take all of one dish
                 takes[seat, action] += table[action]
                 table[action] = 0
+                dishes_on_table -= 1
             elif action == 7:  # R7: the top card, unseen by the others
                 if not use_decks:
                     s = _next(s)
@@ -259,6 +258,7 @@ def play_games(  # noqa: PLR0912, PLR0915 - one flat loop is what makes it fast
                 removed[a] += 1
                 removed[b] += 1
                 removed_dragons += 1
+                king_feeds = -1
                 if pending:
                     pending = False
                 else:
@@ -270,9 +270,12 @@ def play_games(  # noqa: PLR0912, PLR0915 - one flat loop is what makes it fast
                     to_move = 0
                 continue
             # R9: the king is served what is left on the table; dragons stay
-            for d in range(NUM_DISHES):
-                king[d] += table[d]
-                table[d] = 0
+            if dishes_on_table > 0:
+                for d in range(NUM_DISHES):
+                    king[d] += table[d]
+                    table[d] = 0
+                king_feeds = -1
+                dishes_on_table = 0
             cook = (cook + 1) % n  # R3: the deck passes to the left
             if DECK_SIZE - top < need:  # R4/R10: too few cards, the game ends
                 removed_unseen = DECK_SIZE - top
@@ -286,6 +289,7 @@ def play_games(  # noqa: PLR0912, PLR0915 - one flat loop is what makes it fast
                     deck[top], deck[j] = deck[j], deck[top]
                 table[deck[top]] += 1
                 top += 1
+            dishes_on_table = _count_dishes(table)
             rounds += 1
             turns_left = n
             to_move = cook
@@ -322,9 +326,12 @@ def play_games(  # noqa: PLR0912, PLR0915 - one flat loop is what makes it fast
         out_extra[g, 3] = rounds
         out_extra[g, 4] = n_actions
         out_extra[g, 5] = illegal_at
+        if record:
+            for c in range(DECK_SIZE):
+                out_decks[g, c] = deck[c]
 
 
-@njit(cache=True)  # type: ignore[misc]
+@njit(cache=True)
 def _greedy(
     legal: Any,
     count: int,
@@ -367,7 +374,30 @@ def _greedy(
     return int(best)
 
 
-@njit(cache=True, inline="always")  # type: ignore[misc]
+@njit(cache=True, inline="always")
+def _count_dishes(table: Any) -> int:
+    count = 0
+    for d in range(NUM_DISHES):
+        if table[d] > 0:
+            count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def _count_feeds(king: Any) -> int:
+    """How many of the 28 feed pairs the king's plate allows (R8): any two different
+    dishes he has, plus any dish he has twice."""
+    ones = 0
+    twos = 0
+    for d in range(NUM_DISHES):
+        if king[d] >= 1:
+            ones += 1
+            if king[d] >= 2:
+                twos += 1
+    return ones * (ones - 1) // 2 + twos
+
+
+@njit(cache=True, inline="always")
 def _nth_dish(table: Any, k: int) -> int:
     """The ``k``-th dish (from 0) lying on the table, in R1 order: the ``k``-th take."""
     for d in range(NUM_DISHES):
@@ -378,7 +408,7 @@ def _nth_dish(table: Any, k: int) -> int:
     return -1
 
 
-@njit(cache=True, inline="always")  # type: ignore[misc]
+@njit(cache=True, inline="always")
 def _nth_feed(king: Any, k: int) -> int:
     """The index in FEED_PAIRS of the ``k``-th feed the king's plate allows (R8)."""
     for f in range(28):
@@ -391,7 +421,7 @@ def _nth_feed(king: Any, k: int) -> int:
     return -1
 
 
-@njit(cache=True)  # type: ignore[misc]
+@njit(cache=True)
 def _list_legal(
     legal: Any, table: Any, king: Any, pending: bool, can_draw: bool, feeds_ok: bool
 ) -> int:

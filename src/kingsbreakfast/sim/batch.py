@@ -114,6 +114,9 @@ class BatchResult:
     """(games, MAX_ACTIONS) every action id (-1 after the end), when recorded."""
     legal_counts: IntArray | None
     """(games, MAX_ACTIONS) how many actions were legal at each step, when recorded."""
+    decks: IntArray | None
+    """(games, 110) the deck each game was dealt from, top first, when recorded: the cards
+    turned up or drawn, in order, then the unread rest (their order never mattered)."""
 
     @property
     def games(self) -> int:
@@ -180,7 +183,7 @@ def simulate(
     ``policies`` is one name for every seat or one per seat (see the module doc). With
     ``decks`` (games × 110 card numbers, top first) the decks are used as given instead of
     shuffled from ``seed``; with ``actions`` (games × up to 64 action ids) every seat plays
-    the given actions. ``record`` keeps every action and legal-set size.
+    the given actions. ``record`` keeps every action, legal-set size and deck.
     """
     n = _check_int("players", players, MIN_PLAYERS, MAX_PLAYERS)
     b = _check_int("games", games, 1, MAX_GAMES)
@@ -211,11 +214,12 @@ def simulate(
     shape = (b, MAX_ACTIONS) if record else (1, MAX_ACTIONS)
     out_actions = np.full(shape, -1, np.int8)
     out_counts = np.zeros(shape, np.int8)
+    out_decks = np.zeros((b if record else 1, kernel.DECK_SIZE), np.int8)
     kernel.play_games(
         b, n, cook, rules.empty_table == MUST_DRAW, rules.dragon_min_on_table, codes, s,
         deck_array, decks is not None, script, record,
         king, table, takes, draws, removed, extra, points, discarded, winners,
-        out_actions, out_counts,
+        out_actions, out_counts, out_decks,
     )  # fmt: skip
     return BatchResult(
         players=n,
@@ -238,6 +242,7 @@ def simulate(
         illegal_at=extra[:, 5],
         actions=out_actions if record else None,
         legal_counts=out_counts if record else None,
+        decks=out_decks if record else None,
     )
 
 

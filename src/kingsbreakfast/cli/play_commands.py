@@ -1,9 +1,208 @@
-"""Commands for the terminal game 'play' (issue 5)."""
+"""``kingsbreakfast play``: the terminal game (issue 5), and stepping through a record.
+
+Textual is an optional extra (``kingsbreakfast[tui]``): it is imported only when the
+full-screen game starts, so the rest of the command line works without it, and ``--plain``
+(or a dumb terminal) plays line by line without it.
+"""
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+from kingsbreakfast.engine import KingsBreakfastError, Record, RecordError, Rules
+from kingsbreakfast.tui import strings
+from kingsbreakfast.tui.opponents import UnknownBotError, bot_names
+from kingsbreakfast.tui.plain import AGAIN, PlainGame
+from kingsbreakfast.tui.replay_plain import PlainReplay
+from kingsbreakfast.tui.saving import load_record
+from kingsbreakfast.tui.session import Game, SeatingError, plan_seats
+
+INSTALL_TUI = (
+    "the full-screen game needs Textual: pip install 'kingsbreakfast[tui]' "
+    "(or play line by line with --plain)"
+)
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the ``kingsbreakfast`` command line."""
+    app.command(name="play")(play)
+
+
+def parse_variants(switches: list[str]) -> Rules:
+    """``--variant empty_table=must_draw --variant dragon_min_on_table=2`` → Rules
+    (RULES.md, *Variants*); a bad switch is an error naming it."""
+    values: dict[str, object] = {}
+    for switch in switches:
+        key, sep, value = switch.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not key or not value:
+            raise KingsBreakfastError(
+                f"--variant {switch!r}: write it as NAME=VALUE, e.g. empty_table=must_draw",
+                "bad_variant",
+            )
+        values[key] = int(value) if value.isdigit() else value
+    return Rules.from_dict(values)
+
+
+def _split(text: str | None) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()] if text else []
+
+
+def _plain_wanted(plain: bool) -> bool:
+    """Plain mode when asked, or when the terminal cannot show a full-screen app."""
+    return plain or os.environ.get("TERM") == "dumb" or not sys.stdout.isatty()
+
+
+def play(
+    players: Annotated[int, typer.Option(help="Players at the table, 3 to 5.")] = 4,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            help="Bots for the other seats, in seat order, comma-separated; one name serves "
+            "them all. Levels: easy, medium, hard, expert; bots: random, greedy, heuristic, "
+            "ismcts. Default: medium.",
+            show_default=False,
+        ),
+    ] = None,
+    seat: Annotated[
+        int, typer.Option(help="Your seat (0 is first; the first cook is drawn at random).")
+    ] = 0,
+    hotseat: Annotated[
+        int,
+        typer.Option(
+            help="Humans taking turns at this keyboard, seated from --seat on (0: watch bots)."
+        ),
+    ] = 1,
+    names: Annotated[
+        str | None,
+        typer.Option(help="Names of the humans, comma-separated.", show_default=False),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed for the deck, the first cook and the bots.")
+    ] = None,
+    lang: Annotated[
+        str, typer.Option(help="Language: en, de, hu, fr or vi (translations are pending).")
+    ] = "en",
+    variant: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A variant switch NAME=VALUE: empty_table=must_draw, dragon_min_on_table=2 "
+            "(repeat the option for several).",
+            show_default=False,
+        ),
+    ] = None,
+    speed: Annotated[
+        float, typer.Option(help="Seconds a bot pauses before its move (keys + and - change it).")
+    ] = 0.5,
+    hint_seconds: Annotated[
+        float, typer.Option(help="Seconds the hint (key h) may think.")
+    ] = 2.0,
+    plain: Annotated[
+        bool,
+        typer.Option(
+            "--plain", help="Line by line, for dumb terminals and screen readers (no Textual)."
+        ),
+    ] = False,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            help="Resume a saved game (a kingsbreakfast/1 record); seats come from the file.",
+            show_default=False,
+        ),
+    ] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            help="Where key s saves the game (default: kingsbreakfast-DATE-TIME.json here).",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Play King's Breakfast in the terminal against bots, or hot-seat with friends."""
+    try:
+        if lang not in strings.LANGUAGES:
+            raise KingsBreakfastError(
+                f"--lang must be one of {', '.join(strings.LANGUAGES)}, not {lang!r}",
+                "bad_language",
+            )
+        if speed < 0 or hint_seconds <= 0:
+            raise KingsBreakfastError(
+                "--speed must be 0 or more and --hint-seconds more than 0", "bad_timing"
+            )
+        start = _starter(players, bots, seat, hotseat, names, seed, variant or [], resume)
+        game = start()
+    except (KingsBreakfastError, SeatingError, UnknownBotError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    if _plain_wanted(plain):
+        _play_plain(game, speed, save, hint_seconds)
+        return
+    try:
+        from kingsbreakfast.tui.app import PlayApp
+    except ImportError:
+        typer.echo(f"error: {INSTALL_TUI}", err=True)
+        raise typer.Exit(2) from None
+    PlayApp(game, speed=speed, save_path=save, hint_seconds=hint_seconds).run()
+
+
+def _starter(
+    players: int,
+    bots: str | None,
+    seat: int,
+    hotseat: int,
+    names: str | None,
+    seed: int | None,
+    variants: list[str],
+    resume: Path | None,
+) -> Callable[[], Game]:
+    """Check every option now (so a mistake is reported before the screen opens) and
+    return what starts the first game."""
+    if resume is not None:
+        record = load_record(resume)
+        return lambda: Game.from_record(record, seed=seed)
+    rules = parse_variants(variants)
+    plan = plan_seats(players, _split(bots), seat, hotseat, _split(names))
+    for choice in {s.bot for s in plan if s.bot is not None}:
+        if choice.lower() not in bot_names():
+            raise UnknownBotError(
+                f"unknown bot {choice!r}: choose one of {', '.join(bot_names())}"
+            )
+    return lambda: Game.new(plan, seed, rules)
+
+
+def _play_plain(
+    game: Game,
+    speed: float,
+    save: Path | None,
+    hint_seconds: float,
+) -> None:
+    while True:
+        outcome = PlainGame(
+            game, sys.stdin, sys.stdout, save_path=save, speed=speed, hint_seconds=hint_seconds
+        ).run()
+        if outcome != AGAIN:
+            return
+        game = game.rematch()
+
+
+def step_replay(record: Record, plain: bool = False) -> None:
+    """Step through a record forwards and backwards in the game's own screen (the
+    ``replay FILE --step`` command); ``plain`` steps line by line instead."""
+    if _plain_wanted(plain):
+        PlainReplay(record, sys.stdin, sys.stdout).run()
+        return
+    try:
+        from kingsbreakfast.tui.replay_app import ReplayApp
+    except ImportError:
+        typer.echo(f"error: {INSTALL_TUI}", err=True)
+        raise typer.Exit(2) from None
+    ReplayApp(record).run()
+
+
+__all__ = ["RecordError", "parse_variants", "register", "step_replay"]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
@@ -51,7 +50,7 @@ Screen { layout: vertical; }
 #bottom { height: 1fr; min-height: 5; }
 #moves { width: 36; height: 1fr; border: round $accent; }
 #log { width: 1fr; height: 1fr; border: round $primary; }
-#message { height: 1; padding: 0 1; color: $warning; text-style: bold; }
+#message { height: auto; max-height: 3; padding: 0 1; color: $warning; text-style: bold; }
 .dialog {
     width: 72; height: auto; max-height: 100%; padding: 1 2;
     border: thick $accent; background: $surface;
@@ -136,7 +135,7 @@ class GameScreen(Screen[None]):
         self._logged = len(lines)
 
     def say(self, message: str) -> None:
-        self.query_one("#message", Static).update(Text(message, no_wrap=True, overflow="fold"))
+        self.query_one("#message", Static).update(Text(message))
 
     # -- the flow of turns ---------------------------------------------------------------
     def advance(self) -> None:
@@ -270,14 +269,12 @@ class PlayApp(App[None]):
     def __init__(
         self,
         game: Game,
-        next_game: Callable[[], Game] | None = None,
         speed: float = DEFAULT_SPEED,
         save_path: Path | None = None,
         hint_seconds: float = 2.0,
     ) -> None:
         super().__init__()
         self.game = game
-        self.next_game = next_game
         self.speed = speed
         self.save_path = save_path
         self.hint_seconds = hint_seconds
@@ -328,9 +325,9 @@ class PlayApp(App[None]):
             self.exit()
 
     def after_score(self, answer: str | None) -> None:
-        if answer == "again" and self.next_game is not None:
-            self.game = self.next_game()
+        if answer == "again":
+            self.game = self.game.rematch()
             self.saved = False
             self.switch_screen(GameScreen(self.game))
-        elif answer in ("again", "quit"):
+        elif answer == "quit":
             self.exit()

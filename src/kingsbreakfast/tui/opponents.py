@@ -1,64 +1,42 @@
-"""The bots and the hint search the terminal game plays with, found in :mod:`kingsbreakfast.bots`.
+"""The bots and the hint the terminal game plays with, all from :mod:`kingsbreakfast.bots`.
 
-The game builds no bot and no search of its own: it asks the bots package by name (``random``,
-``greedy``, ``heuristic``, ``ismcts`` or a level ``easy``…``expert``). The factory and the hint
-are looked up when first used, so this module keeps working with an older bots package that
-has only :class:`RandomBot` (then only ``random`` is offered and the hint says it is missing).
+The game builds no bot and no search of its own: it asks the bots package by name (a level
+``easy``…``expert`` or a bot ``random``, ``greedy``, ``heuristic``, ``ismcts``) and turns its
+hint estimates into the lines the hint screen shows.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
 
-from kingsbreakfast.bots import Bot, RandomBot
+from kingsbreakfast.bots import BOT_NAMES, LEVELS, Bot, make_bot
+from kingsbreakfast.bots.hint import rank_actions
 from kingsbreakfast.engine import Action, View
 
 DEFAULT_LEVEL = "medium"
+"""The opponent a newcomer meets unless ``--bots`` says otherwise."""
 
 
 class UnknownBotError(ValueError):
     """A bot name the bots package does not know; the message lists the names it does."""
 
 
-def _factory() -> Callable[..., Bot] | None:
-    module = importlib.import_module("kingsbreakfast.bots")
-    found = getattr(module, "make_bot", None)
-    return cast("Callable[..., Bot] | None", found)
-
-
 def bot_names() -> tuple[str, ...]:
-    """The names ``--bots`` accepts: the levels first, then the bot kinds."""
-    module = importlib.import_module("kingsbreakfast.bots")
-    if _factory() is None:
-        return ("random",)
-    levels = tuple(getattr(module, "LEVELS", {}))
-    kinds = ("random", "greedy", "heuristic", "ismcts")
-    return (*levels, *(kind for kind in kinds if kind not in levels))
+    """The names ``--bots`` accepts: the levels (weakest first), then the bots."""
+    return (*LEVELS, *BOT_NAMES)
 
 
 def default_bot() -> str:
-    """The opponent a newcomer gets: a medium level when the levels exist, else random."""
-    names = bot_names()
-    return DEFAULT_LEVEL if DEFAULT_LEVEL in names else names[0]
+    return DEFAULT_LEVEL
 
 
 def make_opponent(name: str) -> Bot:
     """A bot by name; :class:`UnknownBotError` names the choices when it is not known."""
-    factory = _factory()
-    if factory is None:
-        if name == "random":
-            return RandomBot()
-        raise UnknownBotError(f"unknown bot {name!r} (this version has: random)")
     try:
-        return factory(name)
-    except (KeyError, ValueError) as error:
-        raise UnknownBotError(
-            f"unknown bot {name!r} (choose from {', '.join(bot_names())}): {error}"
-        ) from None
+        return make_bot(name)
+    except ValueError as error:
+        raise UnknownBotError(str(error)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,34 +49,12 @@ class HintLine:
     visits: int
 
 
-def hint_available() -> bool:
-    return _ranker() is not None
-
-
-def _ranker() -> Callable[..., Sequence[Any]] | None:
-    try:
-        module = importlib.import_module("kingsbreakfast.bots.hint")
-    except ImportError:
-        return None
-    return cast("Callable[..., Sequence[Any]] | None", getattr(module, "rank_actions", None))
-
-
 def rank_moves(view: View, rng: random.Random, seconds: float | None = None) -> list[HintLine]:
     """The hint: the bots' ranking of the viewer's legal moves, best first.
 
     Only the human's own view goes in, so the hint knows exactly what the player knows.
-    Returns an empty list when the hint search is not installed.
     """
-    rank = _ranker()
-    if rank is None:
-        return []
-    estimates = rank(view, rng, seconds=seconds)
     return [
-        HintLine(
-            Action(int(estimate.action)),
-            float(estimate.expected_points),
-            float(estimate.win_chance),
-            int(estimate.visits),
-        )
-        for estimate in estimates
+        HintLine(estimate.action, estimate.expected_points, estimate.win_chance, estimate.visits)
+        for estimate in rank_actions(view, rng, seconds=seconds)
     ]

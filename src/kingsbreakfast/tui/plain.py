@@ -25,7 +25,7 @@ from kingsbreakfast.narrate import score_lines
 from . import strings
 from .board import board_rows, board_text
 from .moves import FEED, Move, first_dishes, move_for_key, moves, second_dishes
-from .opponents import hint_available, rank_moves
+from .opponents import rank_moves
 from .saving import default_save_path, write_record
 from .session import Game, Watcher
 
@@ -215,9 +215,6 @@ class PlainGame:
             self.say(strings.PLAIN_BAD_DISH)
 
     def _hint(self) -> None:
-        if not hint_available():
-            self.say(strings.HINT_UNAVAILABLE)
-            return
         self.say(strings.HINT_THINKING)
         view = self.game.view(self.watcher.seat)
         self.say(strings.HINT_HEADER)

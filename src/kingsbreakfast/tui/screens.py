@@ -23,7 +23,7 @@ from kingsbreakfast.engine.scoring import Scoring
 
 from . import strings
 from .moves import DISH_KEYS, first_dishes, second_dishes
-from .opponents import HintLine, hint_available, rank_moves
+from .opponents import HintLine, rank_moves
 
 PLACE, USE = "place", "use"
 
@@ -140,9 +140,6 @@ class HintScreen(ModalScreen[Action | None]):
             yield Static(strings.HINT_FOOTER, classes="hint")
 
     def on_mount(self) -> None:
-        if not hint_available():
-            self.query_one("#hint-status", Static).update(strings.HINT_UNAVAILABLE)
-            return
         self._think()
 
     @work(thread=True, exclusive=True)

@@ -86,6 +86,8 @@ class Game:
     state: State = field(repr=False)
     seats: tuple[Seat, ...]
     rng: random.Random = field(repr=False)
+    seed: int | None = None
+    """The seed the deck was shuffled with (None for a resumed game)."""
     log: list[LogEntry] = field(default_factory=list)
     _bots: dict[int, Bot] = field(default_factory=dict, repr=False)
     _bot_rngs: dict[int, random.Random] = field(default_factory=dict, repr=False)
@@ -117,7 +119,13 @@ class Game:
         rng = random.Random(seed)
         cook = rng.randrange(len(seats)) if first_cook is None else first_cook
         state = State.new(len(seats), rng, first_cook=cook, rules=rules or Rules())
-        return cls(state, tuple(seats), rng)
+        return cls(state, tuple(seats), rng, seed)
+
+    def rematch(self) -> Game:
+        """"Play again": the same seats and rules, a new deck (the next seed when this
+        game's seed is known, so a seeded evening replays the same way)."""
+        seed = None if self.seed is None else self.seed + 1
+        return Game.new(self.seats, seed, self.state.rules)
 
     @classmethod
     def from_record(
@@ -138,8 +146,11 @@ class Game:
         return game
 
     def _opening(self) -> LogEntry:
-        line = round_opening(self.state.view(None), self.names)
-        return LogEntry(None, (line,), (line,))
+        lines = (
+            strings.seating(self.labels, self.state.rules.to_dict(), self.state.rules.is_default),
+            round_opening(self.state.view(None), self.names),
+        )
+        return LogEntry(None, lines, lines)
 
     # -- what may be known ---------------------------------------------------------------
     @property

@@ -29,6 +29,14 @@ def you_label(name: str) -> str:
 BOT_NAMES: Final = ("Ada", "Bert", "Cleo", "Dov", "Edda")
 
 
+def seating(labels: list[str], rules: dict[str, object], default_rules: bool) -> str:
+    """The log's first line: who sits where (clockwise from seat 0) and any variant."""
+    line = "At the table, clockwise: " + ", ".join(labels) + "."
+    if not default_rules:
+        line += " Variants: " + ", ".join(f"{key}={value}" for key, value in rules.items()) + "."
+    return line
+
+
 def hotseat_name(number: int) -> str:
     return f"Player {number}"
 
@@ -101,7 +109,7 @@ def take_what(dish: int) -> str:
 DRAW_LABEL: Final = "draw a card"
 FEED_WHAT: Final = "feed a dragon"
 PASS_WHAT: Final = "pass"
-FEED_TABLE_LABEL: Final = "feed a dragon from the table…"
+FEED_TABLE_LABEL: Final = "feed a table dragon…"
 FEED_DRAWN_LABEL: Final = "feed the drawn dragon…"
 PLACE_LABEL: Final = "place the dragon on the table"
 PASS_LABEL: Final = "pass (nothing else is possible)"
@@ -146,12 +154,11 @@ CANCEL_HINT: Final = "Esc: back"
 # --- hint --------------------------------------------------------------------------------
 HINT_TITLE: Final = "Hint: the bot's ranking of your moves"
 HINT_THINKING: Final = "Thinking…"
-HINT_UNAVAILABLE: Final = "No hint: the hint search is not installed in this version."
-HINT_HEADER: Final = "expected points · chance to win · playouts"
+HINT_HEADER: Final = f"{'move':<16}{'expected points':>16}{'win chance':>12}{'playouts':>10}"
 
 
 def hint_line(action: str, points: float, win: float, visits: int) -> str:
-    return f"{action:<22} {points:6.1f} pts  {win * 100:5.1f}%  {visits:>6}"
+    return f"{action:<16}{points:>16.1f}{win * 100:>11.1f}%{visits:>10}"
 
 
 HINT_FOOTER: Final = "Enter plays the highlighted move · Esc closes"
@@ -281,3 +288,10 @@ def discarded_cell(held: int) -> str:
 
 def points_cell(held: int, king: int, points: int) -> str:
     return f"{held}×{king}={points}"
+
+PLAIN_REPLAY_PROMPT: Final = "Enter: next · b: back · a number: go to that action · q: quit: "
+PLAIN_REPLAY_HELP: Final = "Type Enter (next), b (back), an action number, or q (quit)."
+
+
+def replay_out_of_range(steps: int) -> str:
+    return f"The record has actions 0 to {steps}."

@@ -1,0 +1,80 @@
+"""``replay FILE --step``: a record stepped through forwards and backwards on the game's own
+board (status line, board, log)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Footer, Static
+
+from kingsbreakfast.engine import Record
+from kingsbreakfast.narrate import score_lines
+
+from . import strings
+from .app import CSS
+from .replay_model import Replay
+from .widgets import Board, GameLog, StatusBar
+
+
+class ReplayApp(App[None]):
+    """Step 0 is the first deal; each step is one action, narrated in the log."""
+
+    TITLE = strings.TITLE
+    CSS = CSS + "#log { height: 1fr; }"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right", "step(1)", "next"),
+        Binding("n", "step(1)", "next", show=False),
+        Binding("left", "step(-1)", "back"),
+        Binding("b", "step(-1)", "back", show=False),
+        Binding("pagedown", "step(10)", "+10", show=False),
+        Binding("pageup", "step(-10)", "-10", show=False),
+        Binding("home", "jump(0)", "start"),
+        Binding("end", "jump(-1)", "end"),
+        Binding("t", "toggle_theme", "colours", show=False),
+        Binding("q", "quit", "quit"),
+    ]
+
+    def __init__(self, record: Record) -> None:
+        super().__init__()
+        self.replay = Replay(record)
+        self.step = 0
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="status")
+        yield Board(id="board")
+        log = GameLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
+        log.border_title = strings.LOG_TITLE
+        yield log
+        yield Static(Text(strings.REPLAY_KEYS), id="message")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def show(self) -> None:
+        replay, step = self.replay, self.step
+        view = replay.view(step)
+        self.query_one(StatusBar).show(
+            view, replay.names, " · " + strings.replay_status(step, replay.steps)
+        )
+        self.query_one(Board).show(view, replay.names, replay.hands(step))
+        lines = replay.log(step)
+        if step == replay.steps and view.finished:
+            scoring = view.score()
+            if scoring is not None:
+                lines = [*lines, "", *score_lines(scoring, view.king, replay.names)]
+        self.query_one(GameLog).show_lines(lines)
+
+    def action_step(self, delta: int) -> None:
+        self.step = max(0, min(self.replay.steps, self.step + delta))
+        self.show()
+
+    def action_jump(self, step: int) -> None:
+        self.step = self.replay.steps if step < 0 else step
+        self.show()
+
+    def action_toggle_theme(self) -> None:
+        self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"

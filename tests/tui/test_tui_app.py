@@ -1,0 +1,364 @@
+"""The full-screen game, driven by keystrokes through Textual's pilot."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("textual")
+
+from rigging import rigged_deck
+from textual.pilot import Pilot
+from tui_helpers import advance_to, game_reaching, screen_text, seats, settle
+
+from kingsbreakfast.engine import DISHES, State, read_record
+from kingsbreakfast.tui.app import SPEEDS, GameScreen, PlayApp
+from kingsbreakfast.tui.moves import DISH_KEYS, first_dishes, moves, second_dishes
+from kingsbreakfast.tui.screens import (
+    DragonScreen,
+    FeedScreen,
+    HandoverScreen,
+    HintScreen,
+    QuitScreen,
+    ScoreScreen,
+)
+from kingsbreakfast.tui.session import Game
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+async def play_to_the_end(pilot: Pilot[Any], app: PlayApp) -> int:
+    """Answer every question by keystrokes until the score screen; returns the keys sent.
+
+    Feeds whenever it can, so that the dragon and the dish-picking screens are exercised."""
+    presses = 0
+    for _ in range(600):
+        await settle(pilot)
+        screen = app.screen
+        if isinstance(screen, ScoreScreen):
+            return presses
+        if isinstance(screen, DragonScreen):
+            key = "f" if screen.can_use else "p"
+        elif isinstance(screen, FeedScreen):
+            if screen.first is None:
+                dish = first_dishes(screen.view)[0]
+            else:
+                dish = second_dishes(screen.view, screen.first)[-1]
+            key = DISH_KEYS[dish]
+        else:
+            game = app.game
+            assert game.human_to_move()
+            options = moves(game.view(game.to_move))
+            feeds = [m for m in options if m.key == "f"]
+            key = (feeds or options)[0].key
+        await pilot.press(key)
+        presses += 1
+    raise AssertionError("the game did not reach the score screen")
+
+
+def test_a_whole_game_against_bots_by_keystrokes() -> None:
+    game = Game.new(seats(None, "random", "easy", "random"), seed=11)
+
+    async def scenario() -> None:
+        app = PlayApp(game, speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            presses = await play_to_the_end(pilot, app)
+            assert presses >= 10  # a human decides at least once a round
+            assert game.is_over
+            text = screen_text(app)
+            assert "Final scoring" in text
+            for name in game.names:
+                assert name in text
+            scoring = game.state.score()
+            winner = game.names[scoring.winners[0]]
+            assert f"{winner} wins" in text or "share the win" in text
+            for points in scoring.points:
+                assert str(points) in text
+            await pilot.press("n")  # play again
+            await settle(pilot)
+            assert isinstance(app.screen, GameScreen)
+            assert app.game is not game and app.game.state.round == 1
+
+    run(scenario())
+
+
+def test_a_refused_key_shows_the_reason_and_changes_nothing() -> None:
+    game = Game(State(rigged_deck(*["bread"] * 4, *["cheese"] * 4), 4, 0), tuple(seats(
+        None, "random", "random", "random")), random.Random(1))
+
+    async def scenario() -> None:
+        app = PlayApp(game, speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            before = game.state.clone()
+            await pilot.press(DISH_KEYS[DISHES.index("wine")])
+            await settle(pilot)
+            assert game.state == before
+            assert "You can't take wine: wine is not on the table (R6)" in screen_text(app)
+            await pilot.press("p")
+            await settle(pilot)
+            assert game.state == before
+            assert "only a dragon you just drew can be placed (R7a)" in screen_text(app)
+
+    run(scenario())
+
+
+def test_a_drawn_dragon_asks_use_or_place_at_once() -> None:
+    deck = rigged_deck("bread", "bread", "cheese", "ham", "ham", "fruit", "cake", "cake", "dragon")
+    game = Game(State(deck, 4, 0), tuple(seats(None, "random", "random", "random")),
+                random.Random(2))
+
+    async def scenario() -> None:
+        app = PlayApp(game, speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await pilot.press("d")
+            await settle(pilot)
+            assert isinstance(app.screen, DragonScreen)
+            text = screen_text(app)
+            assert "You drew a dragon" in text
+            assert "goes on the table" in text  # the king has nothing yet: placing only
+            await pilot.press("f")  # refused: the king has fewer than 2 dishes
+            await settle(pilot)
+            assert isinstance(app.screen, DragonScreen)
+            await pilot.press("p")
+            await settle(pilot)
+            assert game.state.history[1].action.kind == "place_dragon"
+            assert "Ann places the dragon on the table." in game.log_lines(0)
+
+    run(scenario())
+
+
+def test_feeding_a_table_dragon_picks_the_two_dishes() -> None:
+    game = game_reaching(
+        (None, "random", "random", "random"),
+        lambda g: g.to_move == 0
+        and not g.state.pending_dragon
+        and sum(a.kind == "feed" for a in g.state.legal_actions()) >= 2,
+    )
+    view = game.view(0)
+    first = first_dishes(view)[0]
+    second = second_dishes(view, first)[-1]
+    king_before = list(game.state.king)
+
+    async def scenario() -> None:
+        app = PlayApp(game, speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await pilot.press("f")
+            await settle(pilot)
+            assert isinstance(app.screen, FeedScreen)
+            assert "Pick the first" in screen_text(app)
+            await pilot.press(DISH_KEYS[first])
+            await settle(pilot)
+            assert "pick the second dish" in screen_text(app)
+            await pilot.press(DISH_KEYS[second])
+            await settle(pilot)
+            assert not isinstance(app.screen, FeedScreen)
+
+    run(scenario())
+    turn = next(t for t in reversed(game.state.history) if t.seat == 0)
+    assert turn.action.kind == "feed" and turn.action.dishes == tuple(sorted((first, second)))
+    eaten = [0] * 7
+    eaten[first] += 1
+    eaten[second] += 1
+    assert any(
+        line.startswith("Ann feeds a dragon from the table: the king loses")
+        for line in game.log_lines(0)
+    )
+    assert sum(king_before) - sum(eaten) >= 0
+
+
+def test_hotseat_hides_the_previous_players_cards() -> None:
+    # Ann (seat 0, cook) draws the wine under the 8 dealt cards; no wine lies on the table.
+    deck = rigged_deck("bread", "bread", "cheese", "ham", "ham", "chicken", "fruit", "cake",
+                       "wine")
+    game = Game(State(deck, 4, 0), tuple(seats(None, None, "random", "random")),
+                random.Random(3))
+
+    async def scenario() -> None:
+        app = PlayApp(game, speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert isinstance(app.screen, HandoverScreen)  # the first human too
+            await pilot.press("enter")
+            await settle(pilot)
+            text = screen_text(app)
+            assert "seen by Ann" in text and "Ann (you)" in text
+            await pilot.press("d")
+            await settle(pilot)
+            assert game.state.draws(0)[DISHES.index("wine")] == 1
+            # Bob is next: the screen hides everything until Bob says he alone looks.
+            assert isinstance(app.screen, HandoverScreen)
+            text = screen_text(app)
+            assert "Pass the keyboard to Bob" in text
+            assert "Ann" not in text and "wine" not in text
+            assert "King" not in text and "Table" not in text  # no board at all
+            await pilot.press("enter")
+            await settle(pilot)
+            text = screen_text(app)
+            assert "seen by Bob" in text and "Bob (you)" in text
+            ann_row = next(line for line in text.splitlines() if line.strip().startswith("Ann"))
+            assert "+1 hidden" in ann_row
+            assert not any(ch.isdigit() for ch in ann_row.replace("+1 hidden", ""))
+            assert "Ann draws a card." in text
+            assert "(wine)" not in text
+            # the screen is Bob's own view: his drawn row is there, nobody else's
+            assert sum("drawn" in line for line in text.splitlines()) == 1
+
+    run(scenario())
+
+
+def test_save_and_resume_reproduce_the_same_game(tmp_path: Path) -> None:
+    path = tmp_path / "saved.json"
+    game = Game.new(seats("easy", None, "random", "random"), seed=21)
+    screens: list[str] = []
+
+    async def first_session() -> None:
+        app = PlayApp(game, speed=0, save_path=path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(4):
+                await settle(pilot)
+                if isinstance(app.screen, DragonScreen):
+                    await pilot.press("p")
+                    continue
+                await pilot.press(moves(game.view(game.to_move))[0].key)
+            await settle(pilot)
+            if isinstance(app.screen, DragonScreen):
+                await pilot.press("p")
+                await settle(pilot)
+            assert isinstance(app.screen, GameScreen)
+            await pilot.press("s")
+            await settle(pilot)
+            assert "Game saved to" in screen_text(app) and path.exists()
+            screens.append(screen_text(app))
+
+    run(first_session())
+    saved = json.loads(path.read_text())
+    assert saved["seats"] == [{"kind": "bot", "bot": "easy"}, {"kind": "human"},
+                              {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+    resumed = Game.from_record(read_record(saved))
+    assert resumed.state == game.state
+    assert resumed.seats == game.seats
+    assert resumed.log == game.log
+
+    async def second_session() -> None:
+        app = PlayApp(resumed, speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            screens.append(screen_text(app))
+
+    run(second_session())
+    board_before = screens[0].splitlines()[:9]
+    board_after = screens[1].splitlines()[:9]
+    assert board_before == board_after
+
+
+def test_a_narrow_terminal_shows_everything_needed_to_play() -> None:
+    game = Game.new(seats(None, "random", "random", "random", "random"), seed=8)
+    advance_to(game, lambda g: g.to_move == 0 and g.state.round >= 3
+               and len(moves(g.view(0))) >= 3, seed=4)
+
+    async def scenario() -> None:
+        app = PlayApp(game, speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            text = screen_text(app)
+            lines = text.splitlines()
+            assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
+            view = game.view(0)
+            assert f"Round {view.round}" in text and f"deck {view.deck_size}" in text
+            assert f"cook {game.names[view.cook]}" in text
+            for dish in DISHES:
+                assert dish in lines[1]
+            for name in ("King", "Table", "Ann (you)", "Bob", "Cid", "Dee", "Eve"):
+                assert name in text
+            for move in moves(view):
+                assert f"[{move.key}] {move.label}" in text
+            for key in ("h hint", "s save", "q quit", "? keys"):
+                assert key in text
+            # every hand's takes are on the board, as counts by dish
+            for seat in range(1, 5):
+                row = next(line for line in lines if line.strip().startswith(game.names[seat]))
+                numbers = [int(word) for word in row.split() if word.isdigit()]
+                assert sum(numbers) == sum(view.hands[seat].takes)
+
+    run(scenario())
+
+
+def test_the_score_screen_fits_five_players_on_a_narrow_terminal() -> None:
+    game = Game.new(seats(None, "random", "random", "random", "random"), seed=9)
+    advance_to(game, lambda g: g.is_over or g.to_move == 0 and g.state.deck_size < 12, seed=1)
+    advance_to(game, lambda g: g.is_over, seed=2)
+
+    async def scenario() -> None:
+        app = PlayApp(game, speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert isinstance(app.screen, ScoreScreen)
+            text = screen_text(app)
+            scoring = game.state.score()
+            for player in scoring.players:
+                row = next(line for line in text.splitlines()
+                           if line.strip().startswith(game.names[player.seat]))
+                assert row.split()[-2:] == [str(player.points), str(player.discarded)]
+            assert "n: play again" in text
+
+    run(scenario())
+
+
+def test_the_hint_ranks_every_legal_move_and_plays_the_chosen_one() -> None:
+    game = Game.new(seats(None, "random", "random"), seed=4)
+
+    async def scenario() -> None:
+        app = PlayApp(game, speed=0, hint_seconds=0.05)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            legal = game.state.legal_actions()
+            played = len(game.state.history)
+            await pilot.press("h")
+            await settle(pilot)
+            assert isinstance(app.screen, HintScreen)
+            text = screen_text(app)
+            assert "expected points" in text
+            for action in legal:
+                assert str(action) in text
+            await pilot.press("enter")
+            await settle(pilot)
+            assert not isinstance(app.screen, HintScreen)
+            assert game.state.history[played].seat == 0
+
+    run(scenario())
+
+
+def test_speed_keys_and_quitting() -> None:
+    game = Game.new(seats(None, "random", "random"), seed=6)
+
+    async def scenario() -> None:
+        app = PlayApp(game, speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            app.speed = 0.5
+            await pilot.press("plus")
+            assert app.speed == 0.2
+            await pilot.press("minus", "minus")
+            assert app.speed == 1.0
+            assert app.speed in SPEEDS
+            await pilot.press("q")
+            await settle(pilot)
+            assert isinstance(app.screen, QuitScreen)
+            await pilot.press("escape")
+            await settle(pilot)
+            assert isinstance(app.screen, GameScreen)
+            await pilot.press("q", "q")
+            await pilot.pause()
+        assert app.return_code == 0
+
+    run(scenario())

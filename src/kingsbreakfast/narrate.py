@@ -2,8 +2,8 @@
 
 Working from views rather than states means a narration can never say more than its
 reader may know: narrate with a spectator's views and draws stay secret; with the mover's
-own views (or once the game is over) the drawn card is named. All English sentences of
-the log live here, in one place, ready for the translation layer.
+own views (or once the game is over) the drawn card is named. Every sentence goes through
+the translation layer, in the current language.
 """
 
 from __future__ import annotations
@@ -12,22 +12,14 @@ from collections.abc import Sequence
 
 from kingsbreakfast.engine import DISHES, Action, View
 from kingsbreakfast.engine.scoring import Scoring
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
-def cards_phrase(counts: Sequence[int], dragons: int = 0) -> str:
-    """``2 bread, 1 ham and 1 dragon`` (or ``nothing``)."""
-    parts = [f"{count} {DISHES[dish]}" for dish, count in enumerate(counts) if count]
-    if dragons:
-        parts.append(plural(dragons, "dragon"))
-    if not parts:
-        return "nothing"
-    if len(parts) == 1:
-        return parts[0]
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+from kingsbreakfast.i18n import _, ngettext
+from kingsbreakfast.i18n.words import (
+    card_count,
+    cards_phrase,
+    dish_name,
+    dragon_count,
+    join_words,
+)
 
 
 def round_opening(view: View, names: Sequence[str], new_dragons: int | None = None) -> str:
@@ -37,10 +29,15 @@ def round_opening(view: View, names: Sequence[str], new_dragons: int | None = No
     table when not given, as in round 1).
     """
     dealt = view.table_dragons if new_dragons is None else new_dragons
-    return (
-        f"Round {view.round}: {names[view.cook]} is the cook and turns up "
-        f"{cards_phrase(view.table, dealt)}; {plural(view.table_dragons, 'dragon')} "
-        f"on the table, {plural(view.deck_size, 'card')} left in the deck."
+    return _(
+        "Round {round}: {cook} is the cook and turns up {cards}; {dragons} on the table, "
+        "{deck} left in the deck."
+    ).format(
+        round=view.round,
+        cook=names[view.cook],
+        cards=cards_phrase(view.table, dealt),
+        dragons=dragon_count(view.table_dragons),
+        deck=card_count(view.deck_size),
     )
 
 
@@ -53,27 +50,49 @@ def narrate(before: View, action: Action, after: View, names: Sequence[str]) -> 
     kind = action.kind
     dragons_after_action = before.table_dragons
     if kind == "take":
-        dish = DISHES[action]
-        lines.append(f"{who} takes {before.table[action]} {dish}.")
+        lines.append(
+            _("{player} takes {cards}.").format(
+                player=who, cards=cards_phrase([before.table[d] if d == action else 0
+                                                for d in range(len(DISHES))])
+            )
+        )
     elif kind == "draw":
         if after.pending_dragon and after.to_move == seat:
-            lines.append(f"{who} draws a dragon and must use it or place it on the table.")
+            lines.append(
+                _("{player} draws a dragon and must use it or place it on the table.").format(
+                    player=who
+                )
+            )
         else:
-            lines.append(f"{who} draws a card{_drawn_card(before, after, seat)}.")
+            drawn = _drawn_card(before, after, seat)
+            if drawn is None:
+                lines.append(_("{player} draws a card.").format(player=who))
+            else:
+                lines.append(
+                    _("{player} draws a card ({dish}).").format(player=who, dish=dish_name(drawn))
+                )
     elif kind == "place_dragon":
         dragons_after_action += 1
-        lines.append(f"{who} places the dragon on the table.")
+        lines.append(_("{player} places the dragon on the table.").format(player=who))
     elif kind == "feed":
         pair = action.dishes
         assert pair is not None
-        eaten = f"{DISHES[pair[0]]} and {DISHES[pair[1]]}"
+        eaten = join_words([dish_name(pair[0]), dish_name(pair[1])])
         if before.pending_dragon:
-            lines.append(f"{who} feeds the drawn dragon: the king loses {eaten}.")
+            lines.append(
+                _("{player} feeds the drawn dragon: the king loses {dishes}.").format(
+                    player=who, dishes=eaten
+                )
+            )
         else:
             dragons_after_action -= 1
-            lines.append(f"{who} feeds a dragon from the table: the king loses {eaten}.")
+            lines.append(
+                _("{player} feeds a dragon from the table: the king loses {dishes}.").format(
+                    player=who, dishes=eaten
+                )
+            )
     else:
-        lines.append(f"{who} passes: nothing else is possible.")
+        lines.append(_("{player} passes: nothing else is possible.").format(player=who))
 
     round_over = after.round != before.round or (after.finished and not before.finished)
     if round_over:
@@ -81,11 +100,16 @@ def narrate(before: View, action: Action, after: View, names: Sequence[str]) -> 
             after.king[d] - before.king[d] + after.removed_dishes[d] - before.removed_dishes[d]
             for d in range(len(DISHES))
         ]
-        lines.append(f"The king is served {cards_phrase(served)}.")
+        lines.append(_("The king is served {cards}.").format(cards=cards_phrase(served)))
         if after.finished:
             lines.append(
-                f"The deck holds too few cards for another round: the game ends and "
-                f"{plural(after.removed_unseen, 'card')} leave the game unseen."
+                ngettext(
+                    "The deck holds too few cards for another round: the game ends and "
+                    "{count} card leaves the game unseen.",
+                    "The deck holds too few cards for another round: the game ends and "
+                    "{count} cards leave the game unseen.",
+                    after.removed_unseen,
+                ).format(count=after.removed_unseen)
             )
         else:
             new_dragons = after.table_dragons - dragons_after_action
@@ -93,44 +117,60 @@ def narrate(before: View, action: Action, after: View, names: Sequence[str]) -> 
     return lines
 
 
-def _drawn_card(before: View, after: View, seat: int) -> str:
+def _drawn_card(before: View, after: View, seat: int) -> int | None:
     old, new = before.hands[seat].draws, after.hands[seat].draws
     if old is None or new is None:
-        return ""
+        return None
     for dish in range(len(DISHES)):
         if new[dish] > old[dish]:
-            return f" ({DISHES[dish]})"
-    return ""
+            return dish
+    return None
 
 
 def score_lines(scoring: Scoring, king: Sequence[int], names: Sequence[str]) -> list[str]:
     """The final scoring (R11) dish by dish, and who wins (R12)."""
-    width = max(len(name) for name in [*names, "king"])
-    header = " " * width + "  " + " ".join(f"{dish[:7]:>7}" for dish in DISHES)
+    king_label = _("king")
+    points_label = _("points")
+    discarded_label = _("discarded")
+    width = max(len(name) for name in [*names, king_label])
+    column = max(7, *(len(dish_name(d)) for d in range(len(DISHES))))
+    header = " " * width + "  " + " ".join(
+        f"{dish_name(d):>{column}}" for d in range(len(DISHES))
+    )
     lines = [
-        "Final scoring: each card scores the king's count of its dish; holding more of a dish "
-        "than the king discards all of it (x).",
-        header + "   points  discarded",
-        f"{'king':<{width}}  " + " ".join(f"{count:>7}" for count in king),
+        _(
+            "Final scoring: each card scores the king's count of its dish; holding more of a "
+            "dish than the king discards all of it (x)."
+        ),
+        header + f"   {points_label:>6}  {discarded_label:>9}",
+        f"{king_label:<{width}}  " + " ".join(f"{count:>{column}}" for count in king),
     ]
     for player in scoring.players:
         cells = []
         for dish in player.dishes:
             if dish.discarded:
-                cells.append(f"{str(dish.held) + 'x':>7}")
+                cells.append(f"{str(dish.held) + 'x':>{column}}")
             elif dish.held:
-                cells.append(f"{dish.points:>7}")
+                cells.append(f"{dish.points:>{column}}")
             else:
-                cells.append(f"{'-':>7}")
+                cells.append(f"{'-':>{column}}")
         lines.append(
             f"{names[player.seat]:<{width}}  " + " ".join(cells)
             + f"   {player.points:>6}  {player.discarded:>9}"
         )
-    winners = " and ".join(names[seat] for seat in scoring.winners)
+    winners = join_words([names[seat] for seat in scoring.winners])
     if scoring.tie_break == "none":
-        lines.append(f"{winners} wins.")
+        lines.append(_("{winners} wins.").format(winners=winners))
     elif scoring.tie_break == "discards":
-        lines.append(f"{winners} wins on equal points by discarding fewer cards (R12).")
+        lines.append(
+            _("{winners} wins on equal points by discarding fewer cards (R12).").format(
+                winners=winners
+            )
+        )
     else:
-        lines.append(f"{winners} share the win: equal points and equal discards (R12).")
+        lines.append(
+            _("{winners} share the win: equal points and equal discards (R12).").format(
+                winners=winners
+            )
+        )
     return lines

@@ -22,6 +22,9 @@ from kingsbreakfast.engine import (
     read_record,
 )
 from kingsbreakfast.engine.record import parse_json
+from kingsbreakfast.i18n import LANGUAGES, UnknownLanguageError, _, choose_language, set_language
+from kingsbreakfast.i18n.errors import explain
+from kingsbreakfast.i18n.rules import rules_text
 from kingsbreakfast.narrate import narrate, round_opening, score_lines
 
 app = typer.Typer(
@@ -37,9 +40,30 @@ def run() -> None:
     app()
 
 
+LangOption = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        help=f"Language: {', '.join(LANGUAGES)} (default: KINGSBREAKFAST_LANG, then the "
+        "system locale, then English).",
+        show_default=False,
+    ),
+]
+
+
+def _use_language(lang: str | None) -> None:
+    """Pick the language (--lang, KINGSBREAKFAST_LANG, system locale) or stop with a clear error."""
+    try:
+        set_language(choose_language(lang))
+    except UnknownLanguageError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+
+
 @app.callback()
-def _root() -> None:
+def _root(lang: LangOption = None) -> None:
     """King's Breakfast (King Lui), the card game by Alan R. Moon and Aaron Weissblum."""
+    _use_language(lang)
 
 
 # --- replay ---------------------------------------------------------------------------------
@@ -58,7 +82,10 @@ def _load(source: str) -> Any:
                 data = path.read_bytes()
             except OSError as error:
                 raise RecordError(
-                    f"cannot read {source}: {error.strerror or error}", "unreadable_file"
+                    f"cannot read {source}: {error.strerror or error}",
+                    "unreadable_file",
+                    path=source,
+                    reason=error.strerror or str(error),
                 ) from None
     return parse_json(data)
 
@@ -88,11 +115,14 @@ def replay(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object per record, one per line.")
     ] = False,
+    lang: LangOption = None,
 ) -> None:
     """Check and replay game records, then print where they end and the scores.
 
     Exit status 2 when any record is invalid, else 0.
     """
+    if lang is not None:
+        _use_language(lang)
     failed = False
     for source in files:
         try:
@@ -104,8 +134,7 @@ def replay(
             if as_json:
                 print(json.dumps({"error": error.message, "action_index": error.action_index}))
             else:
-                where = "" if error.action_index is None else f" (action {error.action_index})"
-                print(f"{source}: invalid record{where}: {error.message}", file=sys.stderr)
+                print(_readable_error(source, error), file=sys.stderr)
             continue
         if as_json:
             print(json.dumps(outcome(state)))
@@ -117,17 +146,32 @@ def replay(
         raise typer.Exit(2)
 
 
+def _readable_error(source: str, error: RecordError) -> str:
+    """The reason a record is invalid, in the player's language where we can say it."""
+    reason = explain(error)
+    if error.action_index is None or reason == error.message:
+        # outside the actions, or no translation: the engine's sentence says it all
+        return _("{file}: invalid record: {reason}").format(file=source, reason=reason)
+    if "action" in error.params:
+        return _("{file}: invalid record: action {index} ({action}): {reason}").format(
+            file=source, index=error.action_index, action=error.params["action"], reason=reason
+        )
+    return _("{file}: invalid record: action {index}: {reason}").format(
+        file=source, index=error.action_index, reason=reason
+    )
+
+
 def _account(record: Record, final: State) -> list[str]:
     """A readable account of the game: every action in words, then the scores."""
     names = list(record.players)
-    lines = [
-        f"King's Breakfast, {len(names)} players: " + ", ".join(
-            f"{name} (seat {seat})" for seat, name in enumerate(names)
-        )
-    ]
+    seats = ", ".join(
+        _("{name} (seat {seat})").format(name=name, seat=seat) for seat, name in enumerate(names)
+    )
+    lines = [_("King's Breakfast, {count} players: {seats}").format(count=len(names), seats=seats)]
     if not record.rules.is_default:
         switches = record.rules.to_dict().items()
-        lines.append("Variants: " + ", ".join(f"{key}={value}" for key, value in switches))
+        variants = ", ".join(f"{key}={value}" for key, value in switches)
+        lines.append(_("Variants: {variants}").format(variants=variants))
     state = record.start()
     lines.append(round_opening(state.view(None), names))
     reveal = final.is_over  # once the game is over the whole record may be shown
@@ -136,8 +180,11 @@ def _account(record: Record, final: State) -> list[str]:
         before = state.view(mover if reveal else None)
         state.apply(action)
         after = state.view(mover if reveal else None)
-        lines.extend("  " + line if not line.startswith("Round") else line
-                     for line in narrate(before, action, after, names))
+        turn_lines = narrate(before, action, after, names)
+        opens_round = state.round != before.round and not state.is_over
+        for number, line in enumerate(turn_lines):
+            last = number == len(turn_lines) - 1
+            lines.append(line if last and opens_round else "  " + line)
     lines.append("")
     if final.is_over:
         lines.extend(score_lines(final.score(), final.king, names))
@@ -145,8 +192,9 @@ def _account(record: Record, final: State) -> list[str]:
         to_move = final.to_move
         assert to_move is not None
         lines.append(
-            f"The record stops in round {final.round}; {names[to_move]} is to move "
-            f"({len(final.legal_actions())} legal actions)."
+            _("The record stops in round {round}; {player} is to move.").format(
+                round=final.round, player=names[to_move]
+            )
         )
     return lines
 
@@ -176,8 +224,11 @@ def demo(
     dragon_min_on_table: Annotated[
         int, typer.Option(help="Variant: dragons needed on the table to feed one (1 or 2).")
     ] = 1,
+    lang: LangOption = None,
 ) -> None:
     """Watch bots play a whole game, told action by action, with the final scores."""
+    if lang is not None:
+        _use_language(lang)
     try:
         rules = Rules(empty_table, dragon_min_on_table)
         if seed is None:
@@ -185,11 +236,11 @@ def demo(
         rng = random.Random(seed)
         state = State.new(players, rng, rules=rules)
     except KingsBreakfastError as error:
-        typer.echo(f"error: {error}", err=True)
+        typer.echo(_("error: {reason}").format(reason=explain(error)), err=True)
         raise typer.Exit(2) from None
     names = ["Ann", "Bob", "Cid", "Dee", "Eve"][:players]
     bot = RandomBot()
-    print(f"King's Breakfast, {players} random bots, seed {seed}.")
+    print(_("King's Breakfast, {count} random bots, seed {seed}.").format(count=players, seed=seed))
     print(round_opening(state.view(None), names))
     while not state.is_over:
         mover = state.to_move
@@ -197,13 +248,24 @@ def demo(
         action = bot.act(before, rng)
         state.play(action)
         after = state.view(mover)
-        for line in narrate(before, action, after, names):
-            print(line if line.startswith("Round") else "  " + line)
+        turn_lines = narrate(before, action, after, names)
+        opens_round = state.round != before.round and not state.is_over
+        for number, line in enumerate(turn_lines):
+            last = number == len(turn_lines) - 1
+            print(line if last and opens_round else "  " + line)
     print()
     print("\n".join(score_lines(state.score(), state.king, names)))
     if save is not None:
         save.write_text(Record.from_state(state, names).to_json(indent=1) + "\n")
-        print(f"Record written to {save}")
+        print(_("Record written to {path}").format(path=save))
+
+
+@app.command()
+def rules(lang: LangOption = None) -> None:
+    """Explain the rules of the game, in your language."""
+    if lang is not None:
+        _use_language(lang)
+    print(rules_text())
 
 
 def _register_commands() -> None:

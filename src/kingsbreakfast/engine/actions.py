@@ -187,7 +187,9 @@ def _dish(dish: int | str) -> int:
 def _dish_field(value: Any, key: str) -> str:
     if not isinstance(value, str):
         raise ActionFormatError(
-            f"'{key}' must be a dish id such as \"cheese\", not {value!r}", "unknown_dish"
+            f"'{key}' must be a dish id such as \"cheese\", not {value!r}",
+            "unknown_dish",
+            dish=repr(value),
         )
     if value not in DISHES:
         raise ActionFormatError(

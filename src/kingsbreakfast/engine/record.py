@@ -100,7 +100,9 @@ def parse_json(text: str | bytes) -> Any:
     try:
         return json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
-        raise RecordError(f"the record is not valid JSON: {error}", "bad_json") from None
+        raise RecordError(
+            f"the record is not valid JSON: {error}", "bad_json", detail=str(error)
+        ) from None
 
 
 def _plain_int(value: Any) -> bool:
@@ -114,7 +116,9 @@ def _header(obj: Any) -> tuple[Record, list[Any]]:
         raise RecordError("a record must be a JSON object", "record_not_object")
     if obj.get("format") != FORMAT:
         raise RecordError(
-            f"'format' must be \"{FORMAT}\", not {obj.get('format')!r}", "bad_format"
+            f"'format' must be \"{FORMAT}\", not {obj.get('format')!r}",
+            "bad_format",
+            value=repr(obj.get("format")),
         )
     players = obj.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
@@ -132,10 +136,14 @@ def _header(obj: Any) -> tuple[Record, list[Any]]:
             f"'first_cook' must be a seat number from 0 to {len(players) - 1}, "
             f"not {first_cook!r}",
             "bad_first_cook",
+            value=repr(first_cook),
+            last=len(players) - 1,
         )
     try:
         rules = Rules.from_dict(obj["rules"]) if "rules" in obj else DEFAULT_RULES
-    except (SetupError, TypeError) as error:
+    except SetupError as error:
+        raise RecordError(f"'rules': {error}", error.code, **error.params) from None
+    except TypeError as error:
         raise RecordError(f"'rules': {error}", "bad_rules") from None
     has_deck, has_seed = "deck" in obj, "seed" in obj
     if has_deck == has_seed:
@@ -151,11 +159,13 @@ def _header(obj: Any) -> tuple[Record, list[Any]]:
         try:
             deck = State(raw_deck, len(players), first_cook, rules).initial_deck
         except SetupError as error:
-            raise RecordError(f"'deck': {error}", "bad_deck") from None
+            raise RecordError(f"'deck': {error}", error.code, **error.params) from None
     else:
         seed = obj["seed"]
         if not _plain_int(seed):
-            raise RecordError(f"'seed' must be an integer, not {seed!r}", "bad_seed")
+            raise RecordError(
+                f"'seed' must be an integer, not {seed!r}", "bad_seed", value=repr(seed)
+            )
     actions = obj.get("actions")
     if not isinstance(actions, list):
         raise RecordError("'actions' must be a list (it may be empty)", "bad_actions")
@@ -173,13 +183,13 @@ def _replay(obj: Any) -> tuple[Record, State]:
             action = Action.from_record(raw)
         except ActionFormatError as error:
             raise RecordError(
-                f"action {index}: {error}", error.code, action_index=index
+                f"action {index}: {error}", error.code, action_index=index, **error.params
             ) from None
         where = f"action {index} ({action})"
         if state.is_over:
             raise RecordError(
                 f"{where}: the game is already over (R10)", "action_after_end",
-                action_index=index,
+                action_index=index, action=str(action),
             )
         if "player" in raw:
             seat = raw["player"]
@@ -189,12 +199,16 @@ def _replay(obj: Any) -> tuple[Record, State]:
                     f"player {seat!r}",
                     "wrong_player",
                     action_index=index,
+                    action=str(action),
+                    seat=repr(seat),
+                    to_move=state.to_move,
                 )
         try:
             state.play(action)
         except IllegalActionError as error:
             raise RecordError(
-                f"{where}: {error}", error.code, action_index=index, **error.params
+                f"{where}: {error}", error.code, action_index=index, action=str(action),
+                **error.params,
             ) from None
         actions.append(action)
     record = Record(

@@ -1,0 +1,113 @@
+"""Engine errors in the player's language, rebuilt from their stable code and parameters.
+
+The engine speaks English only (it stays free of anything but the standard library); every
+error it raises carries a ``code`` and ``params`` so that this table can say the same thing
+in any language. An error without an entry here falls back to the engine's English.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from kingsbreakfast.engine import DISHES, KingsBreakfastError
+from kingsbreakfast.i18n import _, ngettext
+from kingsbreakfast.i18n.words import dish_name
+
+
+def _dish(params: Mapping[str, Any]) -> str:
+    name = params.get("dish")
+    return dish_name(DISHES.index(name)) if name in DISHES else str(name)
+
+
+_MESSAGES: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "game_over": lambda p: _("the game is over (R10)"),
+    "not_your_turn": lambda p: _("it is seat {to_move}'s turn, not seat {seat}'s (R5)").format(
+        to_move=p.get("to_move"), seat=p.get("seat")
+    ),
+    "dragon_choice_pending": lambda p: _(
+        "you drew a dragon: feed it now or place it on the table (R7a)"
+    ),
+    "dish_not_on_table": lambda p: _("{dish} is not on the table (R6)").format(dish=_dish(p)),
+    "deck_empty": lambda p: _("the deck is empty: there is no card to draw (R7)"),
+    "no_drawn_dragon": lambda p: _(
+        "there is no drawn dragon to place: only a dragon you just drew can be placed (R7a)"
+    ),
+    "pass_not_allowed": lambda p: _("you may pass only when no other action is possible (R5b)"),
+    "no_dragon_on_table": lambda p: _("there is no dragon on the table to feed (R8)"),
+    "too_few_dragons_on_table": lambda p: ngettext(
+        "feeding a dragon from the table needs {needed} dragons there, and there is {present}",
+        "feeding a dragon from the table needs {needed} dragons there, and there are {present}",
+        int(p.get("present", 0)),
+    ).format(needed=p.get("needed"), present=p.get("present")),
+    "empty_table_must_draw": lambda p: _(
+        "the table is empty: you must draw a card (variant empty_table: must_draw)"
+    ),
+    "king_too_few_dishes": lambda p: _("the king has fewer than 2 dishes for the dragon (R8)"),
+    "king_lacks_dish": lambda p: (
+        _("the king has no {dish} for the dragon (R8)").format(dish=_dish(p))
+        if not p.get("held")
+        else _("the king has only {held} {dish}, the dragon needs 2 (R8)").format(
+            held=p.get("held"), dish=_dish(p)
+        )
+    ),
+    "bad_player_count": lambda p: _(
+        "King's Breakfast is played by 3 to 5 players, not {players} (R2)"
+    ).format(players=p.get("players")),
+    # faults in a record (the kingsbreakfast/1 format)
+    "bad_json": lambda p: _("the record is not valid JSON ({detail})").format(
+        detail=p.get("detail", "")
+    ),
+    "unreadable_file": lambda p: _("cannot read {path}: {reason}").format(
+        path=p.get("path"), reason=p.get("reason")
+    ),
+    "record_not_object": lambda p: _("a record must be a JSON object"),
+    "bad_format": lambda p: _('\'format\' must be "kingsbreakfast/1", not {value}').format(
+        value=p.get("value")
+    ),
+    "bad_players": lambda p: _("'players' must be a list of names"),
+    "bad_first_cook": lambda p: _(
+        "'first_cook' must be a seat number from 0 to {last}, not {value}"
+    ).format(last=p.get("last"), value=p.get("value")),
+    "rules_not_object": lambda p: _("'rules' must be a JSON object"),
+    "unknown_rule_switch": lambda p: _("unknown rule switch {switch}").format(
+        switch=p.get("switch")
+    ),
+    "unknown_rule_value": lambda p: _("unknown value {value} for the rule switch {switch}").format(
+        value=p.get("value"), switch=p.get("switch")
+    ),
+    "deck_or_seed": lambda p: _("a record must give exactly one of 'deck' and 'seed'"),
+    "bad_deck": lambda p: _(
+        "the deck must hold 110 cards, 15 of each dish and 5 dragons (R1)"
+    ),
+    "unknown_card": lambda p: _("card {position} of the deck, {card}, is not a card").format(
+        position=p.get("position"), card=p.get("card")
+    ),
+    "bad_seed": lambda p: _("'seed' must be an integer, not {value}").format(
+        value=p.get("value")
+    ),
+    "bad_actions": lambda p: _("'actions' must be a list (it may be empty)"),
+    "action_not_object": lambda p: _("an action must be a JSON object"),
+    "unknown_action_type": lambda p: _("unknown action type {type}").format(type=p.get("type")),
+    "unknown_dish": lambda p: _("{dish} is not a dish").format(dish=p.get("dish")),
+    "feed_needs_two_dishes": lambda p: _("a feed must name exactly 2 dishes"),
+    "action_after_end": lambda p: _("the game is already over (R10)"),
+    "wrong_player": lambda p: _(
+        "it is seat {to_move}'s turn, but the action names player {seat}"
+    ).format(to_move=p.get("to_move"), seat=p.get("seat")),
+}
+
+
+def explain(error: KingsBreakfastError) -> str:
+    """The error in the current language (the engine's English where we have no entry)."""
+    message = _MESSAGES.get(error.code)
+    if message is None:
+        return error.message
+    try:
+        return message(error.params)
+    except (KeyError, ValueError, IndexError):
+        return error.message
+
+
+def known_codes() -> frozenset[str]:
+    return frozenset(_MESSAGES)

@@ -115,6 +115,12 @@ def replay(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object per record, one per line.")
     ] = False,
+    step: Annotated[
+        bool, typer.Option("--step", help="Step through one record in the game's own screen.")
+    ] = False,
+    plain: Annotated[
+        bool, typer.Option("--plain", help="With --step: line by line, for any terminal.")
+    ] = False,
     lang: LangOption = None,
 ) -> None:
     """Check and replay game records, then print where they end and the scores.
@@ -123,6 +129,9 @@ def replay(
     """
     if lang is not None:
         _use_language(lang)
+    if step:
+        _step(files, as_json, plain)
+        return
     failed = False
     for source in files:
         try:
@@ -144,6 +153,21 @@ def replay(
             print("\n".join(_account(record, state)))
     if failed:
         raise typer.Exit(2)
+
+
+def _step(files: list[str], as_json: bool, plain: bool) -> None:
+    """``replay --step``: one valid record, shown in the terminal game's replay viewer."""
+    from kingsbreakfast.cli.play_commands import step_replay
+
+    if len(files) != 1 or as_json:
+        typer.echo(_("error: --step shows exactly one record, and not with --json"), err=True)
+        raise typer.Exit(2)
+    try:
+        record = read_record(_load(files[0]))
+    except RecordError as error:
+        print(_readable_error(files[0], error), file=sys.stderr)
+        raise typer.Exit(2) from None
+    step_replay(record, plain=plain)
 
 
 def _readable_error(source: str, error: RecordError) -> str:

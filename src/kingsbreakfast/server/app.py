@@ -1,0 +1,401 @@
+"""The ASGI app: a small JSON lobby API (with an OpenAPI schema), the play WebSocket and the
+browser client's static files.
+
+Seat tokens travel in the ``X-Seat-Token`` header or the WebSocket's first frame, never in a
+URL, so access logs never hold one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any, Final
+
+from fastapi import FastAPI, Header, Request, WebSocket
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from .master import BOT_LEVELS, LobbyError, Master
+from .storage import DEFAULT_URL, Storage, StorageError
+from .tables import Table
+from .wire import (
+    CLOSE_BAD_TOKEN,
+    CLOSE_NO_TABLE,
+    CLOSE_POLICY,
+    CLOSE_TOO_BIG,
+    CLOSE_TRY_LATER,
+    CLOSE_UNSUPPORTED,
+    Hello,
+    ProtocolError,
+    error_frame,
+    parse_message,
+)
+
+log = logging.getLogger("kingsbreakfast.server")
+
+HELLO_SECONDS: Final = 10.0
+OUTBOX_FRAMES: Final = 64
+"""A connection more than this many frames behind is dropped, never slowing its table."""
+RATE_PER_SECOND: Final = 10.0
+RATE_BURST: Final = 30.0
+MAX_STRIKES: Final = 20
+"""Refused frames (bad JSON, floods) a connection may send before it is closed."""
+
+
+def static_dir() -> Path:
+    return Path(str(resources.files("kingsbreakfast.web").joinpath("static")))
+
+
+# -- request and answer bodies (the OpenAPI schema is built from these) -------------------
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(description="the host's display name", max_length=200)
+    seats: int = Field(4, ge=3, le=5, description="number of seats (R2: 3 to 5)")
+    rules: dict[str, Any] = Field(default_factory=dict, description="variant switches")
+    bot_level: str = Field("easy", description=f"one of {', '.join(BOT_LEVELS)}")
+    clock_seconds: int | None = Field(None, ge=5, le=3600, description="turn clock")
+    public: bool = Field(True, description="listed in the public table list")
+
+
+class JoinTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(description="display name", max_length=200)
+
+
+class SeatInfo(BaseModel):
+    kind: str
+    name: str
+    connected: bool
+    zombie: bool
+
+
+class TableInfo(BaseModel):
+    id: str
+    status: str
+    num_seats: int
+    rules: dict[str, Any]
+    bot_level: str
+    clock_seconds: int | None
+    public: bool
+    host: int | None
+    version: int
+    seats: list[SeatInfo]
+
+
+class SeatGrant(BaseModel):
+    table: TableInfo
+    seat: int
+    token: str = Field(description="keep it secret: it acts for this seat only")
+    invite: str = Field(description="the link to share with friends")
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+    params: dict[str, Any]
+
+
+class ErrorReply(BaseModel):
+    error: ErrorBody
+
+
+class ArchivedGame(BaseModel):
+    id: str
+    num_seats: int
+    finished_at: str | None
+    players: list[str]
+
+
+ERRORS: Final[dict[int | str, dict[str, Any]]] = {
+    code: {"model": ErrorReply} for code in (403, 404, 409, 422, 503)
+}
+
+
+def _error(status: int, code: str, message: str, params: dict[str, Any]) -> JSONResponse:
+    return JSONResponse(
+        {"error": {"code": code, "message": message, "params": params}}, status_code=status
+    )
+
+
+def create_app(
+    db_url: str = DEFAULT_URL,
+    *,
+    bot_delay: float = 0.6,
+    zombie_grace: float = 30.0,
+    master: Master | None = None,
+) -> FastAPI:
+    """The whole server as one ASGI app (give ``master`` to share one with a test)."""
+    the_master = master or Master(Storage(db_url), bot_delay=bot_delay, zombie_grace=zombie_grace)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await the_master.open()
+        try:
+            yield
+        finally:
+            await the_master.close()
+
+    app = FastAPI(
+        title="King's Breakfast server",
+        version="1",
+        description="Lobby API of the King's Breakfast game server; play is over WebSocket "
+        "at /ws/tables/{id} (see docs/server.md).",
+        lifespan=lifespan,
+    )
+    app.state.master = the_master
+
+    @app.exception_handler(LobbyError)
+    async def lobby_error(_request: Request, error: LobbyError) -> JSONResponse:
+        return _error(error.status, error.code, error.message, error.params)
+
+    @app.exception_handler(StorageError)
+    async def storage_error(_request: Request, _error_: StorageError) -> JSONResponse:
+        return _error(
+            503, "storage_unavailable", "the database is not answering; try again",
+            {"retryable": True},
+        )
+
+    # -- lobby --------------------------------------------------------------------------
+    @app.get("/api/tables", response_model=list[TableInfo])
+    async def list_tables() -> list[dict[str, Any]]:
+        """Public tables waiting for players or in play."""
+        return the_master.public_tables()
+
+    @app.post("/api/tables", response_model=SeatGrant, status_code=201, responses=ERRORS)
+    async def create_table(body: CreateTable) -> dict[str, Any]:
+        """Open a table; the creator hosts it from seat 0."""
+        table, seat, token = await the_master.create_table(
+            body.name, seats=body.seats, rules=body.rules, bot_level=body.bot_level,
+            clock_seconds=body.clock_seconds, public=body.public,
+        )
+        return _grant(table, seat, token)
+
+    @app.get("/api/tables/{table_id}", response_model=TableInfo, responses=ERRORS)
+    async def get_table(table_id: str) -> dict[str, Any]:
+        return the_master.get(table_id).public_info()
+
+    @app.post(
+        "/api/tables/{table_id}/join", response_model=SeatGrant, status_code=201,
+        responses=ERRORS,
+    )
+    async def join_table(table_id: str, body: JoinTable) -> dict[str, Any]:
+        """Take the first free seat by the invite link."""
+        seat, token = await the_master.join(table_id, body.name)
+        return _grant(the_master.get(table_id), seat, token)
+
+    @app.post("/api/tables/{table_id}/leave", status_code=204, responses=ERRORS)
+    async def leave_table(
+        table_id: str, x_seat_token: Annotated[str, Header(max_length=64)]
+    ) -> Response:
+        """Free your seat; your token stops working at once."""
+        await the_master.leave(table_id, x_seat_token)
+        return Response(status_code=204)
+
+    @app.post("/api/tables/{table_id}/start", response_model=TableInfo, responses=ERRORS)
+    async def start_table(
+        table_id: str, x_seat_token: Annotated[str, Header(max_length=64)]
+    ) -> dict[str, Any]:
+        """The host deals; bots take the empty seats."""
+        await the_master.start(table_id, x_seat_token)
+        return the_master.get(table_id).public_info()
+
+    @app.get("/api/archive", response_model=list[ArchivedGame], responses=ERRORS)
+    async def archive() -> list[dict[str, Any]]:
+        """Recently finished public games."""
+        return await the_master.archive()
+
+    @app.get("/games/{game_id}/record", responses=ERRORS)
+    async def game_record(game_id: str) -> dict[str, Any]:
+        """The full ``kingsbreakfast/1`` record, once the game is over (409 before)."""
+        return await the_master.record(game_id)
+
+    @app.get("/games/{game_id}/replay/{step}", responses=ERRORS)
+    async def game_replay(game_id: str, step: int) -> dict[str, Any]:
+        """A finished game as it stood after ``step`` actions, every hand shown."""
+        return await the_master.replay_step(game_id, step)
+
+    # -- play ---------------------------------------------------------------------------
+    @app.websocket("/ws/tables/{table_id}")
+    async def play(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        table = the_master.tables.get(table_id)
+        if table is None:
+            await _send_and_close(websocket, "no_table", "there is no such table", CLOSE_NO_TABLE)
+            return
+        await _session(the_master, table, websocket)
+
+    # -- the browser client -----------------------------------------------------------
+    static = static_dir()
+    app.mount("/static", StaticFiles(directory=static), name="static")
+
+    def index() -> FileResponse:
+        return FileResponse(static / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.get("/", include_in_schema=False)(index)
+    app.get("/t/{table_id}", include_in_schema=False)(lambda table_id: index())
+    app.get("/replay/{game_id}", include_in_schema=False)(lambda game_id: index())
+    return app
+
+
+def _grant(table: Table, seat: int, token: str) -> dict[str, Any]:
+    return {
+        "table": table.public_info(),
+        "seat": seat,
+        "token": token,
+        "invite": f"/t/{table.id}",
+    }
+
+
+async def _send_and_close(websocket: WebSocket, code: str, message: str, close: int) -> None:
+    try:
+        await websocket.send_text(error_frame(code, message, {}, None))
+        await websocket.close(close, message[:120])
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+
+
+class SocketOutbox:
+    """One connection's queue of frames, drained by its own task: a slow reader only ever
+    delays itself, and is dropped when it falls ``OUTBOX_FRAMES`` behind."""
+
+    def __init__(self, websocket: WebSocket, seat: int | None) -> None:
+        self.seat = seat
+        self.websocket = websocket
+        self.queue: asyncio.Queue[str] = asyncio.Queue(OUTBOX_FRAMES)
+        self.closed: tuple[int, str] | None = None
+        self.sender = asyncio.get_running_loop().create_task(self._drain())
+        self._closer: asyncio.Task[None] | None = None
+
+    def push(self, text: str) -> None:
+        if self.closed is not None:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.close(CLOSE_TRY_LATER, "too far behind: reconnect for a fresh view")
+
+    def close(self, code: int, reason: str) -> None:
+        if self.closed is not None:
+            return
+        self.closed = (code, reason)
+        self._closer = asyncio.get_running_loop().create_task(self._close(code, reason))
+
+    async def _drain(self) -> None:
+        try:
+            while True:
+                text = await self.queue.get()
+                await self.websocket.send_text(text)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass
+
+    async def _close(self, code: int, reason: str) -> None:
+        if code != CLOSE_TRY_LATER:  # let queued frames (the error saying why) go first
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self._flush(), 2.0)
+        self.sender.cancel()
+        if self.websocket.client_state == WebSocketState.CONNECTED:
+            with suppress(WebSocketDisconnect, RuntimeError, OSError):
+                await self.websocket.close(code, reason[:120])
+
+    async def _flush(self) -> None:
+        while not self.queue.empty() and not self.sender.done():
+            await asyncio.sleep(0.01)
+
+    async def wait_closed(self) -> None:
+        if self._closer is not None:
+            await asyncio.gather(self._closer, return_exceptions=True)
+        self.sender.cancel()
+
+
+async def _session(master: Master, table: Table, websocket: WebSocket) -> None:
+    """Hello, then messages until the socket closes: the shape check happens here, the rest
+    in the match master."""
+    try:
+        first = await asyncio.wait_for(websocket.receive(), HELLO_SECONDS)
+    except TimeoutError:
+        await _send_and_close(websocket, "no_hello", "say hello first", CLOSE_POLICY)
+        return
+    except WebSocketDisconnect:
+        return
+    text = _frame_text(first)
+    if text is None:
+        if first.get("type") == "websocket.receive":
+            await _send_and_close(
+                websocket, "binary_frame", "frames must be JSON text", CLOSE_UNSUPPORTED
+            )
+        return
+    try:
+        hello = parse_message(text)
+        if not isinstance(hello, Hello):
+            raise ProtocolError("no_hello", "the first message must be a hello")
+        seat = master.authenticate(table, hello)
+    except ProtocolError as error:
+        close = CLOSE_BAD_TOKEN if error.code == "bad_token" else (
+            CLOSE_TOO_BIG if error.code == "frame_too_big" else CLOSE_POLICY
+        )
+        await _send_and_close(websocket, error.code, error.message, close)
+        return
+    outbox = SocketOutbox(websocket, seat)
+    master.attach(table, outbox)
+    allowance = RATE_BURST
+    last = time.monotonic()
+    strikes = 0
+    try:
+        while outbox.closed is None:
+            event = await websocket.receive()
+            if event["type"] == "websocket.disconnect":
+                break
+            text = _frame_text(event)
+            if text is None:
+                outbox.push(error_frame("binary_frame", "frames must be JSON text", {}, None))
+                outbox.close(CLOSE_UNSUPPORTED, "frames must be JSON text")
+                break
+            now = time.monotonic()
+            allowance = min(RATE_BURST, allowance + (now - last) * RATE_PER_SECOND)
+            last = now
+            if allowance < 1.0:
+                strikes += 1
+                outbox.push(
+                    error_frame(
+                        "rate_limited", "too many messages: slow down",
+                        {"per_second": RATE_PER_SECOND}, table.version,
+                    )
+                )
+            else:
+                allowance -= 1.0
+                try:
+                    message = parse_message(text)
+                except ProtocolError as error:
+                    strikes += 1
+                    outbox.push(error_frame(error.code, error.message, error.params, None))
+                    if error.code == "frame_too_big":
+                        outbox.close(CLOSE_TOO_BIG, error.message)
+                        break
+                else:
+                    await master.receive(table, outbox, message)
+            if strikes >= MAX_STRIKES:
+                outbox.close(CLOSE_POLICY, "too many refused messages")
+                break
+    except WebSocketDisconnect:
+        pass
+    finally:
+        master.detach(table, outbox)
+        await outbox.wait_closed()
+
+
+def _frame_text(event: Any) -> str | None:
+    if event.get("type") != "websocket.receive":
+        return None
+    text = event.get("text")
+    if isinstance(text, str):
+        return text
+    return None

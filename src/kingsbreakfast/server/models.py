@@ -1,0 +1,82 @@
+"""The database tables: a game is stored as its record (deck + actions) plus seats.
+
+Nothing else is stored: the state is rebuilt by replaying the actions on the deck, so a
+restart continues every game from its last committed action. The deck is a secret column
+that only the server reads; seat tokens are stored as SHA-256 digests, never in clear.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    SmallInteger,
+    String,
+    Text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class GameRow(Base):
+    """One table, from the lobby to the archive."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """``lobby``, ``playing`` or ``over``."""
+    num_seats: Mapped[int] = mapped_column(SmallInteger)
+    rules: Mapped[str] = mapped_column(Text)
+    """The variant switches as JSON (the record's ``rules`` object)."""
+    bot_level: Mapped[str] = mapped_column(String(16))
+    clock_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    public: Mapped[bool]
+    first_cook: Mapped[int] = mapped_column(SmallInteger)
+    deck: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """SECRET until the game is over: card ids, top first, comma-separated."""
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class SeatRow(Base):
+    """Who sits where: an open seat, a human (with a token digest) or a bot."""
+
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    """``open``, ``human`` or ``bot``."""
+    name: Mapped[str] = mapped_column(String(64))
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+
+
+class ActionRow(Base):
+    """One accepted action; ``number`` is the game's version before it was applied.
+
+    The primary key (game, number) makes a second commit on the same version impossible even
+    if two server processes ever raced on one table.
+    """
+
+    __tablename__ = "actions"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(SmallInteger)
+    action: Mapped[int] = mapped_column(SmallInteger)
+    """The engine's action id (0–37)."""

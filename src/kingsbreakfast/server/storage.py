@@ -1,0 +1,259 @@
+"""Durable storage of tables, seats and actions through SQLAlchemy (SQLite or PostgreSQL).
+
+Calls are synchronous and short; the app runs them in a worker thread so the event loop never
+waits on a disk. Each accepted action is its own transaction, committed before anyone hears
+of it (commit, then broadcast), so what a player saw acknowledged survives a ``kill -9``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import resources
+from typing import Any
+
+from sqlalchemy import create_engine, event, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+
+from .models import ActionRow, GameRow, SeatRow
+
+DEFAULT_URL = "sqlite:///kingsbreakfast.db"
+
+
+class StorageError(Exception):
+    """The database refused or could not be reached; the move was not applied (retryable)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    seat: int
+    kind: str
+    name: str
+    token_hash: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A table as stored: enough to rebuild its state by replaying ``actions`` on ``deck``."""
+
+    id: str
+    status: str
+    num_seats: int
+    rules: dict[str, Any]
+    bot_level: str
+    clock_seconds: int | None
+    public: bool
+    first_cook: int
+    deck: tuple[str, ...] | None
+    created_at: datetime
+    finished_at: datetime | None
+    seats: tuple[SeatRecord, ...]
+    actions: tuple[tuple[int, int], ...]
+    """(seat, action id) in order."""
+
+
+def normalize_url(url: str) -> str:
+    """Accept the everyday ``postgresql://`` spelling and route it to psycopg 3."""
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+def _sqlite_pragmas(busy_ms: int) -> Callable[[Any, Any], None]:
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # WAL lets readers run beside the writer; NORMAL sync is durable against a process
+        # crash (kill -9), which is the failure we promise to survive.
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
+        cursor.close()
+
+    return on_connect
+
+
+class Storage:
+    """Tables, seats and actions in one database."""
+
+    def __init__(self, url: str = DEFAULT_URL, *, busy_ms: int = 5000) -> None:
+        self.url = normalize_url(url)
+        self.is_sqlite = self.url.startswith("sqlite")
+        kwargs: dict[str, Any] = {}
+        if self.is_sqlite:
+            kwargs["connect_args"] = {"check_same_thread": False}
+        else:
+            kwargs["pool_pre_ping"] = True
+            kwargs["pool_size"] = 4
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.is_sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas(busy_ms))
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    # -- schema ---------------------------------------------------------------------------
+    def migrate(self) -> None:
+        """Bring the schema to the newest alembic revision (idempotent)."""
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        location = resources.files("kingsbreakfast.server").joinpath("migrations")
+        config.set_main_option("script_location", str(location))
+        with self.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _session(self) -> Iterator[Session]:
+        session = self._sessions()
+        try:
+            yield session
+            session.commit()
+        except SQLAlchemyError as error:
+            session.rollback()
+            raise StorageError(f"the database refused the change: {type(error).__name__}") from (
+                error
+            )
+        finally:
+            session.close()
+
+    # -- writing --------------------------------------------------------------------------
+    def create_game(
+        self,
+        game_id: str,
+        *,
+        num_seats: int,
+        rules: dict[str, Any],
+        bot_level: str,
+        clock_seconds: int | None,
+        public: bool,
+        seats: list[SeatRecord],
+    ) -> None:
+        with self._session() as session:
+            session.add(
+                GameRow(
+                    id=game_id,
+                    created_at=datetime.now(UTC),
+                    status="lobby",
+                    num_seats=num_seats,
+                    rules=json.dumps(rules, sort_keys=True),
+                    bot_level=bot_level,
+                    clock_seconds=clock_seconds,
+                    public=public,
+                    first_cook=0,
+                    deck=None,
+                )
+            )
+            session.flush()
+            for seat in seats:
+                session.add(
+                    SeatRow(
+                        game_id=game_id,
+                        seat=seat.seat,
+                        kind=seat.kind,
+                        name=seat.name,
+                        token_hash=seat.token_hash,
+                    )
+                )
+
+    def save_seat(self, game_id: str, seat: SeatRecord) -> None:
+        with self._session() as session:
+            session.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat.seat)
+                .values(kind=seat.kind, name=seat.name, token_hash=seat.token_hash)
+            )
+
+    def start_game(
+        self, game_id: str, deck: tuple[str, ...], first_cook: int, seats: list[SeatRecord]
+    ) -> None:
+        """The deal and the final seating, in one transaction."""
+        with self._session() as session:
+            session.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id)
+                .values(status="playing", deck=",".join(deck), first_cook=first_cook)
+            )
+            for seat in seats:
+                session.execute(
+                    update(SeatRow)
+                    .where(SeatRow.game_id == game_id, SeatRow.seat == seat.seat)
+                    .values(kind=seat.kind, name=seat.name, token_hash=seat.token_hash)
+                )
+
+    def append_action(
+        self, game_id: str, number: int, seat: int, action: int, *, game_over: bool
+    ) -> None:
+        """Commit one accepted action; the game's last action also archives it."""
+        with self._session() as session:
+            session.add(ActionRow(game_id=game_id, number=number, seat=seat, action=action))
+            if game_over:
+                session.flush()
+                session.execute(
+                    update(GameRow)
+                    .where(GameRow.id == game_id)
+                    .values(status="over", finished_at=datetime.now(UTC))
+                )
+
+    # -- reading --------------------------------------------------------------------------
+    def load(self, game_id: str) -> GameRecord | None:
+        with self._session() as session:
+            row = session.get(GameRow, game_id)
+            if row is None:
+                return None
+            return self._record(session, row)
+
+    def load_unfinished(self) -> list[GameRecord]:
+        """Every table in the lobby or in play, to resume after a restart."""
+        with self._session() as session:
+            rows = session.scalars(
+                select(GameRow).where(GameRow.status.in_(("lobby", "playing")))
+            ).all()
+            return [self._record(session, row) for row in rows]
+
+    def list_archive(self, limit: int = 50) -> list[GameRecord]:
+        """The most recently finished games."""
+        with self._session() as session:
+            rows = session.scalars(
+                select(GameRow)
+                .where(GameRow.status == "over")
+                .order_by(GameRow.finished_at.desc())
+                .limit(limit)
+            ).all()
+            return [self._record(session, row, with_actions=False) for row in rows]
+
+    def _record(self, session: Session, row: GameRow, with_actions: bool = True) -> GameRecord:
+        seats = session.scalars(
+            select(SeatRow).where(SeatRow.game_id == row.id).order_by(SeatRow.seat)
+        ).all()
+        actions: tuple[tuple[int, int], ...] = ()
+        if with_actions:
+            actions = tuple(
+                (a.seat, a.action)
+                for a in session.scalars(
+                    select(ActionRow).where(ActionRow.game_id == row.id).order_by(ActionRow.number)
+                ).all()
+            )
+        return GameRecord(
+            id=row.id,
+            status=row.status,
+            num_seats=row.num_seats,
+            rules=json.loads(row.rules),
+            bot_level=row.bot_level,
+            clock_seconds=row.clock_seconds,
+            public=row.public,
+            first_cook=row.first_cook,
+            deck=tuple(row.deck.split(",")) if row.deck else None,
+            created_at=row.created_at,
+            finished_at=row.finished_at,
+            seats=tuple(SeatRecord(s.seat, s.kind, s.name, s.token_hash) for s in seats),
+            actions=actions,
+        )

@@ -1,0 +1,186 @@
+"""One table in memory: its seats, its game state and who is watching.
+
+The state lives only here and in the database's record (deck + actions). Everything a
+connection is sent is built by :func:`state_frame` from ``state.view(seat)``, never from the
+state itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import random
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol
+
+from kingsbreakfast.bots import Bot
+from kingsbreakfast.engine import DISHES, Rules, Scoring, State
+
+from .wire import encode
+
+OPEN: Final = "open"
+HUMAN: Final = "human"
+BOT: Final = "bot"
+
+LOBBY: Final = "lobby"
+PLAYING: Final = "playing"
+OVER: Final = "over"
+
+
+class Outbox(Protocol):
+    """Where a connection's frames go. Pushing never blocks a table: a connection that cannot
+    keep up is closed by its own outbox."""
+
+    seat: int | None
+
+    def push(self, text: str) -> None: ...
+
+    def close(self, code: int, reason: str) -> None: ...
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def token_digest(token: str) -> str:
+    """Tokens are stored and compared as digests: a database dump holds no usable token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(slots=True)
+class Seat:
+    kind: str
+    name: str
+    token_hash: str | None = None
+    zombie: bool = False
+    """The player left their turn to the clock while away: a bot plays for them (as Board Game
+    Arena's zombie mode) until they return."""
+
+    def holds(self, token: str) -> bool:
+        return self.token_hash is not None and hmac.compare_digest(
+            self.token_hash, token_digest(token)
+        )
+
+
+@dataclass(eq=False, slots=True)
+class Table:
+    id: str
+    num_seats: int
+    rules: Rules
+    bot_level: str
+    clock_seconds: int | None
+    public: bool
+    seats: list[Seat]
+    status: str = LOBBY
+    state: State | None = None
+    connections: set[Outbox] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timer: asyncio.Task[None] | None = None
+    deadline: float | None = None
+    """Wall-clock time (seconds) at which the clock runs out for the player to move."""
+    bots: dict[int, Bot] = field(default_factory=dict)
+    rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+    """The bots' generator: seeded from the system, never sent anywhere."""
+
+    @property
+    def version(self) -> int:
+        """How many actions were accepted: every client action names the version it saw."""
+        return 0 if self.state is None else len(self.state.history)
+
+    @property
+    def host(self) -> int | None:
+        """The lowest seat held by a human hosts the table (creator first)."""
+        for number, seat in enumerate(self.seats):
+            if seat.kind == HUMAN:
+                return number
+        return None
+
+    def seat_of(self, token: str) -> int | None:
+        for number, seat in enumerate(self.seats):
+            if seat.holds(token):
+                return number
+        return None
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.connections)
+
+    def names(self) -> list[str]:
+        return [
+            seat.name if seat.kind == HUMAN else f"{self.bot_level} bot" for seat in self.seats
+        ]
+
+    def public_info(self) -> dict[str, Any]:
+        """What anyone may see of the table (lobby list, invite page): never the deck."""
+        return {
+            "id": self.id,
+            "status": self.status,
+            "num_seats": self.num_seats,
+            "rules": self.rules.to_dict(),
+            "bot_level": self.bot_level,
+            "clock_seconds": self.clock_seconds,
+            "public": self.public,
+            "host": self.host,
+            "version": self.version,
+            "seats": [
+                {
+                    "kind": seat.kind,
+                    "name": seat.name if seat.kind == HUMAN else "",
+                    "connected": self.connected(number),
+                    "zombie": seat.zombie,
+                }
+                for number, seat in enumerate(self.seats)
+            ],
+        }
+
+
+def scoring_dict(scoring: Scoring) -> dict[str, Any]:
+    return {
+        "winners": list(scoring.winners),
+        "tie_break": scoring.tie_break,
+        "players": [
+            {
+                "seat": player.seat,
+                "points": player.points,
+                "discarded": player.discarded,
+                "dishes": [
+                    {
+                        "dish": DISHES[ds.dish],
+                        "king": ds.king,
+                        "held": ds.held,
+                        "points": ds.points,
+                        "discarded": ds.discarded,
+                    }
+                    for ds in player.dishes
+                ],
+            }
+            for player in scoring.players
+        ],
+    }
+
+
+def state_frame(table: Table, seat: int | None) -> str:
+    """The full picture of the table for one seat (None: a spectator)."""
+    view_dict: dict[str, Any] | None = None
+    score: dict[str, Any] | None = None
+    if table.state is not None:
+        view = table.state.view(seat)
+        view_dict = view.to_dict()
+        scoring = view.score() if view.finished else None
+        if scoring is not None:
+            score = scoring_dict(scoring)
+    clock = None
+    if table.deadline is not None and table.state is not None and not table.state.is_over:
+        clock = {"seat": table.state.to_move, "deadline_ms": int(table.deadline * 1000)}
+    return encode(
+        {
+            "type": "state",
+            "you": seat,
+            "table": table.public_info(),
+            "version": table.version,
+            "view": view_dict,
+            "score": score,
+            "clock": clock,
+        }
+    )

@@ -1,0 +1,563 @@
+// The King's Breakfast browser client: lobby, table, score screen and replay viewer.
+// It speaks only the server's wire protocol (docs/server.md) and never sees another seat's
+// drawn cards: it renders the view the server built for its seat.
+import { t, errorText, dishName, languages, language, setLanguage, initLanguage, onLanguageChange } from "./strings.js";
+import { DISHES, cardHtml } from "./cards.js";
+
+const app = document.getElementById("app");
+const LOCK = '<svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true"><rect x="3" y="7" width="10" height="8" rx="1.5" fill="currentColor"/><path d="M5 7V5a3 3 0 0 1 6 0v2" stroke="currentColor" stroke-width="2" fill="none"/></svg>';
+const live = document.getElementById("live");
+
+// ---- small helpers -----------------------------------------------------------------------
+function esc(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+}
+
+function announce(text) {
+  live.textContent = "";
+  setTimeout(() => { live.textContent = text; }, 30);
+}
+
+function tokenKey(tableId) { return "kingsbreakfast.token." + tableId; }
+function savedToken(tableId) { try { return localStorage.getItem(tokenKey(tableId)); } catch (_) { return null; } }
+function saveToken(tableId, token) { try { localStorage.setItem(tokenKey(tableId), token); } catch (_) { /* private mode */ } }
+function forgetToken(tableId) { try { localStorage.removeItem(tokenKey(tableId)); } catch (_) { /* private mode */ } }
+function savedName() { try { return localStorage.getItem("kingsbreakfast.name") || ""; } catch (_) { return ""; } }
+function saveName(name) { try { localStorage.setItem("kingsbreakfast.name", name); } catch (_) { /* private mode */ } }
+
+async function api(method, path, body = null, token = null) {
+  const headers = { "content-type": "application/json" };
+  if (token) headers["x-seat-token"] = token;
+  let reply;
+  try {
+    reply = await fetch(path, { method, headers, body: body === null ? undefined : JSON.stringify(body) });
+  } catch (_) {
+    throw { code: "network", message: t("error.network"), params: {} };
+  }
+  if (reply.status === 204) return null;
+  const data = await reply.json().catch(() => ({}));
+  if (!reply.ok) {
+    if (data.error) throw data.error;
+    const detail = Array.isArray(data.detail) && data.detail[0] ? data.detail[0].msg : reply.statusText;
+    throw { code: "http_" + reply.status, message: detail, params: {} };
+  }
+  return data;
+}
+
+function navigate(path) {
+  history.pushState(null, "", path);
+  route();
+}
+
+// ---- header: title and language picker ---------------------------------------------------
+function renderHeader() {
+  const header = document.getElementById("header");
+  const options = languages().map((l) => `<option value="${l.code}" ${l.code === language() ? "selected" : ""}>${esc(l.name)}</option>`).join("");
+  header.innerHTML = `<a href="/" class="brand" data-link>${cardHtml("dragon", "", null, "mini")}<span>${esc(t("app.title"))}</span></a>
+    <label class="lang">${esc(t("app.language"))} <select id="lang">${options}</select></label>`;
+  header.querySelector("#lang").addEventListener("change", (e) => setLanguage(e.target.value));
+  header.querySelector("[data-link]").addEventListener("click", (e) => { e.preventDefault(); navigate("/"); });
+}
+
+// ---- routing -----------------------------------------------------------------------------
+let session = null; // the live table session, if any
+
+function route() {
+  if (session) { session.stop(); session = null; }
+  const path = location.pathname;
+  renderHeader();
+  let m = path.match(/^\/t\/([\w-]+)$/);
+  if (m) { session = new TableSession(m[1]); return; }
+  m = path.match(/^\/replay\/([\w-]+)$/);
+  if (m) { session = new ReplayViewer(m[1]); return; }
+  renderLobby();
+}
+
+window.addEventListener("popstate", route);
+onLanguageChange(() => { renderHeader(); if (session) session.render(); else renderLobby(); });
+
+// ---- lobby -------------------------------------------------------------------------------
+async function renderLobby() {
+  const levels = ["random", "easy", "medium", "hard", "expert"];
+  app.innerHTML = `<section class="panel lobby-create">
+      <h1>${esc(t("lobby.create"))}</h1>
+      <p class="tagline">${esc(t("app.tagline"))}</p>
+      <form id="create" class="form">
+        <label>${esc(t("lobby.yourName"))} <input name="name" required maxlength="32" autocomplete="nickname" value="${esc(savedName())}"></label>
+        <label>${esc(t("lobby.seats"))} <select name="seats"><option>3</option><option selected>4</option><option>5</option></select></label>
+        <label>${esc(t("lobby.botLevel"))} <select name="bot_level">${levels.map((l) => `<option value="${l}" ${l === "easy" ? "selected" : ""}>${esc(t("level." + l))}</option>`).join("")}</select></label>
+        <label>${esc(t("lobby.clock"))} <input name="clock" type="number" min="5" max="3600" inputmode="numeric"></label>
+        <label>${esc(t("lobby.variantEmptyTable"))} <select name="empty_table"><option value="draw_or_feed">${esc(t("variant.draw_or_feed"))}</option><option value="must_draw">${esc(t("variant.must_draw"))}</option></select></label>
+        <label>${esc(t("lobby.variantDragonMin"))} <select name="dragon_min"><option>1</option><option>2</option></select></label>
+        <label class="check"><input type="checkbox" name="public" checked> ${esc(t("lobby.public"))}</label>
+        <button type="submit" class="primary">${esc(t("lobby.createButton"))}</button>
+        <p class="error" role="alert" id="create-error"></p>
+      </form>
+    </section>
+    <section class="panel"><h2>${esc(t("lobby.publicTables"))}</h2><ul id="tables" class="table-list"></ul></section>
+    <section class="panel"><h2>${esc(t("lobby.archive"))}</h2><ul id="archive" class="table-list"></ul></section>`;
+  app.querySelector("#create").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const f = new FormData(e.target);
+    const clock = f.get("clock") ? Number(f.get("clock")) : null;
+    saveName(f.get("name"));
+    try {
+      const grant = await api("POST", "/api/tables", {
+        name: f.get("name"), seats: Number(f.get("seats")), bot_level: f.get("bot_level"),
+        clock_seconds: clock, public: f.get("public") === "on",
+        rules: { empty_table: f.get("empty_table"), dragon_min_on_table: Number(f.get("dragon_min")) },
+      });
+      saveToken(grant.table.id, grant.token);
+      navigate(grant.invite);
+    } catch (err) {
+      app.querySelector("#create-error").textContent = errorText(err);
+    }
+  });
+  try {
+    const tables = await api("GET", "/api/tables");
+    const list = app.querySelector("#tables");
+    if (!list) return;
+    list.innerHTML = tables.length ? tables.map((tb) => {
+      const taken = tb.seats.filter((s) => s.kind !== "open").length;
+      const label = tb.status === "lobby" && taken < tb.num_seats ? t("lobby.join") : t("lobby.watch");
+      const names = tb.seats.filter((s) => s.kind === "human").map((s) => esc(s.name)).join(", ");
+      return `<li><span>${names} · ${esc(t("lobby.seatsTaken", { taken, total: tb.num_seats }))} · ${esc(t("status." + tb.status))}</span>
+        <a href="/t/${esc(tb.id)}" class="button" data-link>${esc(label)}</a></li>`;
+    }).join("") : `<li class="muted">${esc(t("lobby.noTables"))}</li>`;
+    const games = await api("GET", "/api/archive");
+    const archive = app.querySelector("#archive");
+    if (!archive) return;
+    archive.innerHTML = games.map((g) => `<li><span>${g.players.map(esc).join(", ")}</span><a href="/replay/${esc(g.id)}" class="button" data-link>${esc(t("lobby.replay"))}</a></li>`).join("");
+    app.querySelectorAll("[data-link]").forEach((a) => a.addEventListener("click", (e) => { e.preventDefault(); navigate(a.getAttribute("href")); }));
+  } catch (_) { /* the lists are a convenience */ }
+}
+
+// ---- a live table ------------------------------------------------------------------------
+class TableSession {
+  constructor(tableId) {
+    this.id = tableId;
+    this.token = savedToken(tableId);
+    this.frame = null;      // the last state frame
+    this.error = "";        // the last refusal, shown until the next state
+    this.feedPicks = null;  // dishes picked on the king's plate for a feed, or null
+    this.dragonChoice = false;
+    this.closed = false;
+    this.retry = 0;
+    this.tick = setInterval(() => this.renderClock(), 500);
+    this.keys = (e) => this.onKey(e);
+    document.addEventListener("keydown", this.keys);
+    this.connect();
+    this.render();
+  }
+
+  stop() {
+    this.closed = true;
+    clearInterval(this.tick);
+    document.removeEventListener("keydown", this.keys);
+    if (this.ws) this.ws.close();
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/tables/${this.id}`);
+    this.ws = ws;
+    this.connected = false;
+    ws.onopen = () => { ws.send(JSON.stringify({ type: "hello", token: this.token })); };
+    ws.onmessage = (event) => this.onFrame(JSON.parse(event.data));
+    ws.onclose = (event) => {
+      this.connected = false;
+      if (this.closed) return;
+      if (event.code === 4003 || event.code === 4001) { // our token is no longer valid
+        forgetToken(this.id);
+        this.token = null;
+      }
+      if (event.code === 4004) { this.fatal = t("error.no_table"); this.render(); return; }
+      this.render();
+      this.retry = Math.min(this.retry + 1, 6);
+      setTimeout(() => { if (!this.closed) this.connect(); }, 250 * 2 ** this.retry);
+    };
+  }
+
+  onFrame(frame) {
+    if (frame.type === "state") {
+      this.connected = true;
+      this.retry = 0;
+      const before = this.frame;
+      this.frame = frame;
+      const view = frame.view;
+      if (!view || view.to_move !== frame.you) { this.feedPicks = null; this.dragonChoice = false; }
+      if (view && view.to_move === frame.you && view.pending_dragon && !this.feedPicks) this.dragonChoice = true;
+      if (before && view && before.version !== frame.version) {
+        const last = view.history[view.history.length - 1];
+        if (last) announce(this.logLine(last));
+      }
+      if (view && view.to_move === frame.you && (!before || !before.view || before.view.to_move !== frame.you)) announce(t("game.yourTurn"));
+      this.render();
+    } else if (frame.type === "error") {
+      this.error = errorText(frame);
+      announce(this.error);
+      if (frame.code === "bad_token") { forgetToken(this.id); this.token = null; }
+      this.renderError();
+    }
+  }
+
+  send(action) {
+    if (!this.frame || !this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    this.error = "";
+    this.ws.send(JSON.stringify({ type: "act", version: this.frame.version, action }));
+  }
+
+  legal() { return new Set((this.frame && this.frame.view && this.frame.view.legal) || []); }
+  myTurn() { const f = this.frame; return !!(f && f.view && f.you !== null && f.view.to_move === f.you); }
+
+  seatName(seat) {
+    const s = this.frame.table.seats[seat];
+    if (s.kind === "human") return s.name;
+    if (s.kind === "bot") return t("seat.bot", { seat: seat + 1, level: t("level." + this.frame.table.bot_level) });
+    return t("seat.open");
+  }
+
+  logLine(entry) {
+    const name = this.seatName(entry.seat);
+    if (entry.type === "take") return t("log.take", { name, dish: dishName(entry.dish) });
+    if (entry.type === "feed") return t("log.feed", { name, a: dishName(entry.dishes[0]), b: dishName(entry.dishes[1]) });
+    return t("log." + entry.type, { name });
+  }
+
+  // -- input -------------------------------------------------------------------------------
+  take(dish) { if (this.myTurn() && this.legal().has("take " + dish)) this.send({ type: "take", dish }); }
+  draw() { if (this.myTurn() && this.legal().has("draw")) this.send({ type: "draw" }); }
+  pass() { if (this.myTurn() && this.legal().has("pass")) this.send({ type: "pass" }); }
+  placeDragon() { this.dragonChoice = false; if (this.legal().has("place_dragon")) this.send({ type: "place_dragon" }); }
+
+  startFeed() {
+    if (!this.myTurn() || ![...this.legal()].some((a) => a.startsWith("feed"))) return;
+    this.dragonChoice = false;
+    this.feedPicks = [];
+    this.render();
+    const first = app.querySelector(".king .pickable");
+    if (first) first.focus();
+  }
+
+  cancelFeed() {
+    this.feedPicks = null;
+    if (this.myTurn() && this.frame.view.pending_dragon) this.dragonChoice = true;
+    this.render();
+  }
+
+  pick(dish) {
+    if (!this.feedPicks) return;
+    this.feedPicks.push(dish);
+    if (this.feedPicks.length === 2) {
+      const [a, b] = [...this.feedPicks].sort((x, y) => DISHES.indexOf(x) - DISHES.indexOf(y));
+      this.feedPicks = null;
+      this.send({ type: "feed", dishes: [a, b] });
+    }
+    this.render();
+  }
+
+  // which king dishes may still be picked for a feed
+  pickable(dish) {
+    if (!this.feedPicks) return false;
+    const feeds = [...this.legal()].filter((a) => a.startsWith("feed ")).map((a) => a.split(" ").slice(1));
+    if (this.feedPicks.length === 0) return feeds.some((p) => p.includes(dish));
+    const first = this.feedPicks[0];
+    return feeds.some((p) => (p[0] === first && p[1] === dish) || (p[1] === first && p[0] === dish));
+  }
+
+  onKey(e) {
+    if (e.target && ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
+    if (!this.frame || !this.frame.view) return;
+    const k = e.key.toLowerCase();
+    if (k >= "1" && k <= "7") {
+      const dish = DISHES[Number(k) - 1];
+      if (this.feedPicks) { if (this.pickable(dish)) this.pick(dish); } else this.take(dish);
+    } else if (k === "d") this.draw();
+    else if (k === "f") this.startFeed();
+    else if (k === "p") { if (this.dragonChoice) this.placeDragon(); else this.pass(); }
+    else if (k === "escape" && this.feedPicks) this.cancelFeed();
+  }
+
+  // -- drawing the page --------------------------------------------------------------------
+  render() {
+    if (this.fatal) { app.innerHTML = `<section class="panel"><p class="error">${esc(this.fatal)}</p></section>`; return; }
+    const f = this.frame;
+    if (!f) { app.innerHTML = `<section class="panel"><p class="muted">${esc(t("game.reconnecting"))}</p></section>`; return; }
+    if (f.table.status === "lobby") this.renderWaiting();
+    else this.renderGame();
+  }
+
+  renderError() {
+    const box = app.querySelector("#refusal");
+    if (box) box.textContent = this.error;
+  }
+
+  renderWaiting() {
+    const f = this.frame;
+    const isHost = f.you !== null && f.table.host === f.you;
+    const invite = `${location.origin}/t/${this.id}`;
+    const seats = f.table.seats.map((s, i) => {
+      const marks = [];
+      if (i === f.you) marks.push(t("seat.you"));
+      if (i === f.table.host) marks.push(t("seat.host"));
+      const name = s.kind === "human" ? esc(s.name) : `<span class="muted">${esc(t("seat.open"))}</span>`;
+      return `<li>${esc(t("seat.label", { seat: i + 1 }))}: ${name} ${marks.length ? `<em>(${esc(marks.join(", "))})</em>` : ""}</li>`;
+    }).join("");
+    const free = f.table.seats.some((s) => s.kind === "open");
+    const join = f.you === null ? (free ? `<form id="join" class="form inline"><label>${esc(t("lobby.yourName"))} <input name="name" required maxlength="32" value="${esc(savedName())}"></label><button class="primary" type="submit">${esc(t("wait.joinButton"))}</button></form>` : `<p>${esc(t("wait.full"))}</p>`) : "";
+    app.innerHTML = `<section class="panel waiting">
+      <h1>${esc(t("wait.title"))}</h1>
+      <label class="invite">${esc(t("wait.invite"))} <span class="row"><input readonly id="invite" value="${esc(invite)}"><button id="copy" type="button">${esc(t("wait.copy"))}</button></span></label>
+      <ol class="seats">${seats}</ol>
+      ${join}
+      ${isHost ? `<button id="start" class="primary" type="button">${esc(t("wait.start"))}</button>` : `<p class="muted">${esc(t("wait.onlyHost"))}</p>`}
+      ${f.you !== null ? `<button id="leave" type="button">${esc(t("wait.leave"))}</button>` : ""}
+      <p id="refusal" class="error" role="alert">${esc(this.error)}</p>
+    </section>`;
+    app.querySelector("#copy").addEventListener("click", async () => {
+      try { await navigator.clipboard.writeText(invite); announce(t("wait.copied")); } catch (_) { app.querySelector("#invite").select(); }
+    });
+    const joinForm = app.querySelector("#join");
+    if (joinForm) joinForm.addEventListener("submit", (e) => { e.preventDefault(); this.join(new FormData(e.target).get("name")); });
+    const start = app.querySelector("#start");
+    if (start) start.addEventListener("click", () => this.lobbyCall("start"));
+    const leave = app.querySelector("#leave");
+    if (leave) leave.addEventListener("click", () => this.lobbyCall("leave"));
+  }
+
+  async join(name) {
+    saveName(name);
+    try {
+      const grant = await api("POST", `/api/tables/${this.id}/join`, { name });
+      saveToken(this.id, grant.token);
+      this.token = grant.token;
+      this.ws.close(); // reconnects with the new token
+    } catch (err) { this.error = errorText(err); this.renderError(); }
+  }
+
+  async lobbyCall(what) {
+    try {
+      await api("POST", `/api/tables/${this.id}/${what}`, null, this.token);
+      if (what === "leave") { forgetToken(this.id); this.token = null; navigate("/"); }
+    } catch (err) { this.error = errorText(err); this.renderError(); }
+  }
+
+  renderClock() {
+    const box = app.querySelector("#clock");
+    const f = this.frame;
+    if (!box || !f || !f.clock) return;
+    const seconds = Math.max(0, Math.round((f.clock.deadline_ms - Date.now()) / 1000));
+    box.textContent = t("game.clock", { seconds });
+  }
+
+  renderGame() {
+    const f = this.frame;
+    const v = f.view;
+    const legal = this.legal();
+    const mine = this.myTurn();
+    const canTake = (d) => mine && !this.feedPicks && legal.has("take " + d);
+    const canFeed = mine && [...legal].some((a) => a.startsWith("feed"));
+    const status = v.to_move === null ? t("score.title")
+      : mine ? t("game.yourTurn") : t("game.toMove", { name: this.seatName(v.to_move) });
+
+    const tableStacks = DISHES.map((d) => {
+      const n = v.table[d];
+      const label = t("game.stackLabel", { dish: dishName(d), count: n });
+      if (canTake(d)) return `<button class="stack legal" data-take="${d}" aria-label="${esc(t("game.take", { dish: dishName(d) }))}, ${esc(label)}">${cardHtml(d, esc(dishName(d)), n)}</button>`;
+      return `<div class="stack ${n ? "" : "empty"}" role="img" aria-label="${esc(label)}">${cardHtml(d, esc(dishName(d)), n)}</div>`;
+    }).join("");
+    const dragons = `<div class="stack dragons ${v.table_dragons ? "" : "empty"}" role="img" aria-label="${esc(t("game.dragons", { count: v.table_dragons }))}">${cardHtml("dragon", esc(dishName("dragon")), v.table_dragons)}</div>`;
+
+    const kingStacks = DISHES.map((d) => {
+      const n = v.king[d];
+      const label = t("game.kingLabel", { dish: dishName(d), count: n });
+      if (this.pickable(d)) return `<button class="stack legal pickable" data-pick="${d}" aria-label="${esc(label)}">${cardHtml(d, esc(dishName(d)), n)}</button>`;
+      const picked = this.feedPicks && this.feedPicks.includes(d) ? "picked" : "";
+      return `<div class="stack ${n ? "" : "empty"} ${picked}" role="img" aria-label="${esc(label)}">${cardHtml(d, esc(dishName(d)), n)}</div>`;
+    }).join("");
+
+    const handCards = (counts, cls) => DISHES.filter((d) => counts && counts[d]).map((d) => cardHtml(d, esc(dishName(d)), counts[d], cls)).join("");
+    let myHand = "";
+    if (f.you !== null) {
+      const h = v.hands[f.you];
+      myHand = `<section class="panel hand" aria-label="${esc(t("game.yourHand"))}">
+        <h2>${esc(t("game.yourHand"))}</h2>
+        <div class="hand-part"><h3>${esc(t("game.public"))}</h3><div class="cards">${handCards(h.takes, "") || "—"}</div></div>
+        <div class="hand-part private"><h3>${LOCK} ${esc(t("game.private"))}</h3><div class="cards">${handCards(h.draws, "private") || "—"}</div></div>
+      </section>`;
+    }
+
+    const players = v.hands.map((h, i) => {
+      const s = f.table.seats[i];
+      const marks = [];
+      if (i === f.you) marks.push(t("seat.you"));
+      if (s.kind === "human" && s.zombie) marks.push(t("seat.zombie"));
+      else if (s.kind === "human" && !s.connected) marks.push(t("seat.away"));
+      const turn = v.to_move === i ? "to-move" : "";
+      const cook = v.cook === i ? `<span class="tag cook">${esc(t("game.cookTag"))}</span>` : "";
+      const draws = h.draws ? handCards(h.draws, "private") : "";
+      return `<li class="player ${turn}"><div class="player-head">${cook}<strong>${esc(this.seatName(i))}</strong> ${marks.length ? `<em>${esc(marks.join(", "))}</em>` : ""}</div>
+        <div class="cards small">${handCards(h.takes, "") || ""}${draws}</div>
+        <div class="muted">${esc(t("game.hiddenCount", { count: h.hidden }))}</div></li>`;
+    }).join("");
+
+    const log = v.history.slice().reverse().slice(0, 60).map((e) => `<li>${esc(this.logLine(e))}</li>`).join("");
+
+    const actions = mine && !this.feedPicks ? `<div class="actions">
+        <button data-act="draw" class="${legal.has("draw") ? "legal" : ""}" ${legal.has("draw") ? "" : "disabled"}>${esc(t("game.draw"))}</button>
+        <button data-act="feed" class="${canFeed ? "legal" : ""}" ${canFeed ? "" : "disabled"}>${esc(t("game.feed"))}</button>
+        ${legal.has("pass") ? `<button data-act="pass" class="legal">${esc(t("game.pass"))}</button>` : ""}
+      </div>` : "";
+    const picking = this.feedPicks ? `<div class="actions picking"><span>${esc(t("game.pickTwo", { picked: this.feedPicks.length }))}</span><button data-act="cancel">${esc(t("game.cancel"))}</button></div>` : "";
+
+    app.innerHTML = `<div class="game ${mine ? "my-turn" : ""}">
+      <section class="panel status" aria-live="polite">
+        <span class="turn">${esc(status)}</span>
+        <span>${esc(t("game.round", { round: v.round }))}</span>
+        <span>${esc(t("game.cook", { name: this.seatName(v.cook) }))}</span>
+        <span>${esc(t("game.deck", { count: v.deck }))}</span>
+        <span id="clock" class="clock"></span>
+        <span class="conn ${this.connected ? "ok" : "bad"}">${esc(this.connected ? t("game.connected") : t("game.reconnecting"))}</span>
+        ${f.you === null ? `<span class="muted">${esc(t("game.spectating"))}</span>` : ""}
+      </section>
+      <p id="refusal" class="error" role="alert">${esc(this.error)}</p>
+      ${f.score ? this.scoreHtml() : ""}
+      <div class="main-col">
+      <section class="panel king-panel"><h2>${esc(t("game.king"))}</h2><div class="stacks king">${kingStacks}</div>${picking}</section>
+      <section class="panel table-panel"><h2>${esc(t("game.table"))}</h2><div class="stacks">${tableStacks}${dragons}</div>${actions}
+        <p class="muted keys">${esc(t("game.keys"))}</p></section>
+      ${myHand}
+      </div>
+      <aside class="side-col">
+      <section class="panel players"><h2>${esc(t("game.others"))}</h2><ul>${players}</ul>
+        <p class="muted">${esc(t("game.removed", { count: v.removed.unseen + v.removed.dragons + Object.values(v.removed.dishes).reduce((a, b) => a + b, 0) }))}</p></section>
+      <section class="panel log"><h2>${esc(t("game.log"))}</h2><ol reversed>${log}</ol></section>
+      </aside>
+    </div>
+    ${this.dragonChoice && mine && v.pending_dragon ? this.dragonDialog(canFeed) : ""}`;
+
+    app.querySelectorAll("[data-take]").forEach((b) => b.addEventListener("click", () => this.take(b.dataset.take)));
+    app.querySelectorAll("[data-pick]").forEach((b) => b.addEventListener("click", () => this.pick(b.dataset.pick)));
+    app.querySelectorAll("[data-act]").forEach((b) => b.addEventListener("click", () => {
+      const what = b.dataset.act;
+      if (what === "draw") this.draw();
+      else if (what === "feed") this.startFeed();
+      else if (what === "pass") this.pass();
+      else if (what === "cancel") this.cancelFeed();
+    }));
+    const dialog = app.querySelector("dialog");
+    if (dialog) {
+      dialog.showModal();
+      dialog.addEventListener("cancel", (e) => e.preventDefault());
+      dialog.querySelector("[data-dragon=use]")?.addEventListener("click", () => { dialog.close(); this.startFeed(); });
+      dialog.querySelector("[data-dragon=place]").addEventListener("click", () => { dialog.close(); this.placeDragon(); });
+    }
+    this.renderClock();
+  }
+
+  dragonDialog(canFeed) {
+    return `<dialog class="dragon-dialog" aria-labelledby="dragon-title">
+      ${cardHtml("dragon", esc(dishName("dragon")))}
+      <h2 id="dragon-title">${esc(t("game.dragonTitle"))}</h2>
+      <p>${esc(t("game.dragonText"))}</p>
+      <div class="actions">
+        ${canFeed ? `<button data-dragon="use" class="legal">${esc(t("game.dragonUse"))}</button>` : ""}
+        <button data-dragon="place" class="legal">${esc(t("game.dragonPlace"))}</button>
+      </div></dialog>`;
+  }
+
+  scoreHtml() {
+    return scoreTable(this.frame.score, (i) => this.seatName(i), `<p class="row"><a class="button" href="/replay/${esc(this.id)}" data-replay>${esc(t("score.replay"))}</a>
+      <a class="button" href="/games/${esc(this.id)}/record" download="kingsbreakfast-${esc(this.id)}.json">${esc(t("score.record"))}</a></p>`);
+  }
+}
+
+function scoreTable(score, nameOf, footer = "") {
+  const winners = score.winners.map((i) => nameOf(i)).join(", ");
+  const head = DISHES.map((d) => `<th scope="col">${cardHtml(d, esc(dishName(d)), null, "mini")}</th>`).join("");
+  const rows = score.players.map((p) => `<tr class="${score.winners.includes(p.seat) ? "winner" : ""}">
+      <th scope="row">${esc(nameOf(p.seat))}</th>
+      ${p.dishes.map((d) => `<td>${d.held === 0 ? "" : d.discarded ? `<s>${esc(t("score.cellDiscarded", d))}</s>` : esc(t("score.cell", d))}</td>`).join("")}
+      <td>${p.discarded}</td><td><strong>${p.points}</strong></td></tr>`).join("");
+  return `<section class="panel score" id="score"><h2>${esc(t("score.title"))}</h2>
+    <p class="winner-line">★ ${esc(t(score.winners.length > 1 ? "score.winners" : "score.winner", { names: winners }))}</p>
+    <div class="scroll"><table><thead><tr><th scope="col">${esc(t("score.player"))}</th>${head}<th scope="col">${esc(t("score.discarded"))}</th><th scope="col">${esc(t("score.points"))}</th></tr></thead>
+    <tbody>${rows}</tbody></table></div>${footer}</section>`;
+}
+
+// ---- replay viewer ---------------------------------------------------------------------
+class ReplayViewer {
+  constructor(gameId) {
+    this.id = gameId;
+    this.step = 0;
+    this.data = null;
+    this.error = "";
+    this.keys = (e) => {
+      if (e.key === "ArrowRight") this.go(this.step + 1);
+      else if (e.key === "ArrowLeft") this.go(this.step - 1);
+      else if (e.key === "Home") this.go(0);
+      else if (e.key === "End" && this.data) this.go(this.data.steps);
+    };
+    document.addEventListener("keydown", this.keys);
+    this.go(0);
+  }
+
+  stop() { document.removeEventListener("keydown", this.keys); }
+
+  async go(step) {
+    if (this.data && (step < 0 || step > this.data.steps)) return;
+    try {
+      this.data = await api("GET", `/games/${this.id}/replay/${step}`);
+      this.step = step;
+      this.error = "";
+    } catch (err) { this.error = errorText(err); }
+    this.render();
+  }
+
+  render() {
+    if (!this.data) { app.innerHTML = `<section class="panel"><p class="error">${esc(this.error)}</p></section>`; return; }
+    const d = this.data;
+    const v = d.view;
+    const name = (i) => d.players[i];
+    const stacks = (counts) => DISHES.map((dish) => `<div class="stack ${counts[dish] ? "" : "empty"}" role="img" aria-label="${esc(dishName(dish))}: ${counts[dish]}">${cardHtml(dish, esc(dishName(dish)), counts[dish])}</div>`).join("");
+    const last = v.history[v.history.length - 1];
+    const fake = { frame: { table: { seats: d.players.map((p) => ({ kind: "human", name: p })) } } };
+    const line = last ? TableSession.prototype.logLine.call({ seatName: (i) => name(i), ...fake }, last) : "";
+    const hands = v.hands.map((h, i) => {
+      const all = {};
+      for (const dish of DISHES) all[dish] = (h.takes[dish] || 0) + (h.draws[dish] || 0);
+      return `<li class="player ${v.to_move === i ? "to-move" : ""}"><strong>${esc(name(i))}</strong><div class="cards small">${DISHES.filter((x) => all[x]).map((x) => cardHtml(x, esc(dishName(x)), all[x])).join("") || "—"}</div></li>`;
+    }).join("");
+    let score = "";
+    if (d.step === d.steps && v.to_move === null) {
+      score = `<p class="muted">${esc(t("score.title"))}</p>`;
+    }
+    app.innerHTML = `<div class="game replay">
+      <section class="panel status"><strong>${esc(t("replay.title"))}</strong>
+        <span>${esc(t("replay.step", { step: d.step, steps: d.steps }))}</span>
+        <span>${esc(t("game.round", { round: v.round }))}</span><span>${esc(t("game.deck", { count: v.deck }))}</span>
+        <span>${esc(line)}</span></section>
+      <section class="panel replay-controls">
+        <button data-go="first">${esc(t("replay.first"))}</button><button data-go="prev">${esc(t("replay.prev"))}</button>
+        <input type="range" min="0" max="${d.steps}" value="${d.step}" aria-label="${esc(t("replay.step", { step: d.step, steps: d.steps }))}">
+        <button data-go="next">${esc(t("replay.next"))}</button><button data-go="last">${esc(t("replay.last"))}</button>
+      </section>
+      <p class="error" role="alert">${esc(this.error)}</p>
+      <section class="panel"><h2>${esc(t("game.king"))}</h2><div class="stacks">${stacks(v.king)}</div></section>
+      <section class="panel"><h2>${esc(t("game.table"))}</h2><div class="stacks">${stacks(v.table)}<div class="stack dragons">${cardHtml("dragon", esc(dishName("dragon")), v.table_dragons)}</div></div></section>
+      <section class="panel players"><h2>${esc(t("game.others"))}</h2><ul>${hands}</ul>${score}</section>
+      <p><a href="/" class="button" data-home>${esc(t("replay.back"))}</a></p></div>`;
+    const go = { first: 0, prev: this.step - 1, next: this.step + 1, last: d.steps };
+    app.querySelectorAll("[data-go]").forEach((b) => b.addEventListener("click", () => this.go(go[b.dataset.go])));
+    app.querySelector("input[type=range]").addEventListener("change", (e) => this.go(Number(e.target.value)));
+    app.querySelector("[data-home]").addEventListener("click", (e) => { e.preventDefault(); navigate("/"); });
+  }
+}
+
+document.addEventListener("click", (e) => {
+  const a = e.target.closest && e.target.closest("[data-replay]");
+  if (a) { e.preventDefault(); navigate(a.getAttribute("href")); }
+});
+
+initLanguage();
+route();

@@ -1,0 +1,167 @@
+"""Browser end to end: Playwright drives Debian's chromium against a real server process.
+
+Two people create and join a table from two browser contexts (a desktop and a phone-sized
+screen), the host starts, bots fill the other seats, both play by clicking the highlighted
+legal moves until the score screen shows. Screenshots are saved as test artifacts in
+``$KINGSBREAKFAST_ARTIFACTS`` (default ``test-artifacts/web``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+from server.kb_live import LiveServer  # noqa: E402
+
+CHROMIUM = os.environ.get("KINGSBREAKFAST_CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+ARTIFACTS = Path(os.environ.get("KINGSBREAKFAST_ARTIFACTS", "test-artifacts/web"))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    tmp = tmp_path_factory.mktemp("web")
+    live = LiveServer(
+        f"sqlite:///{tmp / 'web.db'}", bot_delay=0.02, log_path=tmp / "server.log"
+    ).start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"chromium not found at {CHROMIUM}: run scripts/ci-services.sh")
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def play_one_move(page: Any) -> bool:
+    """Click a highlighted legal move if it is this page's turn; True when it moved."""
+    if page.locator(".game.my-turn").count() == 0:
+        return False
+    for selector in (
+        "dialog[open] button[data-dragon=place]",
+        "button.stack.legal[data-take]",
+        "button[data-act=draw]:not([disabled])",
+        "button[data-act=pass]",
+    ):
+        target = page.locator(selector).first
+        if target.count():
+            try:
+                target.click(timeout=2000)
+                return True
+            except playwright_api.Error:
+                return False
+    feed = page.locator("button[data-act=feed]:not([disabled])").first
+    if feed.count():
+        feed.click(timeout=2000)
+        for _ in range(2):
+            page.locator("button.pickable").first.click(timeout=2000)
+        return True
+    return False
+
+
+def test_two_players_and_bots_play_a_full_game(server: LiveServer, browser: Any) -> None:
+    desktop = browser.new_context(viewport={"width": 1280, "height": 900})
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+        device_scale_factor=2,
+    )
+    ann = desktop.new_page()
+    bob = phone.new_page()
+    errors: list[str] = []
+    for page in (ann, bob):
+        page.on("pageerror", lambda error: errors.append(str(error)))
+
+    ann.goto(server.base + "/")
+    ann.fill("input[name=name]", "Ann")
+    ann.select_option("select[name=seats]", "4")
+    ann.select_option("select[name=bot_level]", "random")
+    shot(ann, "01-lobby-desktop")
+    ann.click("form#create button[type=submit]")
+    ann.wait_for_url(re.compile(r".*/t/[\w-]+$"))
+    invite = ann.url
+    ann.wait_for_selector("#invite")
+    assert ann.input_value("#invite") == invite
+
+    bob.goto(invite)
+    bob.wait_for_selector("form#join")
+    bob.fill("form#join input[name=name]", "Bob")
+    bob.click("form#join button[type=submit]")
+    ann.wait_for_selector("text=Bob")
+    shot(ann, "02-waiting-room-desktop")
+    shot(bob, "02-waiting-room-phone")
+
+    ann.click("#start")
+    ann.wait_for_selector(".game")
+    bob.wait_for_selector(".game")
+
+    moves = {"ann": 0, "bob": 0}
+    deadline = time.monotonic() + 150
+    took_mid_shots = False
+    while time.monotonic() < deadline:
+        if ann.locator("#score").count() and bob.locator("#score").count():
+            break
+        moved = False
+        for name, page in (("ann", ann), ("bob", bob)):
+            if play_one_move(page):
+                moves[name] += 1
+                moved = True
+        if not took_mid_shots and moves["ann"] >= 3 and moves["bob"] >= 3:
+            shot(ann, "03-game-desktop")
+            shot(bob, "03-game-phone")
+            took_mid_shots = True
+        if not moved:
+            ann.wait_for_timeout(60)
+    else:
+        shot(ann, "99-timeout-desktop")
+        shot(bob, "99-timeout-phone")
+        pytest.fail(f"the game did not finish in time ({moves})")
+
+    assert moves["ann"] > 0 and moves["bob"] > 0
+    for page in (ann, bob):
+        page.locator("#score").wait_for()
+        rows = page.locator("#score tbody tr")
+        assert rows.count() == 4
+        text = page.locator("#score").inner_text()
+        assert "Ann" in text and "Bob" in text
+    shot(ann, "04-score-desktop")
+    shot(bob, "04-score-phone")
+
+    table_id = invite.rsplit("/", 1)[1]
+    status, record = server.request("GET", f"/games/{table_id}/record")
+    assert status == 200
+    assert record["players"][:2] == ["Ann", "Bob"]
+    assert len(record["deck"]) == 110
+
+    # the replay viewer steps through the archived record
+    ann.click("[data-replay]")
+    ann.wait_for_selector(".replay-controls")
+    ann.click("button[data-go=next]")
+    ann.wait_for_selector("text=Step 1 of")
+    ann.click("button[data-go=last]")
+    steps = len(record["actions"])
+    ann.wait_for_selector(f"text=Step {steps} of {steps}")
+    shot(ann, "05-replay-desktop")
+    assert errors == []
+    desktop.close()
+    phone.close()

@@ -211,6 +211,8 @@ class KingsBreakfastState(pyspiel.State):  # type: ignore[misc]
         dealt again at random from the cards that seat has not seen (``sample_world``), then
         the whole game replayed with them. Everything public and ``player_id``'s own cards
         stay as they are; the unrevealed deck stays a chance event."""
+        if not 0 <= player_id < self._n:
+            raise ValueError(f"there is no player {player_id} in a {self._n}-player game")
         engine = self._engine
         if engine is None:
             return self._replayed(self._revealed)

@@ -12,7 +12,6 @@ import pytest
 
 pytest.importorskip("textual")
 
-from rigging import rigged_deck
 from textual.pilot import Pilot
 from tui_helpers import advance_to, game_reaching, screen_text, seats, settle
 
@@ -28,6 +27,7 @@ from kingsbreakfast.tui.screens import (
     ScoreScreen,
 )
 from kingsbreakfast.tui.session import Game
+from rigging import rigged_deck
 
 
 def run(coro: Any) -> Any:
@@ -38,8 +38,7 @@ async def play_to_the_end(pilot: Pilot[Any], app: PlayApp) -> int:
     """Answer every question by keystrokes until the score screen; returns the keys sent.
 
     Feeds whenever it can, so that the dragon and the dish-picking screens are exercised."""
-    presses = 0
-    for _ in range(600):
+    for presses in range(600):
         await settle(pilot)
         screen = app.screen
         if isinstance(screen, ScoreScreen):
@@ -59,7 +58,6 @@ async def play_to_the_end(pilot: Pilot[Any], app: PlayApp) -> int:
             feeds = [m for m in options if m.key == "f"]
             key = (feeds or options)[0].key
         await pilot.press(key)
-        presses += 1
     raise AssertionError("the game did not reach the score screen")
 
 
@@ -295,7 +293,7 @@ def test_a_narrow_terminal_shows_everything_needed_to_play() -> None:
 
 def test_the_score_screen_fits_five_players_on_a_narrow_terminal() -> None:
     game = Game.new(seats(None, "random", "random", "random", "random"), seed=9)
-    advance_to(game, lambda g: g.is_over or g.to_move == 0 and g.state.deck_size < 12, seed=1)
+    advance_to(game, lambda g: g.is_over or (g.to_move == 0 and g.state.deck_size < 12), seed=1)
     advance_to(game, lambda g: g.is_over, seed=2)
 
     async def scenario() -> None:

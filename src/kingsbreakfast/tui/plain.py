@@ -121,6 +121,7 @@ class PlainGame:
                 continue
             if outcome == QUIT:
                 return False
+            self._print_log()  # the mover reads the outcome in their own words first
             self.watcher.after_move()
             return True
 
@@ -236,6 +237,7 @@ class PlainGame:
 
     def _confirm_quit(self) -> bool:
         if self._saved:
+            self.say(strings.GOODBYE)
             return True
         answer = self.ask(strings.PLAIN_SAVE_BEFORE_QUIT).lower()
         if answer.startswith("y"):

@@ -25,14 +25,14 @@ class ReplayApp(App[None]):
     TITLE = strings.TITLE
     CSS = CSS + "#log { height: 1fr; }"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right", "step(1)", "next"),
+        Binding("right", "step(1)", "next", priority=True),
         Binding("n", "step(1)", "next", show=False),
-        Binding("left", "step(-1)", "back"),
+        Binding("left", "step(-1)", "back", priority=True),
         Binding("b", "step(-1)", "back", show=False),
-        Binding("pagedown", "step(10)", "+10", show=False),
-        Binding("pageup", "step(-10)", "-10", show=False),
-        Binding("home", "jump(0)", "start"),
-        Binding("end", "jump(-1)", "end"),
+        Binding("pagedown", "step(10)", "+10", show=False, priority=True),
+        Binding("pageup", "step(-10)", "-10", show=False, priority=True),
+        Binding("home", "jump(0)", "start", priority=True),
+        Binding("end", "jump(-1)", "end", priority=True),
         Binding("t", "toggle_theme", "colours", show=False),
         Binding("q", "quit", "quit"),
     ]
@@ -58,7 +58,7 @@ class ReplayApp(App[None]):
         replay, step = self.replay, self.step
         view = replay.view(step)
         self.query_one(StatusBar).show(
-            view, replay.names, " · " + strings.replay_status(step, replay.steps)
+            view, replay.names, strings.replay_status(step, replay.steps) + " · "
         )
         self.query_one(Board).show(view, replay.names, replay.hands(step))
         lines = replay.log(step)

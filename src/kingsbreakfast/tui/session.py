@@ -284,14 +284,13 @@ def plan_seats(
         )
     plan: list[Seat] = []
     bot_iter = iter(bots)
-    human_number = 0
     for place in range(players):
         if place in human_seats:
-            human_number += 1
-            if human_number <= len(names):
-                name = names[human_number - 1]
+            number = human_seats.index(place)  # the humans are numbered from --seat on
+            if number < len(names):
+                name = names[number]
             else:
-                name = strings.YOU if humans == 1 else strings.hotseat_name(human_number)
+                name = strings.YOU if humans == 1 else strings.hotseat_name(number + 1)
             plan.append(Seat(name))
         else:
             plan.append(Seat(strings.BOT_NAMES[place], next(bot_iter)))

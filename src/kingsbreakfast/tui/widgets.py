@@ -22,11 +22,11 @@ from .moves import moves
 class StatusBar(Static):
     """One line: round, cook, deck, who moves, whose eyes the screen is for."""
 
-    def show(self, view: View, names: Sequence[str], extra: str = "") -> None:
+    def show(self, view: View, names: Sequence[str], prefix: str = "") -> None:
         to_move = None if view.to_move is None else names[view.to_move]
         viewer = None if view.seat is None else names[view.seat]
         line = strings.status_line(view.round, names[view.cook], view.deck_size, to_move, viewer)
-        self.update(Text(line + extra, style="bold", no_wrap=True, overflow="ellipsis"))
+        self.update(Text(prefix + line, style="bold", no_wrap=True, overflow="ellipsis"))
 
 
 class Board(Static):

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Install (Debian apt) and start what the server and browser tests need: a real PostgreSQL
+# server and Debian's chromium. Idempotent; run as root on a bare Debian machine.
+#
+# Use either:   eval "$(bash scripts/ci-services.sh)"
+#        or:    source scripts/ci-services.sh
+# Both leave KINGSBREAKFAST_TEST_POSTGRES_URL exported; everything else goes to stderr.
+set -euo pipefail
+
+_kb_services() {
+  local need=()
+  command -v pg_ctlcluster >/dev/null 2>&1 || need+=(postgresql)
+  [ -x /usr/bin/chromium ] || need+=(chromium)
+  [ -d /usr/share/fonts/truetype/dejavu ] || need+=(fonts-dejavu-core)
+  if ((${#need[@]})); then
+    echo "ci-services: installing ${need[*]}" >&2
+    apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
+  fi
+
+  local version
+  version=$(ls /usr/lib/postgresql | sort -V | tail -n 1)
+  if ! pg_lsclusters -h | awk '{print $1, $2}' | grep -qx "$version main"; then
+    pg_createcluster "$version" main >&2
+  fi
+  local port
+  port=$(pg_lsclusters -h | awk -v v="$version" '$1 == v && $2 == "main" {print $3}')
+  if ! pg_lsclusters -h | awk -v v="$version" '$1 == v && $2 == "main" {print $4}' | grep -q online; then
+    pg_ctlcluster "$version" main start >&2
+  fi
+  local i
+  for i in $(seq 1 60); do
+    pg_isready -q -h 127.0.0.1 -p "$port" && break
+    sleep 0.5
+  done
+  pg_isready -h 127.0.0.1 -p "$port" >&2
+
+  local psql=(runuser -u postgres -- psql -p "$port" -v ON_ERROR_STOP=1 -qtA)
+  if [ "$("${psql[@]}" -c "SELECT 1 FROM pg_roles WHERE rolname = 'kingsbreakfast'")" != "1" ]; then
+    "${psql[@]}" -c "CREATE ROLE kingsbreakfast LOGIN PASSWORD 'kingsbreakfast'" >&2
+  fi
+  if [ "$("${psql[@]}" -c "SELECT 1 FROM pg_database WHERE datname = 'kingsbreakfast_test'")" != "1" ]; then
+    "${psql[@]}" -c "CREATE DATABASE kingsbreakfast_test OWNER kingsbreakfast" >&2
+  fi
+  KINGSBREAKFAST_TEST_POSTGRES_URL="postgresql://kingsbreakfast:kingsbreakfast@127.0.0.1:${port}/kingsbreakfast_test"
+  export KINGSBREAKFAST_TEST_POSTGRES_URL
+  echo "export KINGSBREAKFAST_TEST_POSTGRES_URL=${KINGSBREAKFAST_TEST_POSTGRES_URL}"
+}
+
+if [[ "${BASH_SOURCE[0]}" != "$0" ]]; then
+  _kb_services >/dev/null  # sourced: export into the caller's shell
+  set +euo pipefail
+else
+  _kb_services
+fi

@@ -110,7 +110,6 @@ class State:
         "_takes",
         "_to_move",
         "_top",
-        "_turns_left",
     )
 
     _n: int
@@ -133,7 +132,6 @@ class State:
     _to_move: int
     _cook: int
     _round: int
-    _turns_left: int
     _pending: bool
     _history: list[int]
 
@@ -198,7 +196,6 @@ class State:
         self._cook = first_cook
         self._to_move = first_cook
         self._round = 0
-        self._turns_left = 0
         self._pending = False
         self._history = []
 
@@ -221,7 +218,6 @@ class State:
         self._top = top + need
         self._mask = mask & _DISH_BITS
         self._round += 1
-        self._turns_left = self._n
         self._to_move = self._cook
 
     # -- the rules in motion -------------------------------------------------------------
@@ -314,9 +310,9 @@ class State:
                 self._table[DRAGON] -= 1
             self._king_key = -1  # recomputed when next needed
         self._history.append(seat << _SEAT_SHIFT | action)
-        self._turns_left -= 1
-        if self._turns_left:
-            self._to_move = self._next[seat]
+        following = self._next[seat]
+        if following != self._cook:  # R5: the round goes once around, from the cook
+            self._to_move = following
             return
         # R9: serve the king what is left on the table; dragons stay
         if self._mask:
@@ -350,7 +346,6 @@ class State:
         other._to_move = self._to_move
         other._cook = self._cook
         other._round = self._round
-        other._turns_left = self._turns_left
         other._pending = self._pending
         other._history = self._history[:]
         return other
@@ -562,7 +557,6 @@ class State:
             self._to_move,
             self._cook,
             self._round,
-            self._turns_left,
             self._pending,
             self._history,
         )
@@ -605,7 +599,6 @@ class State:
         state._to_move = -1 if view.to_move is None else view.to_move
         state._cook = view.cook
         state._round = view.round
-        state._turns_left = view.turns_left
         state._pending = view.pending_dragon
         state._history = [turn.seat << _SEAT_SHIFT | turn.action for turn in view.history]
         return state

@@ -93,7 +93,7 @@ def parse_message(text: str | bytes) -> Message:
     try:
         obj = json.loads(text)
     except (ValueError, RecursionError):
-        raise ProtocolError("bad_json", "the frame is not JSON text") from None
+        raise ProtocolError("bad_json", "the frame is not JSON text (or nests too deep)") from None
     if not isinstance(obj, dict):
         raise ProtocolError("not_object", "a message must be a JSON object")
     kind = obj.get("type")

@@ -66,7 +66,7 @@ def _below(s: Any, n: int) -> int:
     return int((((s * _STAR) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _hand_points(king: Any, takes: Any, draws: Any, seat: int, extra_dish: int, extra: int) -> int:
     """R11 points of a hand (plus ``extra`` cards of ``extra_dish``) against ``king``."""
     points = 0
@@ -121,6 +121,7 @@ def play_games(
     draws = np.zeros((n, NUM_DISHES), np.int32)
     removed = np.zeros(NUM_DISHES, np.int32)
     legal = np.zeros(40, np.int32)
+    served = np.zeros(NUM_DISHES, np.int32)  # the greedy policy's scratch: king after R9
     base_deck = np.empty(DECK_SIZE, np.int8)
     k = 0
     for d in range(NUM_DISHES):
@@ -225,7 +226,7 @@ def play_games(
                         illegal_at = n_actions
                         break
                 else:
-                    action = _greedy(legal, count, table, king, takes, draws, to_move)
+                    action = _greedy(legal, count, table, king, takes, draws, to_move, served)
             if record:
                 out_actions[g, n_actions] = action
                 out_legal_count[g, n_actions] = count
@@ -331,7 +332,7 @@ def play_games(
                 out_decks[g, c] = deck[c]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _greedy(
     legal: Any,
     count: int,
@@ -340,6 +341,7 @@ def _greedy(
     takes: Any,
     draws: Any,
     seat: int,
+    served: Any,
 ) -> int:
     """The legal action that leaves the seat's own hand worth most if the round ended now.
 
@@ -347,7 +349,6 @@ def _greedy(
     the table; a take removes its dish from what the king gets. Ties go to the lowest id
     (takes before draw before the dragon actions), so the policy is deterministic.
     """
-    served = np.empty(NUM_DISHES, np.int32)
     for d in range(NUM_DISHES):
         served[d] = king[d] + table[d]
     best = legal[0]
@@ -421,7 +422,7 @@ def _nth_feed(king: Any, k: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _list_legal(
     legal: Any, table: Any, king: Any, pending: bool, can_draw: bool, feeds_ok: bool
 ) -> int:

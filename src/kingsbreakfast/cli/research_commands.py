@@ -1,9 +1,86 @@
-"""Commands for research interfaces and batch simulation (issue 4)."""
+"""Commands for research interfaces and batch simulation (issue 4).
+
+``batch`` plays many games at once in the compiled batch simulator; ``tensor-layout``
+prints the view tensor shared by the OpenSpiel, PettingZoo and Gymnasium adapters. Both
+import their optional packages only when run, so the command line starts without them.
+"""
 
 from __future__ import annotations
 
+import json
+import time
+from typing import Annotated
+
 import typer
+
+from kingsbreakfast.engine import KingsBreakfastError, Rules
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def batch(
+    games: Annotated[int, typer.Option(help="Number of games, 1 to 10,000,000.")] = 100_000,
+    players: Annotated[int, typer.Option(help="Number of players, 3 to 5.")] = 4,
+    policy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="random or greedy; once for every seat, or once per seat (repeat the option).",
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed plays the same games.")] = 0,
+    empty_table: Annotated[
+        str, typer.Option(help="Variant: draw_or_feed (ruling R5a) or must_draw.")
+    ] = "draw_or_feed",
+    dragon_min_on_table: Annotated[
+        int, typer.Option(help="Variant: dragons needed on the table to feed one (1 or 2).")
+    ] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
+) -> None:
+    """Simulate many games at native speed (batch simulator) and print scores and wins."""
+    try:
+        from kingsbreakfast.sim.batch import simulate
+    except ImportError as error:
+        raise _fail(
+            f"the batch simulator needs numpy and numba (pip install 'kingsbreakfast[batch]'): "
+            f"{error}"
+        ) from None
+    names = policy or ["random"]
+    try:
+        rules = Rules(empty_table, dragon_min_on_table)
+        simulate(1, players, names[0] if len(names) == 1 else names, rules=rules)  # compile
+        start = time.perf_counter()
+        result = simulate(
+            games, players, names[0] if len(names) == 1 else names, seed=seed, rules=rules
+        )
+        seconds = time.perf_counter() - start
+    except (KingsBreakfastError, ValueError, TypeError) as error:
+        raise _fail(str(error)) from None
+    stats = result.stats()
+    if as_json:
+        print(json.dumps({**stats.__dict__, "rules": rules.to_dict(), "seed": seed,
+                          "seconds": seconds}))
+        return
+    print("\n".join(stats.lines()))
+    print(f"{games / seconds:,.0f} games/s ({seconds:.2f} s)")
+
+
+def tensor_layout() -> None:
+    """Print the view tensor shared by the OpenSpiel, PettingZoo and Gymnasium adapters."""
+    from kingsbreakfast.interop import encoding
+
+    start = 0
+    print(f"{'entries':>9}  {'field':16} {'÷':>4}  meaning")
+    for field in encoding.FIELDS:
+        stop = start + field.size
+        print(f"{start:>4}–{stop - 1:<4}  {field.name:16} {field.scale:>4}  {field.meaning}")
+        start = stop
+    print(f"{encoding.SIZE} entries, each in [0, 1].")
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the ``kingsbreakfast`` command line."""
+    app.command()(batch)
+    app.command(name="tensor-layout")(tensor_layout)

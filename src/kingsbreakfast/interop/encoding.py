@@ -38,12 +38,12 @@ class Field:
 def _seat_fields() -> list[Field]:
     fields = []
     for slot in range(MAX_PLAYERS):
-        who = "my" if slot == 0 else f"seat +{slot} (to my left ×{slot})"
+        who = "me" if slot == 0 else f"the player {slot} seat{'s' * (slot > 1)} to my left"
         fields.append(
-            Field(f"takes_{slot}", NUM_DISHES, 15, f"{who} cards taken from the table, by dish")
+            Field(f"takes_{slot}", NUM_DISHES, 15, f"cards taken from the table by {who}")
         )
         fields.append(
-            Field(f"hidden_{slot}", 1, MAX_HIDDEN, f"{who} number of drawn (hidden) dish cards")
+            Field(f"hidden_{slot}", 1, MAX_HIDDEN, f"dish cards drawn (hidden) by {who}")
         )
     return fields
 

@@ -53,7 +53,7 @@ def test_watching_bots_needs_no_input() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--lang", "xx"], "--lang must be one of en, de, hu, fr, vi"),
+        (["--lang", "xx"], "unknown language 'xx': choose one of en, de, hu, fr, vi"),
         (["--players", "6"], "3 to 5 players"),
         (["--bots", "genius"], "unknown bot 'genius'"),
         (["--variant", "empty_table"], "write it as NAME=VALUE"),

@@ -60,7 +60,7 @@ def test_refusals_name_the_rule_and_change_nothing() -> None:
     assert "You can't take wine: wine is not on the table (R6)." in text
     assert "You can't place the dragon on the table: there is no drawn dragon" in text
     assert "You can't feed a dragon: there is no dragon on the table to feed (R8)." in text
-    assert "Please type one of the numbers shown" in text
+    assert "Please type one of the keys shown" in text
     assert "You can't feed ham wine: there is no dragon on the table to feed (R8)." in text
     assert "Game not saved." in text
 
@@ -88,15 +88,19 @@ def test_plain_hotseat_hides_the_previous_players_draw() -> None:
                        "wine")
     game = Game(State(deck, 4, 0), tuple(seats(None, None, "random", "random")),
                 random.Random(3))
-    _, text = play_plain(game, "\nd\n\nq\nn\n")
+    _, text = play_plain(game, "\nd\n\ng\nq\nn\n")
     assert text.count("Pass the keyboard to") == 2
     before, after = text.split("Pass the keyboard to Bob")
     assert "Ann draws a card (wine)." in before
     assert "\n" * 50 in before.split("Ann draws a card (wine).")[1]  # scrolled away
     assert "(wine)" not in after
-    ann_row = next(line for line in after.splitlines() if line.strip().startswith("Ann"))
+    assert "Ann: took nothing; 1 hidden card." in after
+    assert "seen by Bob" in after and "Bob (you): took nothing; drew nothing." in after
+    assert "Table: 2 bread, 1 cheese, 2 ham, 1 chicken, 1 fruit and 1 cake." in after
+    grid = after.split("Bob (you): took nothing")[1]
+    ann_row = next(line for line in grid.splitlines() if line.strip().startswith("Ann"))
     assert ann_row.endswith("+1 hidden")
-    assert "seen by Bob" in after and "Bob (you)" in after
+    assert not any(ch.isdigit() for ch in ann_row.replace("+1 hidden", ""))
 
 
 def test_save_and_resume_in_plain_mode(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from typing import Annotated
 import typer
 
 from kingsbreakfast.engine import KingsBreakfastError, Record, RecordError, Rules
-from kingsbreakfast.tui import strings
+from kingsbreakfast.i18n import UnknownLanguageError, check_language, set_language
 from kingsbreakfast.tui.opponents import UnknownBotError, bot_names
 from kingsbreakfast.tui.plain import AGAIN, PlainGame
 from kingsbreakfast.tui.replay_plain import PlainReplay
@@ -87,8 +87,13 @@ def play(
         int | None, typer.Option(help="Seed for the deck, the first cook and the bots.")
     ] = None,
     lang: Annotated[
-        str, typer.Option(help="Language: en, de, hu, fr or vi (translations are pending).")
-    ] = "en",
+        str | None,
+        typer.Option(
+            help="Language of the game's words and log: en, de, hu, fr or vi (default: as "
+            "chosen for the whole command line: KINGSBREAKFAST_LANG, then the system locale).",
+            show_default=False,
+        ),
+    ] = None,
     variant: Annotated[
         list[str] | None,
         typer.Option(
@@ -109,6 +114,9 @@ def play(
             "--plain", help="Line by line, for dumb terminals and screen readers (no Textual)."
         ),
     ] = False,
+    light: Annotated[
+        bool, typer.Option("--light", help="Colours for a light terminal (key t switches).")
+    ] = False,
     resume: Annotated[
         Path | None,
         typer.Option(
@@ -126,18 +134,15 @@ def play(
 ) -> None:
     """Play King's Breakfast in the terminal against bots, or hot-seat with friends."""
     try:
-        if lang not in strings.LANGUAGES:
-            raise KingsBreakfastError(
-                f"--lang must be one of {', '.join(strings.LANGUAGES)}, not {lang!r}",
-                "bad_language",
-            )
+        if lang is not None:
+            set_language(check_language(lang))
         if speed < 0 or hint_seconds <= 0:
             raise KingsBreakfastError(
                 "--speed must be 0 or more and --hint-seconds more than 0", "bad_timing"
             )
         start = _starter(players, bots, seat, hotseat, names, seed, variant or [], resume)
         game = start()
-    except (KingsBreakfastError, SeatingError, UnknownBotError) as error:
+    except (KingsBreakfastError, SeatingError, UnknownBotError, UnknownLanguageError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
     if _plain_wanted(plain):
@@ -148,7 +153,7 @@ def play(
     except ImportError:
         typer.echo(f"error: {INSTALL_TUI}", err=True)
         raise typer.Exit(2) from None
-    PlayApp(game, speed=speed, save_path=save, hint_seconds=hint_seconds).run()
+    PlayApp(game, speed=speed, save_path=save, hint_seconds=hint_seconds, light=light).run()
 
 
 def _starter(
@@ -191,7 +196,7 @@ def _play_plain(
         game = game.rematch()
 
 
-def step_replay(record: Record, plain: bool = False) -> None:
+def step_replay(record: Record, plain: bool = False, light: bool = False) -> None:
     """Step through a record forwards and backwards in the game's own screen (the
     ``replay FILE --step`` command); ``plain`` steps line by line instead."""
     if _plain_wanted(plain):
@@ -202,7 +207,7 @@ def step_replay(record: Record, plain: bool = False) -> None:
     except ImportError:
         typer.echo(f"error: {INSTALL_TUI}", err=True)
         raise typer.Exit(2) from None
-    ReplayApp(record).run()
+    ReplayApp(record, light=light).run()
 
 
 __all__ = ["RecordError", "parse_variants", "register", "step_replay"]

@@ -21,6 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 
 from kingsbreakfast.engine import Action, IllegalActionError
+from kingsbreakfast.i18n.errors import explain
 
 from . import strings
 from .moves import DISH_KEYS, DRAW_KEY, FEED, FEED_KEY, PASS_KEY, PLACE_KEY, Move, move_for_key
@@ -42,13 +43,15 @@ from .widgets import Board, GameLog, MoveList, StatusBar
 SPEEDS = (0.0, 0.2, 0.5, 1.0, 2.0)
 """Pauses (seconds) a bot waits before moving, so that a human can follow the game."""
 DEFAULT_SPEED = 0.5
+LIGHT, DARK = "textual-light", "textual-dark"
+"""The two colour schemes (key t switches): both keep every text readable."""
 
 CSS = """
 Screen { layout: vertical; }
-#status { height: 1; padding: 0 1; background: $primary-background; }
+#status { height: 1; padding: 0 1; background: $primary; color: auto 90%; }
 #board { height: auto; padding: 0 1; }
 #bottom { height: 1fr; min-height: 5; }
-#moves { width: 36; height: 1fr; border: round $accent; }
+#moves { width: 36; height: 1fr; border: round $primary; }
 #log { width: 1fr; height: 1fr; border: round $primary; }
 #message { height: auto; max-height: 3; padding: 0 1; color: $warning; text-style: bold; }
 .dialog {
@@ -184,7 +187,7 @@ class GameScreen(Screen[None]):
         try:
             self.game.play(action)
         except IllegalActionError as error:
-            self.say(strings.refused(str(action), str(error)))
+            self.say(strings.refused(str(action), explain(error)))
             return
         self.say("")
         self.kb_app.saved = False
@@ -272,8 +275,11 @@ class PlayApp(App[None]):
         speed: float = DEFAULT_SPEED,
         save_path: Path | None = None,
         hint_seconds: float = 2.0,
+        light: bool = False,
     ) -> None:
         super().__init__()
+        if light:
+            self.theme = LIGHT
         self.game = game
         self.speed = speed
         self.save_path = save_path
@@ -297,7 +303,7 @@ class PlayApp(App[None]):
         self.speed = SPEEDS[max(0, min(len(SPEEDS) - 1, nearest + step))]
 
     def action_toggle_theme(self) -> None:
-        self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+        self.theme = LIGHT if self.theme == DARK else DARK
 
     def action_save(self) -> None:
         path = self.save_path or default_save_path()

@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kingsbreakfast.engine import DISHES, HandView, View
+from kingsbreakfast.i18n.words import cards_phrase, dish_name
 
 from . import strings
 
@@ -82,9 +83,12 @@ def board_table(rows: Sequence[BoardRow]) -> Table:
     )
     table.add_column("", width=2, no_wrap=True)
     table.add_column("", width=NAME_WIDTH, no_wrap=True)
-    for dish in DISHES:
+    for dish in range(len(DISHES)):
         table.add_column(
-            Text(dish, justify="right"), width=DISH_WIDTH, justify="right", no_wrap=True
+            Text(dish_name(dish), justify="right", overflow="ellipsis"),
+            width=DISH_WIDTH,
+            justify="right",
+            no_wrap=True,
         )
     table.add_column("", width=EXTRA_WIDTH, justify="right", no_wrap=True)
     for row in rows:
@@ -106,11 +110,31 @@ def board_table(rows: Sequence[BoardRow]) -> Table:
 
 def board_text(rows: Sequence[BoardRow]) -> list[str]:
     """The grid as plain fixed-width lines (the ``--plain`` mode), zeros as ``.``."""
-    header = " " * (2 + NAME_WIDTH) + "".join(f"{dish:>{DISH_WIDTH}}" for dish in DISHES)
+    header = " " * (2 + NAME_WIDTH) + "".join(
+        f"{dish_name(dish)[: DISH_WIDTH - 1]:>{DISH_WIDTH}}" for dish in range(len(DISHES))
+    )
     lines = [header]
     for row in rows:
         cells = "".join(f"{count if count else '.':>{DISH_WIDTH}}" for count in row.counts)
         lines.append(
             f"{row.marker:<2}{row.label:<{NAME_WIDTH}}{cells}  {row.extra}".rstrip()
         )
+    return lines
+
+
+def board_sentences(
+    view: View, names: Sequence[str], hands: Sequence[HandView] | None = None
+) -> list[str]:
+    """The same facts as the grid, one sentence a line: what a screen reader reads best."""
+    shown = view.hands if hands is None else hands
+    lines = [
+        strings.king_sentence(cards_phrase(view.king), sum(view.removed_dishes)),
+        strings.table_sentence(cards_phrase(view.table), view.table_dragons),
+    ]
+    for seat, hand in enumerate(shown):
+        name = names[seat]
+        if seat == view.seat and not view.finished:
+            name = strings.you_label(name)
+        drawn = None if hand.draws is None else cards_phrase(hand.draws)
+        lines.append(strings.hand_sentence(name, cards_phrase(hand.takes), drawn, hand.hidden))
     return lines

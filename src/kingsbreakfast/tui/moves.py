@@ -1,6 +1,6 @@
 """The moves a human may pick now, their keys, and why a refused key is refused.
 
-Legality comes from the engine alone (``View.legal_actions`` and ``View.why_illegal``): this
+Legality comes from the engine alone (``View.legal_actions``, ``explain_illegal``): this
 module only groups the 38 actions into what a player thinks of as moves. Feeding is one
 move ("feed…") whose two dishes are picked afterwards (R8), because listing all 28 dish pairs
 would swamp a small screen.
@@ -13,6 +13,8 @@ from typing import Final
 
 from kingsbreakfast.engine import DISHES, Action, View
 from kingsbreakfast.engine.actions import DRAW_ID, PASS_ID, PLACE_DRAGON_ID
+from kingsbreakfast.engine.rules import explain_illegal
+from kingsbreakfast.i18n.errors import explain
 
 from . import strings
 
@@ -62,6 +64,8 @@ def move_for_key(view: View, key: str) -> Move | str | None:
     for move in moves(view):
         if move.key == key:
             return move
+    if view.to_move is None:
+        return None
     if key in DISH_KEYS:
         dish = DISH_KEYS.index(key)
         return _refusal(view, Action.take(dish), strings.take_what(dish))
@@ -76,9 +80,20 @@ def move_for_key(view: View, key: str) -> Move | str | None:
     return None
 
 
+def refusal(view: View, action: Action) -> str | None:
+    """None when ``action`` is legal now, else the sentence that says why not."""
+    if view.to_move is None or action in view.legal_actions():
+        return None
+    return _refusal(view, action, str(action))
+
+
 def _refusal(view: View, action: Action, what: str) -> str:
-    reason = view.why_illegal(action)
-    return strings.refused(what, reason or "it is not possible now")
+    """The engine's reason (R-numbered), in the player's language."""
+    error = explain_illegal(
+        action, view.table, view.table_dragons, view.king, view.deck_size,
+        view.pending_dragon, view.rules,
+    )
+    return strings.refused(what, explain(error))
 
 
 def _likeliest_feed(view: View) -> Action:

@@ -20,11 +20,12 @@ from kingsbreakfast.engine import (
     IllegalActionError,
     score_hand,
 )
+from kingsbreakfast.i18n.errors import explain
 from kingsbreakfast.narrate import score_lines
 
 from . import strings
-from .board import board_rows, board_text
-from .moves import FEED, Move, first_dishes, move_for_key, moves, second_dishes
+from .board import board_rows, board_sentences, board_text
+from .moves import FEED, Move, first_dishes, move_for_key, moves, refusal, second_dishes
 from .opponents import rank_moves
 from .saving import default_save_path, write_record
 from .session import Game, Watcher
@@ -136,7 +137,7 @@ class PlainGame:
                 self.game.names[to_move], _viewer_name(self.game, self.watcher.seat),
             )
         )
-        for line in board_text(board_rows(view, self.game.names)):
+        for line in board_sentences(view, self.game.names):
             self.say(line)
         hand = view.my_hand
         if hand is not None and hand.cards is not None:
@@ -157,6 +158,10 @@ class PlainGame:
             return None
         if answer in ("l", "look", ""):
             self._look()
+            return None
+        if answer in ("g", "grid"):
+            for line in board_text(board_rows(view, self.game.names)):
+                self.say(line)
             return None
         if answer in ("h", "hint"):
             self._hint()
@@ -179,14 +184,14 @@ class PlainGame:
             except ActionFormatError:
                 self.say(strings.PLAIN_BAD_CHOICE)
                 return None
-            reason = view.why_illegal(action)
+            reason = refusal(view, action)
             if reason is not None:
-                self.say(strings.refused(str(action), reason))
+                self.say(reason)
                 return None
         try:
             self.game.play(action)
         except IllegalActionError as error:  # pragma: no cover - the view said it was legal
-            self.say(str(error))
+            self.say(explain(error))
             return None
         self._saved = False
         return "played"

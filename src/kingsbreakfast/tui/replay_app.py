@@ -14,7 +14,7 @@ from kingsbreakfast.engine import Record
 from kingsbreakfast.narrate import score_lines
 
 from . import strings
-from .app import CSS
+from .app import CSS, DARK, LIGHT
 from .replay_model import Replay
 from .widgets import Board, GameLog, StatusBar
 
@@ -37,8 +37,10 @@ class ReplayApp(App[None]):
         Binding("q", "quit", "quit"),
     ]
 
-    def __init__(self, record: Record) -> None:
+    def __init__(self, record: Record, light: bool = False) -> None:
         super().__init__()
+        if light:
+            self.theme = LIGHT
         self.replay = Replay(record)
         self.step = 0
 
@@ -77,4 +79,4 @@ class ReplayApp(App[None]):
         self.show()
 
     def action_toggle_theme(self) -> None:
-        self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+        self.theme = LIGHT if self.theme == DARK else DARK

@@ -8,7 +8,7 @@ from kingsbreakfast.engine import Record
 from kingsbreakfast.narrate import score_lines
 
 from . import strings
-from .board import board_rows, board_text
+from .board import board_sentences
 from .replay_model import Replay
 
 
@@ -59,7 +59,7 @@ class PlainReplay:
         for line in replay.lines(step):
             self.say(line)
         view = replay.view(step)
-        for line in board_text(board_rows(view, replay.names, replay.hands(step))):
+        for line in board_sentences(view, replay.names, replay.hands(step)):
             self.say(line)
         if step == replay.steps and view.finished:
             scoring = view.score()

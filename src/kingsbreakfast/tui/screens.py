@@ -20,6 +20,7 @@ from textual.widgets.option_list import Option
 from kingsbreakfast.engine import DISHES, Action, View
 from kingsbreakfast.engine.actions import PLACE_DRAGON_ID
 from kingsbreakfast.engine.scoring import Scoring
+from kingsbreakfast.i18n.words import dish_name
 
 from . import strings
 from .moves import DISH_KEYS, first_dishes, second_dishes
@@ -148,6 +149,8 @@ class HintScreen(ModalScreen[Action | None]):
         self.app.call_from_thread(self._show, ranked)
 
     def _show(self, ranked: list[HintLine]) -> None:
+        if not self.is_mounted:
+            return  # closed before the search finished
         self.query_one("#hint-status", Static).update(strings.HINT_HEADER)
         options = self.query_one("#hint-moves", OptionList)
         for line in ranked:
@@ -258,8 +261,10 @@ def score_table(scoring: Scoring, king: Sequence[int], names: Sequence[str]) -> 
     discarded cards (``x``), the total and the cards discarded."""
     table = Table(box=None, padding=(0, 0), header_style="bold underline")
     table.add_column("", width=10, no_wrap=True)
-    for dish in DISHES:
-        table.add_column(dish, width=8, justify="right", no_wrap=True)
+    for dish in range(len(DISHES)):
+        table.add_column(
+            Text(dish_name(dish), overflow="ellipsis"), width=8, justify="right", no_wrap=True
+        )
     table.add_column(strings.POINTS_HEADER, width=7, justify="right", no_wrap=True)
     table.add_column(strings.DISCARDED_HEADER, width=6, justify="right", no_wrap=True)
     table.add_row(

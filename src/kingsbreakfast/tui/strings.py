@@ -1,18 +1,17 @@
-"""Every player-facing sentence of the terminal game, in one place.
+"""Every player-facing sentence of the terminal game's own screens, in one place.
 
-The translation layer does not exist yet; until it does, the full-screen and the plain game
-take all their words from here (English), so that moving them into message catalogues later
-is one file's work. The game log's sentences come from :mod:`kingsbreakfast.narrate`.
+The game's words (dish names, counted dishes) and the log (:mod:`kingsbreakfast.narrate`)
+come from the translation layer in the language chosen with ``--lang``; the sentences of the
+screens below are English until they are marked for the translators, which is this one
+file's work.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from kingsbreakfast.engine import DISHES
-
-LANGUAGES: Final = ("en", "de", "hu", "fr", "vi")
-"""Language codes ``--lang`` accepts (RULES.md R1 lists the dish names in each)."""
+from kingsbreakfast.i18n.words import dish_count
+from kingsbreakfast.i18n.words import dish_name as dish_name
 
 TITLE: Final = "King's Breakfast"
 DRAGON_NAME: Final = "Emerald"
@@ -43,10 +42,6 @@ def hotseat_name(number: int) -> str:
 
 def bot_label(name: str, bot: str) -> str:
     return f"{name} ({bot})"
-
-
-def dish_name(dish: int) -> str:
-    return DISHES[dish]
 
 
 # --- the board ---------------------------------------------------------------------------
@@ -99,11 +94,11 @@ BOARD_TITLE: Final = "King's plate, table and hands"
 
 
 def take_label(dish: int, count: int) -> str:
-    return f"take {count} {DISHES[dish]}"
+    return f"take {dish_count(dish, count)}"
 
 
 def take_what(dish: int) -> str:
-    return f"take {DISHES[dish]}"
+    return f"take {dish_name(dish)}"
 
 
 DRAW_LABEL: Final = "draw a card"
@@ -142,11 +137,11 @@ FEED_FIRST: Final = "The dragon eats two of the king's dishes (R8). Pick the fir
 
 
 def feed_second(first: int) -> str:
-    return f"The dragon eats {DISHES[first]} and… pick the second dish:"
+    return f"The dragon eats {dish_name(first)} and… pick the second dish:"
 
 
 def king_dish_option(dish: int, count: int) -> str:
-    return f"{DISHES[dish]} (the king has {count})"
+    return f"{dish_name(dish)} (the king has {count})"
 
 
 CANCEL_HINT: Final = "Esc: back"
@@ -245,8 +240,8 @@ HELP_TEXT: Final = (
 )
 
 # --- plain mode --------------------------------------------------------------------------
-PLAIN_PROMPT: Final = "Your move (number, or h hint, s save, l look, q quit): "
-PLAIN_BAD_CHOICE: Final = "Please type one of the numbers shown, or h, s, l, q."
+PLAIN_PROMPT: Final = "Your move (key, or h hint, s save, l look, g grid, q quit): "
+PLAIN_BAD_CHOICE: Final = "Please type one of the keys shown, or h, s, l, g, q."
 PLAIN_PICK_DISH: Final = "Which dish? (number): "
 
 
@@ -274,7 +269,7 @@ def provisional_short(points: int, discarded: int) -> str:
 
 
 def king_lacks(dish: int) -> str:
-    return f"That does not make a pair the king holds ({DISHES[dish]}) (R8)."
+    return f"That does not make a pair the king holds ({dish_name(dish)}) (R8)."
 
 
 POINTS_HEADER: Final = "points"
@@ -295,3 +290,26 @@ PLAIN_REPLAY_HELP: Final = "Type Enter (next), b (back), an action number, or q 
 
 def replay_out_of_range(steps: int) -> str:
     return f"The record has actions 0 to {steps}."
+
+
+# --- the board in sentences (plain mode) -------------------------------------------------
+
+
+def king_sentence(plate: str, eaten: int) -> str:
+    extra = f" ({eaten} eaten by dragons)" if eaten else ""
+    return f"King's plate: {plate}{extra}."
+
+
+def table_sentence(table: str, dragons: int) -> str:
+    extra = f"; {dragons_on_table(dragons)}" if dragons else ""
+    return f"Table: {table}{extra}."
+
+
+def hand_sentence(name: str, taken: str, drawn: str | None, hidden: int) -> str:
+    if drawn is not None:
+        return f"{name}: took {taken}; drew {drawn}."
+    cards = "1 hidden card" if hidden == 1 else f"{hidden} hidden cards"
+    return f"{name}: took {taken}; {cards}."
+
+
+PLAIN_GRID_HINT: Final = "(g: the same as a grid)"

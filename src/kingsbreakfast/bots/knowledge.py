@@ -79,17 +79,24 @@ def leftover_chance(view: View, dishes_on_table_after: int) -> float:
 @lru_cache(maxsize=65536)
 def tail_values(base: int, mean: float) -> tuple[float, ...]:
     """``E[K * 1{K >= h}]`` for h = 0..15, where K = base + Poisson(mean) is the king's final
-    count of a dish: the points one card of that dish is worth when holding h of them (R11)."""
-    pmf = []
+    count of a dish: the points one card of that dish is worth when holding h of them (R11).
+
+    Callers round ``mean`` (see :func:`quantize`) so that the cache serves most calls.
+    """
+    terms = []
     p = exp(-mean)
     for k in range(_MAX_EXTRA):
-        pmf.append(p)
+        terms.append((base + k) * p)
         p *= mean / (k + 1)
-    values = []
-    for held in range(16):
-        start = max(0, held - base)
-        values.append(sum((base + k) * pmf[k] for k in range(start, _MAX_EXTRA)))
-    return tuple(values)
+    suffix = [0.0] * (_MAX_EXTRA + 1)
+    for k in range(_MAX_EXTRA - 1, -1, -1):
+        suffix[k] = suffix[k + 1] + terms[k]
+    return tuple(suffix[min(_MAX_EXTRA, max(0, held - base))] for held in range(16))
+
+
+def quantize(mean: float) -> float:
+    """The king's expected extra cards rounded to a twentieth: finer than the estimate is."""
+    return round(max(0.0, mean) * 20.0) / 20.0
 
 
 def hand_value(hand: list[float] | tuple[float, ...], base: list[int], mean: list[float]) -> float:
@@ -105,6 +112,6 @@ def hand_value(hand: list[float] | tuple[float, ...], base: list[int], mean: lis
             continue
         threshold = min(15, int(held + 0.5))
         b = max(0, base[dish])
-        m = round(max(0.0, mean[dish]), 2)
+        m = quantize(mean[dish])
         total += held * tail_values(b, m)[threshold]
     return total

@@ -140,8 +140,64 @@ def tournament(
         print(f"plot: {plot}")
 
 
+def analyze(
+    bot: Annotated[str, typer.Option(help="The bot in every seat (name[:option=value]).")]
+    = "medium",
+    players: Annotated[str, typer.Option(help="Table sizes, comma-separated.")] = "3,4,5",
+    games: Annotated[int, typer.Option(help="Games per table size.")] = 2000,
+    seed: Annotated[int, typer.Option(help="Seed: same seed, same answers.")] = 1,
+    workers: Annotated[int, typer.Option(help="Parallel worker processes.")] = 1,
+    output: Annotated[Path, typer.Option(help="Write the findings as JSON here.")]
+    = Path("analysis.json"),
+    markdown_out: Annotated[
+        Path | None, typer.Option("--markdown", help="Write the findings as Markdown here.")
+    ] = None,
+    plots: Annotated[
+        Path | None, typer.Option(help="Directory for the plots (seats, king's plate).")
+    ] = None,
+) -> None:
+    """Balance questions by simulation: seat (first cook) advantage for each table size,
+    dragon use, the king's final plate, scores and tie-breaks."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from kingsbreakfast.sim.analyze import analyze as run_analysis
+    from kingsbreakfast.sim.analyze import markdown
+
+    try:
+        sizes = [int(p) for p in players.split(",")]
+    except ValueError:
+        raise _fail(f"bad --players {players!r}: write sizes like 3,4,5") from None
+    if any(not 3 <= n <= 5 for n in sizes):
+        raise _fail(f"table sizes must be 3 to 5 (R2), not {players}")
+    if games < 1:
+        raise _fail("games must be at least 1")
+    with Progress(
+        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+        TimeRemainingColumn(), transient=True,
+    ) as bar:
+        task = bar.add_task("games", total=games * len(sizes))
+        try:
+            result = run_analysis(bot, sizes, games, seed, workers,
+                                  progress=lambda k: bar.advance(task, k))
+        except ValueError as error:
+            raise _fail(str(error)) from None
+    output.write_text(json.dumps(result, indent=2) + "\n")
+    text = markdown(result)
+    print(text)
+    if markdown_out is not None:
+        markdown_out.write_text(text)
+    if plots is not None:
+        from kingsbreakfast.sim.plot import plot_king, plot_seats
+
+        plots.mkdir(parents=True, exist_ok=True)
+        plot_seats(result["tables"], plots / "analysis-seats.png")
+        plot_king(result["tables"], plots / "analysis-king.png")
+        print(f"plots: {plots / 'analysis-seats.png'}, {plots / 'analysis-king.png'}")
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the ``kingsbreakfast`` command line."""
     app.command(name="bots")(bots)
     app.command()(hint)
     app.command()(tournament)
+    app.command()(analyze)

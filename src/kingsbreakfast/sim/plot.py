@@ -85,3 +85,26 @@ def plot_seats(rows: Sequence[dict[str, Any]], path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def plot_king(rows: Sequence[dict[str, Any]], path: Path) -> None:
+    """The king's mean final plate by dish for each table size, from :mod:`.analyze`."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    width = 0.25
+    for k, row in enumerate(rows):
+        by_dish = row["game"]["mean_king_by_dish"]
+        xs = [d + (k - 1) * width for d in range(len(by_dish))]
+        ax.bar(xs, list(by_dish.values()), width=width, label=f"{row['players']} players")
+    dishes = list(rows[0]["game"]["mean_king_by_dish"])
+    ax.set_xticks(range(len(dishes)), dishes)
+    ax.set_ylabel("king's cards at the end (mean)")
+    ax.set_title("The king's final plate")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

@@ -39,7 +39,7 @@ def rate(config: TournamentConfig, games: Sequence[GameResult]) -> list[Rating]:
         teams = [[model.rating(mu=mu[lab], sigma=sigma[lab])] for lab in seat_labels]
         # R12: more points first; equal points ranked by fewer discards; else shared
         order = sorted(range(len(seat_labels)), key=lambda s: (-game.points[s], game.discarded[s]))
-        ranks = [0] * len(seat_labels)
+        ranks = [0.0] * len(seat_labels)
         for position, seat in enumerate(order):
             prev = order[position - 1] if position else None
             if prev is not None and (game.points[prev], game.discarded[prev]) == (
@@ -48,7 +48,7 @@ def rate(config: TournamentConfig, games: Sequence[GameResult]) -> list[Rating]:
             ):
                 ranks[seat] = ranks[prev]
             else:
-                ranks[seat] = position + 1
+                ranks[seat] = float(position + 1)
         new = model.rate(teams, ranks=ranks)
         delta_mu: dict[str, float] = {}
         new_sigma: dict[str, float] = {}

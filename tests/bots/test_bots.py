@@ -1,0 +1,126 @@
+"""Bots: only legal actions, only views, reproducible from their seed."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kingsbreakfast.bots import (
+    BOT_NAMES,
+    LEVELS,
+    Bot,
+    RandomBot,
+    describe_bot,
+    make_bot,
+)
+from kingsbreakfast.engine import State, sample_world
+
+CHEAP = {"ismcts": {"simulations": 40}, "hard": {"simulations": 40},
+         "expert": {"simulations": 60}}
+ALL_NAMES = BOT_NAMES + LEVELS
+
+
+def cheap_bot(name: str) -> Bot:
+    return make_bot(name, **CHEAP.get(name, {}))
+
+
+def random_position(seed: int, players: int, steps: int) -> State:
+    rng = random.Random(seed)
+    state = State.new(players, rng, first_cook=seed % players)
+    for _ in range(steps):
+        legal = state.legal_actions()
+        if not legal:
+            break
+        state.apply(legal[rng.randrange(len(legal))])
+    return state
+
+
+def test_levels_weakest_first_and_every_name_builds() -> None:
+    assert LEVELS == ("easy", "medium", "hard", "expert")
+    for name in ALL_NAMES:
+        bot = make_bot(name)
+        assert isinstance(bot, Bot)
+        assert bot.name == name
+        text = describe_bot(name)
+        assert len(text) > 150 and text == bot.description
+
+
+def test_unknown_names_and_options_are_refused_clearly() -> None:
+    with pytest.raises(ValueError, match="unknown bot 'grandmaster'"):
+        make_bot("grandmaster")
+    with pytest.raises(ValueError, match="takes no options"):
+        make_bot("greedy", simulations=3)
+    with pytest.raises(ValueError, match="bad option"):
+        make_bot("ismcts", depth=3)
+    with pytest.raises(ValueError, match="simulations must be at least 1"):
+        make_bot("expert", simulations=0)
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "heuristic", "medium"])
+def test_cheap_bots_play_legal_actions_in_thousands_of_positions(name: str) -> None:
+    bot = make_bot(name)
+    rng = random.Random(11)
+    checked = 0
+    for seed in range(50):
+        state = State.new(3 + seed % 3, seed)
+        while not state.is_over:
+            seat = state.to_move
+            action = bot.act(state.view(seat), rng)
+            assert action in state.legal_actions()
+            state.play(action, seat)
+            checked += 1
+    assert checked > 2000
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.integers(3, 5),
+    steps=st.integers(0, 80),
+    name=st.sampled_from(ALL_NAMES),
+)
+def test_every_bot_returns_a_legal_action(seed: int, players: int, steps: int, name: str) -> None:
+    state = random_position(seed, players, steps)
+    if state.is_over:
+        return
+    action = cheap_bot(name).act(state.view(state.to_move), random.Random(seed))
+    assert action in state.legal_actions()
+
+
+@pytest.mark.parametrize("name", ALL_NAMES)
+def test_hidden_cards_do_not_change_the_move(name: str) -> None:
+    """Two worlds that agree on everything the seat sees, differing in the deck and the
+    other players' drawn cards: the bot must choose the same, whatever lies hidden."""
+    for seed in range(6):
+        state = random_position(seed, 4, 8 + 5 * seed)
+        seat = state.to_move
+        assert seat is not None
+        view = state.view(seat)
+        other_world = sample_world(view, random.Random(1000 + seed))
+        assert other_world.view(seat) == view
+        first = cheap_bot(name).act(state.view(seat), random.Random(5))
+        second = cheap_bot(name).act(other_world.view(seat), random.Random(5))
+        assert first == second
+
+
+@pytest.mark.parametrize("name", ALL_NAMES)
+def test_same_seed_same_view_same_move(name: str) -> None:
+    state = random_position(3, 5, 30)
+    view = state.view(state.to_move)
+    moves = {cheap_bot(name).act(view, random.Random(42)) for _ in range(3)}
+    assert len(moves) == 1
+
+
+def test_bots_refuse_a_finished_game() -> None:
+    state = random_position(1, 3, 10**4)
+    assert state.is_over
+    for name in ALL_NAMES:
+        with pytest.raises(ValueError, match="game is over"):
+            cheap_bot(name).act(state.view(0), random.Random(0))
+
+
+def test_random_bot_is_still_exported_for_the_cli() -> None:
+    assert make_bot("random").__class__ is RandomBot

@@ -360,3 +360,21 @@ def test_speed_keys_and_quitting() -> None:
         assert app.return_code == 0
 
     run(scenario())
+
+
+def test_a_move_can_be_clicked_with_the_mouse() -> None:
+    deck = rigged_deck("bread", "bread", "cheese", "ham", "ham", "fruit", "cake", "cake")
+    game = Game(State(deck, 4, 0), tuple(seats(None, "random", "random", "random")),
+                random.Random(7))
+
+    async def scenario() -> None:
+        app = PlayApp(game, speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            first = moves(game.view(0))[0]
+            assert first.label == "take 2 bread"
+            await pilot.click("#moves", offset=(4, 1))  # the first line inside the border
+            await settle(pilot)
+            assert game.state.history[0].action == first.action
+
+    run(scenario())

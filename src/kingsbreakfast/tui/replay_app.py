@@ -8,14 +8,14 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Footer, Static
+from textual.widgets import Footer
 
 from kingsbreakfast.engine import Record
-from kingsbreakfast.narrate import score_lines
 
 from . import strings
 from .app import CSS, DARK, LIGHT
 from .replay_model import Replay
+from .screens import score_table
 from .widgets import Board, GameLog, StatusBar
 
 
@@ -50,7 +50,6 @@ class ReplayApp(App[None]):
         log = GameLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
         log.border_title = strings.LOG_TITLE
         yield log
-        yield Static(Text(strings.REPLAY_KEYS), id="message")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -60,15 +59,18 @@ class ReplayApp(App[None]):
         replay, step = self.replay, self.step
         view = replay.view(step)
         self.query_one(StatusBar).show(
-            view, replay.names, strings.replay_status(step, replay.steps) + " · "
+            view, replay.names, strings.replay_status(step, replay.steps) + " · ",
+            with_viewer=False,
         )
         self.query_one(Board).show(view, replay.names, replay.hands(step))
-        lines = replay.log(step)
-        if step == replay.steps and view.finished:
-            scoring = view.score()
-            if scoring is not None:
-                lines = [*lines, "", *score_lines(scoring, view.king, replay.names)]
-        self.query_one(GameLog).show_lines(lines)
+        log = self.query_one(GameLog)
+        log.show_lines(replay.log(step))
+        scoring = view.score() if step == replay.steps and view.finished else None
+        if scoring is not None:  # the final scoring (R11, R12), as the score screen has it
+            winners = [replay.names[seat] for seat in scoring.winners]
+            log.write(Text(strings.SCORE_TITLE, style="bold underline"))
+            log.write(score_table(scoring, view.king, replay.names))
+            log.write(Text(strings.winner_line(winners, scoring.tie_break), style="bold"))
 
     def action_step(self, delta: int) -> None:
         self.step = max(0, min(self.replay.steps, self.step + delta))

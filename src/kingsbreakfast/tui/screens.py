@@ -266,7 +266,7 @@ def score_table(scoring: Scoring, king: Sequence[int], names: Sequence[str]) -> 
             Text(dish_name(dish), overflow="ellipsis"), width=8, justify="right", no_wrap=True
         )
     table.add_column(strings.POINTS_HEADER, width=7, justify="right", no_wrap=True)
-    table.add_column(strings.DISCARDED_HEADER, width=6, justify="right", no_wrap=True)
+    table.add_column(strings.DISCARDED_HEADER, width=5, justify="right", no_wrap=True)
     table.add_row(
         Text(strings.KING, style="bold"), *(Text(str(count)) for count in king), "", ""
     )

@@ -70,10 +70,17 @@ def hidden_extra(count: int) -> str:
 
 
 def status_line(
-    round_number: int, cook: str, deck: int, to_move: str | None, viewer: str | None
+    round_number: int,
+    cook: str,
+    deck: int,
+    to_move: str | None,
+    viewer: str | None,
+    with_viewer: bool = True,
 ) -> str:
     mover = f"{to_move} to move" if to_move is not None else "game over"
-    seen = f" · seen by {viewer}" if viewer is not None else " · public view"
+    seen = ""
+    if with_viewer:
+        seen = f" · seen by {viewer}" if viewer is not None else " · public view"
     return f"Round {round_number} · cook {cook} · deck {deck} · {mover}{seen}"
 
 
@@ -217,7 +224,6 @@ def replay_status(step: int, total: int) -> str:
     return f"Replay: action {step} of {total}"
 
 
-REPLAY_KEYS: Final = "←/→ step · Home/End jump · q quit"
 
 # --- help --------------------------------------------------------------------------------
 HELP_TEXT: Final = (

@@ -22,10 +22,14 @@ from .moves import moves
 class StatusBar(Static):
     """One line: round, cook, deck, who moves, whose eyes the screen is for."""
 
-    def show(self, view: View, names: Sequence[str], prefix: str = "") -> None:
+    def show(
+        self, view: View, names: Sequence[str], prefix: str = "", with_viewer: bool = True
+    ) -> None:
         to_move = None if view.to_move is None else names[view.to_move]
         viewer = None if view.seat is None else names[view.seat]
-        line = strings.status_line(view.round, names[view.cook], view.deck_size, to_move, viewer)
+        line = strings.status_line(
+            view.round, names[view.cook], view.deck_size, to_move, viewer, with_viewer
+        )
         self.update(Text(prefix + line, style="bold", no_wrap=True, overflow="ellipsis"))
 
 
@@ -63,6 +67,9 @@ class GameLog(RichLog):
 
     def show_lines(self, lines: Sequence[str], start: int = 0) -> None:
         """Write ``lines[start:]``; with ``start`` 0 the log is rebuilt from scratch."""
+        self._write_lines(lines, start)
+
+    def _write_lines(self, lines: Sequence[str], start: int) -> None:
         if start == 0:
             self.clear()
         for line in lines[start:]:

@@ -17,7 +17,13 @@ from tui_helpers import advance_to, game_reaching, screen_text, seats, settle
 
 from kingsbreakfast.engine import DISHES, State, read_record
 from kingsbreakfast.tui.app import SPEEDS, GameScreen, PlayApp
-from kingsbreakfast.tui.moves import DISH_KEYS, first_dishes, moves, second_dishes
+from kingsbreakfast.tui.moves import (
+    DISH_KEYS,
+    action_label,
+    first_dishes,
+    moves,
+    second_dishes,
+)
 from kingsbreakfast.tui.screens import (
     DragonScreen,
     FeedScreen,
@@ -325,9 +331,9 @@ def test_the_hint_ranks_every_legal_move_and_plays_the_chosen_one() -> None:
             await settle(pilot)
             assert isinstance(app.screen, HintScreen)
             text = screen_text(app)
-            assert "expected points" in text
+            assert "win chance" in text
             for action in legal:
-                assert str(action) in text
+                assert action_label(action) in text
             await pilot.press("enter")
             await settle(pilot)
             assert not isinstance(app.screen, HintScreen)
@@ -349,6 +355,12 @@ def test_speed_keys_and_quitting() -> None:
             await pilot.press("minus", "minus")
             assert app.speed == 1.0
             assert app.speed in SPEEDS
+            await pilot.press("question_mark")
+            await settle(pilot)
+            assert "1-7        take all of a dish" in screen_text(app)
+            await pilot.press("escape")
+            await settle(pilot)
+            assert isinstance(app.screen, GameScreen)
             await pilot.press("q")
             await settle(pilot)
             assert isinstance(app.screen, QuitScreen)

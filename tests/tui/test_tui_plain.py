@@ -10,7 +10,7 @@ from pathlib import Path
 from tui_helpers import game_reaching, seats
 
 from kingsbreakfast.engine import DISHES, State, read_record
-from kingsbreakfast.tui.moves import DISH_KEYS, first_dishes, second_dishes
+from kingsbreakfast.tui.moves import DISH_KEYS, action_label, first_dishes, second_dishes
 from kingsbreakfast.tui.plain import AGAIN, QUIT, PlainGame
 from kingsbreakfast.tui.session import Game
 from rigging import rigged_deck
@@ -118,3 +118,12 @@ def test_end_of_input_leaves_quietly() -> None:
     game = Game.new(seats(None, "random", "random"), seed=41)
     result, _ = play_plain(game, "")
     assert result == QUIT
+
+
+def test_the_hint_in_plain_mode_ranks_every_legal_move() -> None:
+    game = Game(State(rigged_deck(*["bread"] * 4, *["cheese"] * 2), 3, 0),
+                tuple(seats(None, "random", "random")), random.Random(1))
+    _, text = play_plain(game, "h\nq\nn\n", hint_seconds=0.05)
+    hint = text.split("win chance")[1]
+    for action in game.state.legal_actions():
+        assert action_label(action) in hint

@@ -128,3 +128,18 @@ def _pairs(view: View) -> list[tuple[int, int]]:
         assert dishes is not None
         pairs.append(dishes)
     return pairs
+
+
+def action_label(action: Action) -> str:
+    """An action in the screen's words (the hint lists actions this way)."""
+    kind = action.kind
+    if kind == "take":
+        return strings.take_what(int(action))
+    dishes = action.dishes
+    if dishes is not None:
+        return strings.feed_what(*dishes)
+    return {
+        "draw": strings.DRAW_LABEL,
+        "place_dragon": strings.PLACE_LABEL,
+        "pass": strings.PASS_WHAT,
+    }[kind]

@@ -25,7 +25,16 @@ from kingsbreakfast.narrate import score_lines
 
 from . import strings
 from .board import board_rows, board_sentences, board_text
-from .moves import FEED, Move, first_dishes, move_for_key, moves, refusal, second_dishes
+from .moves import (
+    FEED,
+    Move,
+    action_label,
+    first_dishes,
+    move_for_key,
+    moves,
+    refusal,
+    second_dishes,
+)
 from .opponents import rank_moves
 from .saving import default_save_path, write_record
 from .session import Game, Watcher
@@ -226,7 +235,7 @@ class PlainGame:
         self.say(strings.HINT_HEADER)
         for line in rank_moves(view, self._hint_rng, seconds=self.hint_seconds):
             self.say(
-                strings.hint_line(str(line.action), line.expected_points, line.win_chance,
+                strings.hint_line(action_label(line.action), line.expected_points, line.win_chance,
                                   line.visits)
             )
 

@@ -23,7 +23,7 @@ from kingsbreakfast.engine.scoring import Scoring
 from kingsbreakfast.i18n.words import dish_name
 
 from . import strings
-from .moves import DISH_KEYS, first_dishes, second_dishes
+from .moves import DISH_KEYS, action_label, first_dishes, second_dishes
 from .opponents import HintLine, rank_moves
 
 PLACE, USE = "place", "use"
@@ -158,7 +158,10 @@ class HintScreen(ModalScreen[Action | None]):
                 Option(
                     Text(
                         strings.hint_line(
-                            str(line.action), line.expected_points, line.win_chance, line.visits
+                            action_label(line.action),
+                            line.expected_points,
+                            line.win_chance,
+                            line.visits,
                         )
                     ),
                     id=str(int(line.action)),

@@ -108,6 +108,10 @@ def take_what(dish: int) -> str:
     return f"take {dish_name(dish)}"
 
 
+def feed_what(first: int, second: int) -> str:
+    return f"feed {dish_name(first)} and {dish_name(second)}"
+
+
 DRAW_LABEL: Final = "draw a card"
 FEED_WHAT: Final = "feed a dragon"
 PASS_WHAT: Final = "pass"
@@ -156,11 +160,11 @@ CANCEL_HINT: Final = "Esc: back"
 # --- hint --------------------------------------------------------------------------------
 HINT_TITLE: Final = "Hint: the bot's ranking of your moves"
 HINT_THINKING: Final = "Thinking…"
-HINT_HEADER: Final = f"{'move':<16}{'expected points':>16}{'win chance':>12}{'playouts':>10}"
+HINT_HEADER: Final = f"{'move':<24}{'points':>10}{'win chance':>12}{'playouts':>10}"
 
 
 def hint_line(action: str, points: float, win: float, visits: int) -> str:
-    return f"{action:<16}{points:>16.1f}{win * 100:>11.1f}%{visits:>10}"
+    return f"{action[:24]:<24}{points:>10.1f}{win * 100:>11.1f}%{visits:>10}"
 
 
 HINT_FOOTER: Final = "Enter plays the highlighted move · Esc closes"

@@ -147,7 +147,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser.add_argument("--episodes", type=int, default=2000)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--eval-games", type=int, default=400)
-    parser.add_argument("--rate", type=float, default=0.3)
+    parser.add_argument("--rate", type=float, default=0.5)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     env = KingsBreakfastEnv(players=args.players, opponents="random", first_cook=None)

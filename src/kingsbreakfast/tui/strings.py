@@ -47,7 +47,6 @@ def bot_label(name: str, bot: str) -> str:
 # --- the board ---------------------------------------------------------------------------
 KING: Final = "King"
 TABLE: Final = "Table"
-EATEN: Final = "Eaten"
 DRAWN: Final = "  drawn"
 
 
@@ -97,7 +96,6 @@ def dragons_on_table(count: int) -> str:
 ACTIONS_TITLE: Final = "Your move"
 WAITING_TITLE: Final = "Waiting"
 LOG_TITLE: Final = "What happened"
-BOARD_TITLE: Final = "King's plate, table and hands"
 
 
 def take_label(dish: int, count: int) -> str:
@@ -119,7 +117,6 @@ FEED_TABLE_LABEL: Final = "feed a table dragon…"
 FEED_DRAWN_LABEL: Final = "feed the drawn dragon…"
 PLACE_LABEL: Final = "place the dragon on the table"
 PASS_LABEL: Final = "pass (nothing else is possible)"
-KEY_HELP_LINE: Final = "1-7 take · d draw · f feed · p place · x pass · h hint · ? keys"
 
 
 def waiting_for(name: str) -> str:
@@ -321,5 +318,3 @@ def hand_sentence(name: str, taken: str, drawn: str | None, hidden: int) -> str:
     cards = "1 hidden card" if hidden == 1 else f"{hidden} hidden cards"
     return f"{name}: took {taken}; {cards}."
 
-
-PLAIN_GRID_HINT: Final = "(g: the same as a grid)"

@@ -52,7 +52,9 @@ def test_lobby_create_join_start_and_errors(client: TestClient) -> None:
     assert bad.status_code == 422 and bad.json()["error"]["code"] == "bad_name"
     joined = client.post(f"/api/tables/{table_id}/join", json={"name": "Bob"}).json()
     assert joined["seat"] == 1 and joined["token"] != host
-    refused = client.post(f"/api/tables/{table_id}/start", headers={"x-seat-token": joined["token"]})
+    refused = client.post(
+        f"/api/tables/{table_id}/start", headers={"x-seat-token": joined["token"]}
+    )
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_host"
     assert client.get(f"/games/{table_id}/record").status_code == 409
     started = client.post(f"/api/tables/{table_id}/start", headers={"x-seat-token": host})
@@ -131,7 +133,9 @@ def test_bad_sockets_are_refused_and_other_tables_play_on(client: TestClient) ->
     grant = new_table(client, seats=3)
     table_id, token = grant["table"]["id"], grant["token"]
     other = new_table(client, seats=3)
-    client.post(f"/api/tables/{other['table']['id']}/start", headers={"x-seat-token": other["token"]})
+    client.post(
+        f"/api/tables/{other['table']['id']}/start", headers={"x-seat-token": other["token"]}
+    )
 
     with client.websocket_connect("/ws/tables/nothing") as ws:
         assert ws.receive_json()["code"] == "no_table"

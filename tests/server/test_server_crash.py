@@ -50,7 +50,7 @@ def test_kill_dash_nine_loses_no_acknowledged_action(db_url: str, tmp_path: Path
         with hello(server, table_id, token) as ws:
             own_moves = 0
             frame = next_state(ws)
-            while own_moves < 12:
+            while own_moves < 6:
                 if frame["view"]["to_move"] == 0:
                     my_move(ws, frame, rng)
                     own_moves += 1

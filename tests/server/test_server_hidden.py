@@ -125,7 +125,7 @@ def test_decks_differing_in_hidden_cards_give_identical_frames(
         play_through_server(f"sqlite:///{tmp / 'b.db'}", other_deck, n, actions, seat)
     )
     # every frame before the final scoring (which shows every hand, R11) is the same bytes
-    playing = [k for k, f in enumerate(decoded) if not (f.get("view") or {}).get("to_move") is None]
+    playing = [k for k, f in enumerate(decoded) if (f.get("view") or {}).get("to_move") is not None]
     assert len(playing) > len(actions)
     assert [a_frames[k] for k in playing] == [b_frames[k] for k in playing]
     assert len(a_frames) == len(b_frames)

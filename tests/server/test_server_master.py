@@ -30,7 +30,7 @@ def test_checks_in_order_and_refusals_change_nothing(db_url: str) -> None:
     async def main() -> None:
         master = make_master(db_url, dealer=fixed_dealer(7))
         await master.open()
-        table, tokens = await seated_table(master, 3)
+        table, _tokens = await seated_table(master, 3)
         conns = [Capture(s) for s in range(3)]
         spectator = Capture(None)
         for c in [*conns, spectator]:
@@ -159,7 +159,7 @@ def test_bots_fill_seats_and_a_zombie_is_played_until_return(sqlite_url: str) ->
     async def main() -> None:
         master = make_master(sqlite_url, dealer=fixed_dealer(4, first_cook=1), zombie_grace=0.05)
         await master.open()
-        table, tokens = await seated_table(master, 1, seats=3, bot_level="easy")
+        table, _tokens = await seated_table(master, 1, seats=3, bot_level="easy")
         assert table.state is not None
         # seat 0 is away: bots play seats 1 and 2, then a bot plays for seat 0 after the grace
         for _ in range(200):

@@ -227,7 +227,7 @@ def create_app(
     @app.websocket("/ws/tables/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
-        table = the_master.tables.get(table_id)
+        table = await the_master.find(table_id)
         if table is None:
             await _send_and_close(websocket, "no_table", "there is no such table", CLOSE_NO_TABLE)
             return

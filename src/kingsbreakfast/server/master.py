@@ -17,7 +17,7 @@ import random
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, Final, TypeVar
@@ -119,6 +119,7 @@ class Master:
         self._db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-db")
         self._bot_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-bot")
         self._closing = False
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # -- life cycle -----------------------------------------------------------------------
     async def open(self) -> None:
@@ -135,6 +136,7 @@ class Master:
         for table in self.tables.values():
             if table.timer is not None:
                 table.timer.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
         self._bot_thread.shutdown(wait=False, cancel_futures=True)
         self._db_thread.shutdown(wait=True)
         self.storage.dispose()
@@ -171,6 +173,18 @@ class Master:
         table = self.tables.get(table_id)
         if table is None:
             raise LobbyError(404, "no_table", "there is no such table", table=table_id[:40])
+        return table
+
+    async def find(self, table_id: str) -> Table | None:
+        """A table in memory, or a finished one brought back from the archive so a returning
+        player still sees the final view and the score."""
+        table = self.tables.get(table_id)
+        if table is not None or len(table_id) > 32:
+            return table
+        record = await self._db(self.storage.load, table_id)
+        if record is None or record.status != OVER:
+            return None
+        table = self.tables.setdefault(table_id, self._restore(record))
         return table
 
     async def create_table(
@@ -364,7 +378,16 @@ class Master:
         elif isinstance(message, Hello):
             self._refuse(conn, table, "already_greeted", "this connection already said hello")
         elif isinstance(message, Act):
-            await self._act(table, conn, message)
+            await self._uncancellable(self._act(table, conn, message))
+
+    async def _uncancellable(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run a check-commit-apply step to its end even if the caller is cancelled (a socket
+        closing, a timer being reset): a commit whose apply was cut off would leave the
+        memory behind the database."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        await asyncio.shield(task)
 
     def _refuse(
         self, conn: Outbox, table: Table, code: str, message: str, resync: bool = False,
@@ -481,6 +504,9 @@ class Master:
 
     async def _bot_turn(self, table: Table, seat_no: int, version: int, delay: float) -> None:
         await asyncio.sleep(delay)
+        await self._uncancellable(self._bot_move(table, seat_no, version))
+
+    async def _bot_move(self, table: Table, seat_no: int, version: int) -> None:
         async with table.lock:
             state = table.state
             if state is None or table.version != version or state.to_move != seat_no:

@@ -390,3 +390,17 @@ def test_a_move_can_be_clicked_with_the_mouse() -> None:
             assert game.state.history[0].action == first.action
 
     run(scenario())
+
+
+def test_watching_bots_only_shows_public_facts_and_ends_on_the_scores() -> None:
+    game = Game.new(seats("random", "easy", "random"), seed=13)
+
+    async def scenario() -> None:
+        app = PlayApp(game, speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert game.is_over and isinstance(app.screen, ScoreScreen)
+            # the log the watcher read never named a drawn card
+            assert not any("draws a card (" in line for line in game.log_lines(None))
+
+    run(scenario())

@@ -309,6 +309,13 @@ class KingsBreakfastState(pyspiel.State):  # type: ignore[misc]
         many cards as it will read (one for a draw: whether it is a dragon decides more)."""
         engine = self._engine
         assert engine is not None
+        seat = engine.to_move
+        assert seat is not None
+        if action != DRAW_ID and (seat + 1) % self._n != engine.cook:
+            # neither a draw (R7) nor the last turn of the round (R3, R4): no card is read
+            engine.apply(action)
+            self._moves.append(action)
+            return
         trial = engine.clone()
         trial.apply(action)
         unseen_at_end = trial.view(None).removed_unseen if trial.is_over else 0

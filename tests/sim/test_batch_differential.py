@@ -18,6 +18,8 @@ from collections import Counter
 from itertools import product
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 np = pytest.importorskip("numpy")
 pytest.importorskip("numba")
@@ -142,3 +144,25 @@ def test_an_illegal_scripted_action_is_reported_where_it_happens() -> None:
     not_legal = next(a for a in range(38) if a not in state.legal_actions())
     result = simulate(1, 4, decks=[deck], actions=[[int(first), not_legal]])
     assert result.illegal_at[0] == 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    players=st.sampled_from([3, 4, 5]),
+    rules=st.sampled_from(VARIANTS),
+    seed=st.integers(0, 2**64 - 1),
+    first_cook=st.integers(0, 4),
+    greedy_seats=st.sets(st.integers(0, 4)),
+)
+def test_any_seed_cook_and_seating_agree_with_the_engine(
+    players: int, rules: Rules, seed: int, first_cook: int, greedy_seats: set[int]
+) -> None:
+    cook = first_cook % players
+    seats = ["greedy" if s in greedy_seats else "random" for s in range(players)]
+    result = simulate(20, players, seats, seed=seed, rules=rules, first_cook=cook, record=True)
+    assert result.actions is not None and result.decks is not None
+    for g in range(20):
+        state = State([int(c) for c in result.decks[g]], players, cook, rules)
+        for t in range(int(result.num_actions[g])):
+            state.play(int(result.actions[g, t]))
+        assert_same_final(state, result, g)

@@ -216,7 +216,7 @@ def simulate(
     out_counts = np.zeros(shape, np.int8)
     out_decks = np.zeros((b if record else 1, kernel.DECK_SIZE), np.int8)
     kernel.play_games(
-        b, n, cook, rules.empty_table == MUST_DRAW, rules.dragon_min_on_table, codes, s,
+        b, n, cook, rules.empty_table == MUST_DRAW, rules.dragon_min_on_table, codes, np.uint64(s),
         deck_array, decks is not None, script, record,
         king, table, takes, draws, removed, extra, points, discarded, winners,
         out_actions, out_counts, out_decks,

@@ -87,7 +87,7 @@ def play_games(
     must_draw: bool,
     dragon_min: int,
     seat_policy: Any,
-    seed: int,
+    seed: Any,
     decks: Any,
     use_decks: bool,
     script: Any,

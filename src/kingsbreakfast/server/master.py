@@ -50,6 +50,7 @@ from .tables import (
     Table,
     new_token,
     state_frame,
+    state_frames,
     token_digest,
 )
 from .wire import CLOSE_LEFT, Act, Hello, Message, Ping, ProtocolError, Sync, encode, error_frame
@@ -161,6 +162,7 @@ class Master:
             for seat, action in record.actions:
                 state.play(Action(action), seat=seat)
             table.state = state
+            table.version = len(record.actions)
             self._make_bots(table)
         return table
 
@@ -454,6 +456,7 @@ class Master:
                 )
             return False
         table.state = trial
+        table.version += 1
         table.deadline = None  # a new turn starts a new clock
         if trial.is_over:
             table.status = OVER
@@ -464,12 +467,10 @@ class Master:
         return True
 
     def _broadcast(self, table: Table) -> None:
-        frames: dict[int | None, str] = {}
-        for conn in list(table.connections):
-            text = frames.get(conn.seat)
-            if text is None:
-                text = frames[conn.seat] = state_frame(table, conn.seat)
-            conn.push(text)
+        connections = list(table.connections)
+        frames = state_frames(table, {conn.seat for conn in connections})
+        for conn in connections:
+            conn.push(frames[conn.seat])
 
     # -- bots, clocks and zombies --------------------------------------------------------
     def _schedule(self, table: Table) -> None:

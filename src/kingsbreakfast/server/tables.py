@@ -12,7 +12,7 @@ import hashlib
 import hmac
 import random
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, Protocol
 
 from kingsbreakfast.bots import Bot
@@ -84,10 +84,9 @@ class Table:
     rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
     """The bots' generator: seeded from the system, never sent anywhere."""
 
-    @property
-    def version(self) -> int:
-        """How many actions were accepted: every client action names the version it saw."""
-        return 0 if self.state is None else len(self.state.history)
+    version: int = 0
+    """How many actions were accepted: every client action names the version it saw. Kept
+    by the match master beside ``state`` (counting the history on every frame is slow)."""
 
     @property
     def host(self) -> int | None:
@@ -158,6 +157,51 @@ def scoring_dict(scoring: Scoring) -> dict[str, Any]:
             for player in scoring.players
         ],
     }
+
+
+def state_frames(table: Table, seats: set[int | None]) -> dict[int | None, str]:
+    """The frames of :func:`state_frame` for several seats at once, byte for byte the same,
+    with the parts every seat shares (the public history, the table's public information)
+    encoded once. Each seat's own part is still ``state.view(seat).to_dict()``."""
+    if table.state is None:
+        return {seat: state_frame(table, seat) for seat in seats}
+    table_json = encode(table.public_info())
+    history_json: str | None = None
+    clock = None
+    if table.deadline is not None and not table.state.is_over:
+        clock = {"seat": table.state.to_move, "deadline_ms": int(table.deadline * 1000)}
+    frames: dict[int | None, str] = {}
+    for seat in seats:
+        view = table.state.view(seat)
+        if history_json is None:
+            history_json = encode(view.to_dict()["history"])
+        scoring = view.score() if view.finished else None
+        view_dict = replace(view, history=()).to_dict()
+        view_dict["history"] = _HOLE
+        view_head, view_tail = encode(view_dict).split(_HOLE_JSON, 1)
+        skeleton = encode(
+            {
+                "type": "state",
+                "you": seat,
+                "table": _HOLE,
+                "version": table.version,
+                "view": _HOLE2,
+                "score": None if scoring is None else scoring_dict(scoring),
+                "clock": clock,
+            }
+        )
+        head, rest = skeleton.split(_HOLE_JSON, 1)
+        middle, tail = rest.split(_HOLE2_JSON, 1)
+        frames[seat] = "".join(
+            (head, table_json, middle, view_head, history_json, view_tail, tail)
+        )
+    return frames
+
+
+_HOLE: Final = "@hole@"
+_HOLE_JSON: Final = encode(_HOLE)
+_HOLE2: Final = "@hole2@"
+_HOLE2_JSON: Final = encode(_HOLE2)
 
 
 def state_frame(table: Table, seat: int | None) -> str:

@@ -1,0 +1,280 @@
+"""Load on loopback: N concurrent tables of bot clients against one server process.
+
+Starts ``kingsbreakfast serve`` as a separate process (SQLite in a temporary directory unless
+``--db`` names another database), creates N four-seat tables through the lobby API, seats four
+client bots at each (every seat a WebSocket), starts them, and lets every bot answer its turn
+with a random legal move after ``--think`` seconds. When a game ends the table's host opens a
+new table, so the load stays at N tables for the whole measurement window.
+
+Measured, for every move: the time from the move being sent to the new state being received,
+on each of the table's four connections (so each move gives four samples). Reported: moves/s,
+p50/p90/p99/max latency, error frames, unexpected closes, lost actions (a table whose server
+version differs from the last version its clients saw acknowledged), and the server's memory.
+
+    python benchmarks/server_load.py --tables 100 --seconds 30 [--think 1.0] [--client-procs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from server.kb_live import LiveServer
+
+SEATS = 4
+
+
+class TableRun:
+    """One table's four client bots."""
+
+    def __init__(self, ws_base: str, think: float, rng: random.Random) -> None:
+        self.ws_base = ws_base
+        self.think = think
+        self.rng = rng
+        self.sent: dict[int, float] = {}  # version the move creates → send time
+        self.latencies: list[float] = []
+        self.errors: list[str] = []
+        self.closes = 0
+        self.moves = 0
+        self.table_id = ""
+        self.tokens: list[str] = []
+        self.last_seen = 0
+        self.finished = False
+
+    async def open_table(self, http: httpx.AsyncClient) -> None:
+        grant = await post(http, "/api/tables", {"name": "host", "seats": SEATS,
+                                                 "bot_level": "random", "public": False})
+        self.table_id, self.tokens = grant["table"]["id"], [grant["token"]]
+        for number in range(1, SEATS):
+            joined = await post(http, f"/api/tables/{self.table_id}/join", {"name": f"p{number}"})
+            self.tokens.append(joined["token"])
+
+    async def start(self, http: httpx.AsyncClient) -> None:
+        await post(http, f"/api/tables/{self.table_id}/start", None, self.tokens[0])
+
+    async def play(self, ready: asyncio.Barrier, measure: list[float], stop: asyncio.Event) -> None:
+        seen = [0] * SEATS
+        done = asyncio.Event()
+
+        async def seat(number: int) -> None:
+            try:
+                async with websockets.connect(
+                    f"{self.ws_base}/ws/tables/{self.table_id}", max_size=2**20,
+                    ping_interval=None, open_timeout=120,
+                ) as ws:
+                    await ws.send(json.dumps({"type": "hello", "token": self.tokens[number]}))
+                    json.loads(await ws.recv())  # the lobby state: connected
+                    await ready.wait()
+                    acted = -1
+                    while not done.is_set() and not stop.is_set():
+                        try:
+                            text = await asyncio.wait_for(ws.recv(), 0.5)
+                        except TimeoutError:
+                            continue
+                        now = time.monotonic()
+                        frame = json.loads(text)
+                        if frame["type"] == "error":
+                            self.errors.append(frame["code"])
+                            continue
+                        if frame["type"] != "state" or frame["view"] is None:
+                            continue
+                        version = frame["version"]
+                        seen[number] = max(seen[number], version)
+                        started = self.sent.get(version)
+                        if started is not None and started >= measure[0]:
+                            self.latencies.append(now - started)
+                        view = frame["view"]
+                        if view["to_move"] is None:
+                            self.finished = True
+                            done.set()
+                            break
+                        if view["to_move"] == number and version > acted:
+                            acted = version
+                            await asyncio.sleep(self.think * (0.5 + self.rng.random()))
+                            words = self.rng.choice(view["legal"]).split()
+                            action: dict[str, Any] = {"type": words[0]}
+                            if words[0] == "take":
+                                action["dish"] = words[1]
+                            elif words[0] == "feed":
+                                action["dishes"] = words[1:]
+                            self.sent[version + 1] = time.monotonic()
+                            self.moves += 1
+                            await ws.send(json.dumps(
+                                {"type": "act", "version": version, "action": action}
+                            ))
+            except websockets.ConnectionClosed as closed:
+                self.closes += 1
+                self.errors.append(f"closed {closed}")
+                done.set()
+
+        await asyncio.gather(*(seat(n) for n in range(SEATS)))
+        self.last_seen = min(seen)
+
+
+async def post(http: httpx.AsyncClient, path: str, body: Any, token: str | None = None) -> Any:
+    """A lobby call, retried when a kept-alive connection was closed under it."""
+    headers = {"x-seat-token": token} if token else {}
+    for attempt in range(5):
+        try:
+            reply = await http.post(path, json=body, headers=headers)
+            reply.raise_for_status()
+            return reply.json()
+        except httpx.TransportError:
+            if attempt == 4:
+                raise
+            await asyncio.sleep(0.2)
+    raise AssertionError("unreachable")
+
+
+async def drive(base: str, ws_base: str, tables: int, seconds: float, think: float,
+                seed: int) -> dict[str, Any]:
+    limits = httpx.Limits(max_connections=20, max_keepalive_connections=10)
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=120) as http:
+        rng = random.Random(seed)
+        runs = [TableRun(ws_base, think, random.Random(rng.random())) for _ in range(tables)]
+        gate = asyncio.Semaphore(20)
+
+        async def limited(coro: Any) -> None:
+            async with gate:
+                await coro
+
+        await asyncio.gather(*(limited(r.open_table(http)) for r in runs))
+        ready = asyncio.Barrier(tables * SEATS + 1)
+        measure = [float("inf")]
+        stop = asyncio.Event()
+        setup_start = time.monotonic()
+        players = [asyncio.ensure_future(r.play(ready, measure, stop)) for r in runs]
+        await ready.wait()  # every socket is connected and greeted
+        connect_seconds = time.monotonic() - setup_start
+        await asyncio.gather(*(limited(r.start(http)) for r in runs))
+        measure[0] = time.monotonic()
+        await asyncio.sleep(seconds)
+        end = time.monotonic()
+        stop.set()  # each seat notices within half a second, after its move in flight
+        await asyncio.gather(*players)
+        lost = 0
+        for r in runs:
+            reply = await http.get(f"/api/tables/{r.table_id}")
+            if reply.status_code == 200:
+                stored = reply.json()["version"]
+            else:  # finished and archived: count the record's actions
+                stored = len((await http.get(f"/games/{r.table_id}/record")).json()["actions"])
+            seen = r.last_seen
+            if stored < seen:
+                lost += 1
+        in_window = [x for r in runs for x in r.latencies]
+        return {
+            "latencies": in_window,
+            "moves": sum(r.moves for r in runs),
+            "window": end - measure[0],
+            "errors": [e for r in runs for e in r.errors],
+            "closes": sum(r.closes for r in runs),
+            "lost": lost,
+            "finished": sum(r.finished for r in runs),
+            "connect_seconds": connect_seconds,
+        }
+
+
+def client_process(args: tuple[str, str, int, float, float, int]) -> dict[str, Any]:
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    return asyncio.run(drive(*args))
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="mean seconds a client bot waits before its move")
+    parser.add_argument("--client-procs", type=int, default=1)
+    parser.add_argument("--db", default=None, help="database URL (default: a temporary SQLite)")
+    parser.add_argument("--seed", type=int, default=1)
+    options = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = options.db or f"sqlite:///{Path(tmp) / 'load.db'}"
+        server = LiveServer(db, bot_delay=0.0, zombie_grace=600.0,
+                            log_path=Path(tmp) / "server.log").start()
+        assert server.process is not None
+        pid = server.process.pid
+        rss_before = rss_mib(pid)
+        try:
+            procs = max(1, options.client_procs)
+            shares = [options.tables // procs + (i < options.tables % procs) for i in range(procs)]
+            jobs = [(server.base, server.ws_base, n, options.seconds, options.think,
+                     options.seed + i) for i, n in enumerate(shares) if n]
+            peak = 0.0
+            with multiprocessing.Pool(len(jobs)) as pool:
+                pending = pool.map_async(client_process, jobs)
+                while not pending.ready():
+                    pending.wait(1.0)
+                    peak = max(peak, rss_mib(pid))
+                results = pending.get()
+            elapsed = max(r["window"] for r in results)
+        finally:
+            server.stop()
+    latencies = sorted(x for r in results for x in r["latencies"])
+    moves = sum(r["moves"] for r in results)
+    errors = [e for r in results for e in r["errors"]]
+
+    def pct(p: float) -> float:
+        if not latencies:
+            return float("nan")
+        return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000
+
+    report = {
+        "tables": options.tables,
+        "connections": options.tables * SEATS,
+        "think_s": options.think,
+        "client_procs": options.client_procs,
+        "window_s": round(elapsed, 1),
+        "games_finished_in_window": sum(r["finished"] for r in results),
+        "connect_all_s": round(max(r["connect_seconds"] for r in results), 1),
+        "moves": moves,
+        "moves_per_s": round(moves / elapsed, 1),
+        "latency_samples": len(latencies),
+        "p50_ms": round(pct(0.50), 2),
+        "p90_ms": round(pct(0.90), 2),
+        "p99_ms": round(pct(0.99), 2),
+        "max_ms": round(latencies[-1] * 1000, 2) if latencies else None,
+        "mean_ms": round(statistics.fmean(latencies) * 1000, 2) if latencies else None,
+        "error_frames": len([e for e in errors if not e.startswith("closed")]),
+        "unexpected_closes": sum(r["closes"] for r in results),
+        "lost_actions_tables": sum(r["lost"] for r in results),
+        "server_rss_mib_idle": round(rss_before, 1),
+        "server_rss_mib_peak": round(peak, 1),
+        "cpus": os.cpu_count(),
+    }
+    print(json.dumps(report, indent=2))
+    if errors:
+        print("first errors:", errors[:5], file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

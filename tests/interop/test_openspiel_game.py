@@ -204,3 +204,16 @@ def test_observers() -> None:
             perfect_recall=False, public_info=True,
             private_info=pyspiel.PrivateInfoType.ALL_PLAYERS,
         ))
+
+
+def test_resampling_is_refused_at_a_chance_node_and_for_a_bad_player() -> None:
+    game = pyspiel.load_game(GAME, {"players": 3})
+    state = game.new_initial_state()
+    for card in (0, 0, 1, 1, 2, 2):
+        state.apply_action(card)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    with pytest.raises(ValueError, match="no player 5"):
+        state.resample_from_infostate(5, sampler)
+    state.apply_action(7)  # a draw: now a chance node decides the card
+    with pytest.raises(ValueError, match="decision nodes"):
+        state.resample_from_infostate(1, sampler)

@@ -216,6 +216,8 @@ class KingsBreakfastState(pyspiel.State):  # type: ignore[misc]
         engine = self._engine
         if engine is None:
             return self._replayed(self._revealed)
+        if self._waiting is not None:
+            raise ValueError("resample_from_infostate is offered at decision nodes, not chance")
         rng = random.Random(int(probability_sampler() * 2**53))
         world = sample_world(engine.view(player_id), rng)
         revealed = list(self._revealed)

@@ -155,6 +155,12 @@ def _(message: str) -> str:
     return translations(_current.get()).gettext(message)
 
 
+def N_(message: str) -> str:
+    """Mark ``message`` for the translators without translating it yet: for texts fixed
+    when a class is defined (key bindings) and translated when they are shown."""
+    return message
+
+
 def gettext(message: str) -> str:
     return translations(_current.get()).gettext(message)
 
@@ -178,6 +184,7 @@ __all__ = [
     "ENV_VAR",
     "LANGUAGES",
     "LANGUAGE_NAMES",
+    "N_",
     "UnknownLanguageError",
     "_",
     "accept_language",

@@ -21,9 +21,11 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 
 from kingsbreakfast.engine import Action, IllegalActionError
+from kingsbreakfast.i18n import N_
 from kingsbreakfast.i18n.errors import explain
 
 from . import strings
+from .language import next_language, translate_bindings
 from .moves import DISH_KEYS, DRAW_KEY, FEED, FEED_KEY, PASS_KEY, PLACE_KEY, Move, move_for_key
 from .saving import default_save_path, write_record
 from .screens import (
@@ -79,12 +81,12 @@ class GameScreen(Screen[None]):
         Binding(FEED_KEY, f"key_move('{FEED_KEY}')", show=False),
         Binding(PLACE_KEY, f"key_move('{PLACE_KEY}')", show=False),
         Binding(PASS_KEY, f"key_move('{PASS_KEY}')", show=False),
-        Binding("h", "hint", "hint"),
-        Binding("s", "app.save", "save"),
-        Binding("plus", "speed(-1)", "faster"),
-        Binding("minus", "speed(1)", "slower"),
-        Binding("question_mark", "help", "keys"),
-        Binding("q", "quit_game", "quit"),
+        Binding("h", "hint", N_("hint")),
+        Binding("s", "app.save", N_("save")),
+        Binding("plus", "speed(-1)", N_("faster")),
+        Binding("minus", "speed(1)", N_("slower")),
+        Binding("question_mark", "help", N_("keys")),
+        Binding("q", "quit_game", N_("quit")),
     ]
 
     def __init__(self, game: Game) -> None:
@@ -108,18 +110,23 @@ class GameScreen(Screen[None]):
         with Horizontal(id="bottom"):
             yield MoveList(id="moves")
             log = GameLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
-            log.border_title = strings.LOG_TITLE
+            log.border_title = strings.log_title()
             yield log
         yield Static("", id="message")
         yield Footer()
 
     def on_mount(self) -> None:
+        translate_bindings(self)
         self.redraw()
         self.advance()
 
     # -- drawing -------------------------------------------------------------------------
-    def redraw(self) -> None:
-        """Rebuild everything from the watcher's view (public view when nobody's)."""
+    def redraw(self, full: bool = False) -> None:
+        """Rebuild everything from the watcher's view (public view when nobody's); ``full``
+        also rewrites the whole log (after a change of language)."""
+        if full:
+            self._log_viewer = -1
+            self.query_one(GameLog).border_title = strings.log_title()
         view = self.game.view(self.watcher.seat)
         names = self.game.names
         self.query_one(StatusBar).show(view, names)
@@ -263,10 +270,10 @@ class GameScreen(Screen[None]):
 class PlayApp(App[None]):
     """``kingsbreakfast play``: one game after another with the same seats and settings."""
 
-    TITLE = strings.TITLE
     CSS = CSS
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("t", "toggle_theme", "colours", show=False),
+        Binding("t", "toggle_theme", N_("colours"), show=False),
+        Binding("L", "switch_language", N_("language")),
     ]
 
     def __init__(
@@ -288,7 +295,21 @@ class PlayApp(App[None]):
         self.last_saved: Path | None = None
 
     def on_mount(self) -> None:
+        self.title = strings.title()
+        translate_bindings(self)
         self.push_screen(GameScreen(self.game))
+
+    def action_switch_language(self) -> None:
+        """``L``: the next language; the game goes on where it was, told in the new one."""
+        next_language()
+        self.title = strings.title()
+        for screen in self.screen_stack:
+            translate_bindings(screen)
+        translate_bindings(self)
+        game_screen = self.game_screen
+        if game_screen is not None:
+            game_screen.redraw(full=True)
+        self.refresh_bindings()
 
     @property
     def game_screen(self) -> GameScreen | None:

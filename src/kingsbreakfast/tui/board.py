@@ -45,11 +45,11 @@ def board_rows(
     eaten = sum(view.removed_dishes)
     rows = [
         BoardRow(
-            "", strings.KING, view.king, strings.eaten_extra(eaten) if eaten else "", "king"
+            "", strings.king(), view.king, strings.eaten_extra(eaten) if eaten else "", "king"
         ),
         BoardRow(
             "",
-            strings.TABLE,
+            strings.table(),
             view.table,
             strings.dragons_on_table(view.table_dragons) if view.table_dragons else "",
             "table",
@@ -64,7 +64,7 @@ def board_rows(
         if hand.draws is not None:
             rows.append(BoardRow(marker, label, hand.takes, strings.taken_extra(), "taken"))
             rows.append(
-                BoardRow("", strings.DRAWN, hand.draws, strings.drawn_extra(hand.hidden), "drawn")
+                BoardRow("", strings.drawn(), hand.draws, strings.drawn_extra(hand.hidden), "drawn")
             )
         else:
             rows.append(

@@ -47,14 +47,14 @@ def moves(view: View) -> list[Move]:
             dish = int(action)
             out.append(Move(DISH_KEYS[dish], strings.take_label(dish, view.table[dish]), action))
     if Action(DRAW_ID) in legal:
-        out.append(Move(DRAW_KEY, strings.DRAW_LABEL, Action(DRAW_ID)))
+        out.append(Move(DRAW_KEY, strings.draw_label(), Action(DRAW_ID)))
     if feed_actions(view):
-        label = strings.FEED_DRAWN_LABEL if view.pending_dragon else strings.FEED_TABLE_LABEL
+        label = strings.feed_drawn_label() if view.pending_dragon else strings.feed_table_label()
         out.append(Move(FEED_KEY, label, FEED))
     if Action(PLACE_DRAGON_ID) in legal:
-        out.append(Move(PLACE_KEY, strings.PLACE_LABEL, Action(PLACE_DRAGON_ID)))
+        out.append(Move(PLACE_KEY, strings.place_label(), Action(PLACE_DRAGON_ID)))
     if Action(PASS_ID) in legal:
-        out.append(Move(PASS_KEY, strings.PASS_LABEL, Action(PASS_ID)))
+        out.append(Move(PASS_KEY, strings.pass_label(), Action(PASS_ID)))
     return out
 
 
@@ -70,13 +70,13 @@ def move_for_key(view: View, key: str) -> Move | str | None:
         dish = DISH_KEYS.index(key)
         return _refusal(view, Action.take(dish), strings.take_what(dish))
     if key == DRAW_KEY:
-        return _refusal(view, Action(DRAW_ID), strings.DRAW_LABEL)
+        return _refusal(view, Action(DRAW_ID), strings.draw_label())
     if key == PLACE_KEY:
-        return _refusal(view, Action(PLACE_DRAGON_ID), strings.PLACE_LABEL)
+        return _refusal(view, Action(PLACE_DRAGON_ID), strings.place_label())
     if key == PASS_KEY:
-        return _refusal(view, Action(PASS_ID), strings.PASS_WHAT)
+        return _refusal(view, Action(PASS_ID), strings.pass_what())
     if key == FEED_KEY:
-        return _refusal(view, _likeliest_feed(view), strings.FEED_WHAT)
+        return _refusal(view, _likeliest_feed(view), strings.feed_what_any())
     return None
 
 
@@ -139,7 +139,7 @@ def action_label(action: Action) -> str:
     if dishes is not None:
         return strings.feed_what(*dishes)
     return {
-        "draw": strings.DRAW_LABEL,
-        "place_dragon": strings.PLACE_LABEL,
-        "pass": strings.PASS_WHAT,
+        "draw": strings.draw_label(),
+        "place_dragon": strings.place_label(),
+        "pass": strings.pass_what(),
     }[kind]

@@ -88,7 +88,7 @@ class PlainGame:
     # -- the game ------------------------------------------------------------------------
     def run(self) -> str:
         """Play to the end; returns ``again`` when the players want another game."""
-        self.say(strings.TITLE + " · " + ", ".join(self.game.labels))
+        self.say(strings.title() + " · " + ", ".join(self.game.labels))
         try:
             while not self.game.is_over:
                 self._print_log()
@@ -125,7 +125,7 @@ class PlainGame:
             self.watcher.take_over(seat)
         self._look()
         while True:
-            answer = self.ask(strings.PLAIN_PROMPT).lower()
+            answer = self.ask(strings.plain_prompt()).lower()
             outcome = self._answer(answer)
             if outcome is None:
                 continue
@@ -154,8 +154,8 @@ class PlainGame:
             self.say(strings.provisional(*points))
         if view.pending_dragon:
             only_place = len(moves(view)) == 1
-            self.say(strings.DRAGON_DRAWN_ONLY_PLACE if only_place else strings.DRAGON_DRAWN)
-        self.say(strings.PLAIN_MOVES + "; ".join(f"{m.key}: {m.label}" for m in moves(view)))
+            self.say(strings.dragon_drawn_only_place() if only_place else strings.dragon_drawn())
+        self.say(strings.plain_moves() + "; ".join(f"{m.key}: {m.label}" for m in moves(view)))
 
     def _answer(self, answer: str) -> str | None:
         """Act on one typed answer: ``played``, ``quit``, or None to ask again."""
@@ -176,7 +176,7 @@ class PlainGame:
             self._hint()
             return None
         if answer in ("?", "help"):
-            self.say(strings.HELP_TEXT)
+            self.say(strings.help_text())
             return None
         found = move_for_key(view, answer)
         action: Action | None = None
@@ -191,7 +191,7 @@ class PlainGame:
             try:
                 action = Action.parse(answer)
             except ActionFormatError:
-                self.say(strings.PLAIN_BAD_CHOICE)
+                self.say(strings.plain_bad_choice())
                 return None
             reason = refusal(view, action)
             if reason is not None:
@@ -207,7 +207,7 @@ class PlainGame:
 
     def _pick_feed(self) -> Action | None:
         view = self.game.view(self.watcher.seat)
-        first = self._pick_dish(strings.FEED_FIRST, first_dishes(view), view.king)
+        first = self._pick_dish(strings.feed_first(), first_dishes(view), view.king)
         if first is None:
             return None
         second = self._pick_dish(strings.feed_second(first), second_dishes(view, first), view.king)
@@ -220,19 +220,19 @@ class PlainGame:
         for dish in dishes:
             self.say(f"  {dish + 1}: {strings.king_dish_option(dish, king[dish])}")
         while True:
-            answer = self.ask(strings.PLAIN_PICK_DISH).lower()
+            answer = self.ask(strings.plain_pick_dish()).lower()
             if answer in ("", "b", "back", "esc"):
                 return None
             if answer.isdigit() and int(answer) - 1 in dishes:
                 return int(answer) - 1
             if answer in DISHES and DISHES.index(answer) in dishes:
                 return DISHES.index(answer)
-            self.say(strings.PLAIN_BAD_DISH)
+            self.say(strings.plain_bad_dish())
 
     def _hint(self) -> None:
-        self.say(strings.HINT_THINKING)
+        self.say(strings.hint_thinking())
         view = self.game.view(self.watcher.seat)
-        self.say(strings.HINT_HEADER)
+        self.say(strings.hint_header())
         for line in rank_moves(view, self._hint_rng, seconds=self.hint_seconds):
             self.say(
                 strings.hint_line(action_label(line.action), line.expected_points, line.win_chance,
@@ -251,12 +251,12 @@ class PlainGame:
 
     def _confirm_quit(self) -> bool:
         if self._saved:
-            self.say(strings.GOODBYE)
+            self.say(strings.goodbye())
             return True
-        answer = self.ask(strings.PLAIN_SAVE_BEFORE_QUIT).lower()
+        answer = self.ask(strings.plain_save_before_quit()).lower()
         if answer.startswith("y"):
             self._save()
-        self.say(strings.GOODBYE if self._saved else strings.QUIT_UNSAVED)
+        self.say(strings.goodbye() if self._saved else strings.quit_unsaved())
         return True
 
     def _final(self) -> str:
@@ -270,7 +270,7 @@ class PlainGame:
         for line in score_lines(scoring, view.king, self.game.names):
             self.say(line)
         while True:
-            answer = self.ask(strings.PLAIN_AGAIN).lower()
+            answer = self.ask(strings.plain_again()).lower()
             if answer in ("n", "new", "y", "yes"):
                 return AGAIN
             if answer in ("s", "save"):

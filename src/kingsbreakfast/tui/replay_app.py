@@ -11,30 +11,31 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Footer
 
 from kingsbreakfast.engine import Record
+from kingsbreakfast.i18n import N_
 
 from . import strings
 from .app import CSS, DARK, LIGHT
+from .language import TranslatedBindings
 from .replay_model import Replay
 from .screens import score_table
 from .widgets import Board, GameLog, StatusBar
 
 
-class ReplayApp(App[None]):
+class ReplayApp(TranslatedBindings, App[None]):
     """Step 0 is the first deal; each step is one action, narrated in the log."""
 
-    TITLE = strings.TITLE
     CSS = CSS + "#log { height: 1fr; }"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right", "step(1)", "next", priority=True),
-        Binding("n", "step(1)", "next", show=False),
-        Binding("left", "step(-1)", "back", priority=True),
-        Binding("b", "step(-1)", "back", show=False),
-        Binding("pagedown", "step(10)", "+10", show=False, priority=True),
-        Binding("pageup", "step(-10)", "-10", show=False, priority=True),
-        Binding("home", "jump(0)", "start", priority=True),
-        Binding("end", "jump(-1)", "end", priority=True),
-        Binding("t", "toggle_theme", "colours", show=False),
-        Binding("q", "quit", "quit"),
+        Binding("right", "step(1)", N_("next"), priority=True),
+        Binding("n", "step(1)", N_("next"), show=False),
+        Binding("left", "step(-1)", N_("back"), priority=True),
+        Binding("b", "step(-1)", N_("back"), show=False),
+        Binding("pagedown", "step(10)", N_("+10"), show=False, priority=True),
+        Binding("pageup", "step(-10)", N_("-10"), show=False, priority=True),
+        Binding("home", "jump(0)", N_("start"), priority=True),
+        Binding("end", "jump(-1)", N_("end"), priority=True),
+        Binding("t", "toggle_theme", N_("colours"), show=False),
+        Binding("q", "quit", N_("quit")),
     ]
 
     def __init__(self, record: Record, light: bool = False) -> None:
@@ -48,11 +49,12 @@ class ReplayApp(App[None]):
         yield StatusBar(id="status")
         yield Board(id="board")
         log = GameLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
-        log.border_title = strings.LOG_TITLE
+        log.border_title = strings.log_title()
         yield log
         yield Footer()
 
     def on_mount(self) -> None:
+        self.title = strings.title()
         self.show()
 
     def show(self) -> None:
@@ -68,7 +70,7 @@ class ReplayApp(App[None]):
         scoring = view.score() if step == replay.steps and view.finished else None
         if scoring is not None:  # the final scoring (R11, R12), as the score screen has it
             winners = [replay.names[seat] for seat in scoring.winners]
-            log.write(Text(strings.SCORE_TITLE, style="bold underline"))
+            log.write(Text(strings.score_title(), style="bold underline"))
             log.write(score_table(scoring, view.king, replay.names))
             log.write(Text(strings.winner_line(winners, scoring.tie_break), style="bold"))
 

@@ -28,7 +28,7 @@ class PlainReplay:
     def run(self) -> None:
         self._show()
         while True:
-            self.outfile.write(strings.PLAIN_REPLAY_PROMPT)
+            self.outfile.write(strings.plain_replay_prompt())
             self.outfile.flush()
             line = self.infile.readline()
             if not line:
@@ -44,7 +44,7 @@ class PlainReplay:
             elif answer.isdigit():
                 target = int(answer)
             else:
-                self.say(strings.PLAIN_REPLAY_HELP)
+                self.say(strings.plain_replay_help())
                 continue
             if not 0 <= target <= self.replay.steps:
                 self.say(strings.replay_out_of_range(self.replay.steps))

@@ -20,22 +20,24 @@ from textual.widgets.option_list import Option
 from kingsbreakfast.engine import DISHES, Action, View
 from kingsbreakfast.engine.actions import PLACE_DRAGON_ID
 from kingsbreakfast.engine.scoring import Scoring
+from kingsbreakfast.i18n import N_
 from kingsbreakfast.i18n.words import dish_name
 
 from . import strings
+from .language import TranslatedBindings
 from .moves import DISH_KEYS, action_label, first_dishes, second_dishes
 from .opponents import HintLine, rank_moves
 
 PLACE, USE = "place", "use"
 
 
-class DragonScreen(ModalScreen[str | None]):
+class DragonScreen(TranslatedBindings, ModalScreen[str | None]):
     """R7a, asked at once: use the drawn dragon (then pick two dishes) or place it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f", "choose('use')", "use it"),
-        Binding("p", "choose('place')", "place it"),
-        Binding("escape", "dismiss_none", "back"),
+        Binding("f", "choose('use')", N_("use it")),
+        Binding("p", "choose('place')", N_("place it")),
+        Binding("escape", "dismiss_none", N_("back")),
     ]
 
     def __init__(self, can_use: bool) -> None:
@@ -44,10 +46,11 @@ class DragonScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(strings.DRAGON_DRAWN if self.can_use else strings.DRAGON_DRAWN_ONLY_PLACE)
-            options = [Option(Text(f"[p] {strings.PLACE_LABEL}"), id=PLACE)]
+            question = strings.dragon_drawn() if self.can_use else strings.dragon_drawn_only_place()
+            yield Static(question)
+            options = [Option(Text(f"[p] {strings.place_label()}"), id=PLACE)]
             if self.can_use:
-                options.insert(0, Option(Text(f"[f] {strings.USE_DRAGON}"), id=USE))
+                options.insert(0, Option(Text(f"[f] {strings.use_dragon()}"), id=USE))
             yield OptionList(*options)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -55,7 +58,7 @@ class DragonScreen(ModalScreen[str | None]):
 
     def action_choose(self, choice: str) -> None:
         if choice == USE and not self.can_use:
-            self.notify(strings.DRAGON_DRAWN_ONLY_PLACE, severity="warning")
+            self.notify(strings.dragon_drawn_only_place(), severity="warning")
             return
         self.dismiss(choice)
 
@@ -63,13 +66,13 @@ class DragonScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class FeedScreen(ModalScreen[Action | None]):
+class FeedScreen(TranslatedBindings, ModalScreen[Action | None]):
     """Pick the two of the king's dishes the dragon eats (R8): first one, then the other;
     only dishes that make a legal pair are offered."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(key, f"dish({dish})", show=False) for dish, key in enumerate(DISH_KEYS)),
-        Binding("escape", "back", "back"),
+        Binding("escape", "back", N_("back")),
     ]
 
     def __init__(self, view: View) -> None:
@@ -79,9 +82,9 @@ class FeedScreen(ModalScreen[Action | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(strings.FEED_FIRST, id="feed-question")
+            yield Static(strings.feed_first(), id="feed-question")
             yield OptionList(id="feed-dishes")
-            yield Static(strings.CANCEL_HINT, classes="hint")
+            yield Static(strings.cancel_hint(), classes="hint")
 
     def on_mount(self) -> None:
         self._offer(first_dishes(self.view))
@@ -118,14 +121,14 @@ class FeedScreen(ModalScreen[Action | None]):
             self.dismiss(None)
             return
         self.first = None
-        self.query_one("#feed-question", Static).update(strings.FEED_FIRST)
+        self.query_one("#feed-question", Static).update(strings.feed_first())
         self._offer(first_dishes(self.view))
 
 
-class HintScreen(ModalScreen[Action | None]):
+class HintScreen(TranslatedBindings, ModalScreen[Action | None]):
     """The hint: the bots' ranking of the human's moves from the human's own view."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss_none", "close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss_none", N_("close"))]
 
     def __init__(self, view: View, rng: random.Random, seconds: float) -> None:
         super().__init__()
@@ -135,10 +138,10 @@ class HintScreen(ModalScreen[Action | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(strings.HINT_TITLE, classes="title")
-            yield Static(strings.HINT_THINKING, id="hint-status")
+            yield Static(strings.hint_title(), classes="title")
+            yield Static(strings.hint_thinking(), id="hint-status")
             yield OptionList(id="hint-moves")
-            yield Static(strings.HINT_FOOTER, classes="hint")
+            yield Static(strings.hint_footer(), classes="hint")
 
     def on_mount(self) -> None:
         self._think()
@@ -151,7 +154,7 @@ class HintScreen(ModalScreen[Action | None]):
     def _show(self, ranked: list[HintLine]) -> None:
         if not self.is_mounted:
             return  # closed before the search finished
-        self.query_one("#hint-status", Static).update(strings.HINT_HEADER)
+        self.query_one("#hint-status", Static).update(strings.hint_header())
         options = self.query_one("#hint-moves", OptionList)
         for line in ranked:
             options.add_option(
@@ -178,11 +181,11 @@ class HintScreen(ModalScreen[Action | None]):
         self.dismiss(None)
 
 
-class HandoverScreen(Screen[None]):
+class HandoverScreen(TranslatedBindings, Screen[None]):
     """Hot-seat: a blank screen between two humans, so no drawn card is seen by the wrong
     player; it covers the board completely (an opaque screen, not a dialog)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", "ready")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", N_("ready"))]
 
     def __init__(self, name: str) -> None:
         super().__init__()
@@ -191,51 +194,51 @@ class HandoverScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(Text(strings.handover(self.player), style="bold"))
-            yield Static(strings.HANDOVER_DETAIL)
+            yield Static(strings.handover_detail())
             yield Static(strings.handover_ready(self.player))
 
     def action_ready(self) -> None:
         self.dismiss(None)
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(TranslatedBindings, ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "back"),
+        Binding("escape", "close", N_("back")),
         Binding("question_mark", "close", ""),
     ]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(strings.HELP_TEXT)
+            yield Static(strings.help_text())
 
     def action_close(self) -> None:
         self.dismiss(None)
 
 
-class QuitScreen(ModalScreen[str | None]):
+class QuitScreen(TranslatedBindings, ModalScreen[str | None]):
     """Quit, offering to save first."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "answer('save')", "save and quit"),
-        Binding("q", "answer('quit')", "quit"),
-        Binding("escape", "answer('stay')", "stay"),
+        Binding("s", "answer('save')", N_("save and quit")),
+        Binding("q", "answer('quit')", N_("quit")),
+        Binding("escape", "answer('stay')", N_("stay")),
     ]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(strings.QUIT_QUESTION)
+            yield Static(strings.quit_question())
 
     def action_answer(self, answer: str) -> None:
         self.dismiss(answer)
 
 
-class ScoreScreen(Screen[str]):
+class ScoreScreen(TranslatedBindings, Screen[str]):
     """The final scoring (R11) dish by dish, discards and the tie-break (R12); play again."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "answer('again')", "play again"),
-        Binding("s", "app.save", "save"),
-        Binding("q", "answer('quit')", "quit"),
+        Binding("n", "answer('again')", N_("play again")),
+        Binding("s", "app.save", N_("save")),
+        Binding("q", "answer('quit')", N_("quit")),
     ]
 
     def __init__(self, scoring: Scoring, king: Sequence[int], names: Sequence[str]) -> None:
@@ -246,14 +249,14 @@ class ScoreScreen(Screen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="score"):
-            yield Static(Text(strings.SCORE_TITLE, style="bold underline"))
+            yield Static(Text(strings.score_title(), style="bold underline"))
             yield Static(score_table(self.scoring, self.king, self.names))
             winners = [self.names[seat] for seat in self.scoring.winners]
             yield Static(
                 Text(strings.winner_line(winners, self.scoring.tie_break), style="bold")
             )
-            yield Static(strings.SCORE_EXPLAIN)
-            yield Static(Text(strings.PLAY_AGAIN, style="bold"))
+            yield Static(strings.score_explain())
+            yield Static(Text(strings.play_again(), style="bold"))
 
     def action_answer(self, answer: str) -> None:
         self.dismiss(answer)
@@ -268,10 +271,10 @@ def score_table(scoring: Scoring, king: Sequence[int], names: Sequence[str]) -> 
         table.add_column(
             Text(dish_name(dish), overflow="ellipsis"), width=8, justify="right", no_wrap=True
         )
-    table.add_column(strings.POINTS_HEADER, width=7, justify="right", no_wrap=True)
-    table.add_column(strings.DISCARDED_HEADER, width=5, justify="right", no_wrap=True)
+    table.add_column(strings.points_header(), width=7, justify="right", no_wrap=True)
+    table.add_column(strings.discarded_header(), width=5, justify="right", no_wrap=True)
     table.add_row(
-        Text(strings.KING, style="bold"), *(Text(str(count)) for count in king), "", ""
+        Text(strings.king(), style="bold"), *(Text(str(count)) for count in king), "", ""
     )
     winners = set(scoring.winners)
     for player in scoring.players:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,18 +55,34 @@ class Seat:
         return {"kind": "human"} if self.bot is None else {"kind": "bot", "bot": self.bot}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class LogEntry:
-    """Sentences about one action: ``public`` for everyone, ``private`` for the mover."""
+    """What one action did, kept as the views around it so that it is told in whatever
+    language is current when the log is drawn (a player may switch mid-game): ``public``
+    for everyone, ``private`` for the mover, who may read the card they drew."""
 
     mover: int | None
-    public: tuple[str, ...]
-    private: tuple[str, ...]
+    words: Callable[[bool], tuple[str, ...]] = field(repr=False)
+    """Sentences in the current language; the argument asks for the mover's own wording."""
+
+    @property
+    def public(self) -> tuple[str, ...]:
+        return self.words(False)
+
+    @property
+    def private(self) -> tuple[str, ...]:
+        return self.words(True)
 
     def lines_for(self, viewer: int | None) -> tuple[str, ...]:
-        if viewer is not None and viewer == self.mover:
-            return self.private
-        return self.public
+        return self.words(viewer is not None and viewer == self.mover)
+
+    def __eq__(self, other: object) -> bool:
+        """Entries are equal when they tell the same thing to everyone."""
+        if not isinstance(other, LogEntry):
+            return NotImplemented
+        return (self.mover, self.public, self.private) == (other.mover, other.public, other.private)
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 @dataclass(slots=True)
@@ -146,11 +162,16 @@ class Game:
         return game
 
     def _opening(self) -> LogEntry:
-        lines = (
-            strings.seating(self.labels, self.state.rules.to_dict(), self.state.rules.is_default),
-            round_opening(self.state.view(None), self.names),
-        )
-        return LogEntry(None, lines, lines)
+        labels, names = self.labels, self.names
+        rules, start = self.state.rules, self.state.view(None)
+
+        def words(_private: bool) -> tuple[str, ...]:
+            return (
+                strings.seating(labels, rules.to_dict(), rules.is_default),
+                round_opening(start, names),
+            )
+
+        return LogEntry(None, words)
 
     # -- what may be known ---------------------------------------------------------------
     @property
@@ -202,11 +223,13 @@ class Game:
         self.state.play(action, mover)
         public_after, own_after = self.state.view(None), self.state.view(mover)
         names = self.names
-        entry = LogEntry(
-            mover,
-            tuple(narrate(public_before, action, public_after, names)),
-            tuple(narrate(own_before, action, own_after, names)),
-        )
+
+        def words(private: bool) -> tuple[str, ...]:
+            if private:
+                return tuple(narrate(own_before, action, own_after, names))
+            return tuple(narrate(public_before, action, public_after, names))
+
+        entry = LogEntry(mover, words)
         self.log.append(entry)
         return entry
 

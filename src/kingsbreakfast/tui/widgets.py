@@ -48,12 +48,12 @@ class MoveList(OptionList):
     def show(self, view: View | None, waiting_for: str | None = None) -> None:
         self.clear_options()
         if view is None or view.to_move is None or view.to_move != view.seat:
-            self.border_title = strings.WAITING_TITLE
+            self.border_title = strings.waiting_title()
             if waiting_for is not None:
                 self.add_option(Option(Text(strings.waiting_for(waiting_for)), disabled=True))
             self.border_subtitle = ""
             return
-        self.border_title = strings.ACTIONS_TITLE
+        self.border_title = strings.actions_title()
         for move in moves(view):
             self.add_option(Option(Text(f"[{move.key}] {move.label}"), id=move.key))
         self.highlighted = 0

@@ -1,0 +1,103 @@
+"""The terminal game in each of the five languages, and a change of language mid-game."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+
+pytest.importorskip("textual")
+
+from babel.messages.pofile import read_po
+from tui_helpers import advance_to, screen_text, seats, settle
+
+from kingsbreakfast.i18n import LANGUAGES, LOCALES, _, current_language, language, set_language
+from kingsbreakfast.i18n.words import dish_name
+from kingsbreakfast.tui import strings
+from kingsbreakfast.tui.app import PlayApp
+from kingsbreakfast.tui.session import Game
+
+
+def english_phrases(code: str) -> list[str]:
+    """English screen words whose translation differs: they must not show in ``code``."""
+    with open(LOCALES / code / "LC_MESSAGES" / "kingsbreakfast.po", "rb") as handle:
+        catalog = read_po(handle, locale=code)
+    phrases = []
+    for message in catalog:
+        if not message.id or message.context:
+            continue
+        source = message.id[0] if isinstance(message.id, tuple) else message.id
+        target = message.string[0] if isinstance(message.string, tuple) else message.string
+        for piece in re.split(r"\{[^}]*\}", source):
+            piece = piece.strip(" .,:;()·…")
+            if len(piece) >= 9 and " " in piece and piece not in target:
+                phrases.append(piece)
+    return phrases
+
+
+def position() -> Game:
+    game = Game.new(seats(None, "random", "random", "random"), seed=21)
+    advance_to(game, lambda g: g.to_move == 0 and g.state.round >= 2, seed=3)
+    return game
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_screen_speaks_the_chosen_language(code: str) -> None:
+    game = position()
+
+    async def scenario() -> str:
+        with language(code):
+            app = PlayApp(game, speed=0)
+            async with app.run_test(size=(120, 32)) as pilot:
+                await settle(pilot)
+                return screen_text(app)
+
+    text = asyncio.run(scenario())
+    with language(code):
+        assert strings.actions_title() in text
+        assert strings.log_title() in text
+        assert strings.king() in text
+        assert dish_name(1) in text
+        view = game.view(0)
+        assert f"{view.round}" in text
+        footer = text.splitlines()[-1]
+        assert _("hint") in footer  # key bindings are translated too
+    if code != "en":
+        leaked = [phrase for phrase in english_phrases(code) if phrase in text]
+        assert not leaked, f"English on the {code} screen: {leaked}"
+
+
+def test_switching_language_mid_game_keeps_the_game() -> None:
+    game = position()
+    before = game.state.clone()
+
+    async def scenario() -> list[str]:
+        set_language("en")
+        app = PlayApp(game, speed=0)
+        texts = []
+        async with app.run_test(size=(120, 32)) as pilot:
+            await settle(pilot)
+            texts.append(screen_text(app))
+            for _ in range(len(LANGUAGES)):
+                await pilot.press("L")
+                await settle(pilot)
+                texts.append(screen_text(app))
+        return texts
+
+    try:
+        texts = asyncio.run(scenario())
+    finally:
+        set_language("en")
+    assert game.state == before  # nothing was played or lost by switching
+    assert current_language() == "en"
+    assert "What happened" in texts[0]
+    with language("de"):
+        assert strings.log_title() in texts[1]  # en → de, the log title in German
+        assert "Was geschah" in texts[1]
+    with language("hu"):
+        assert strings.log_title() in texts[2]
+    assert "What happened" in texts[-1]  # round trip back to English
+    # the log was told again in each language, not left in the old one
+    with language("de"):
+        assert "Runde 1" in texts[1]

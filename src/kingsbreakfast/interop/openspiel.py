@@ -241,7 +241,9 @@ class KingsBreakfastState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         if self._engine is None:
             return f"dealing: {' '.join(CARD_IDS[c] for c in self._revealed)}"
+        # the public view plus every revealed card: a full (debugging) description
         text = describe(self._engine.view(None))
+        text += "\ncards revealed: " + " ".join(CARD_IDS[c] for c in self._revealed)
         if self._waiting is not None:
             text += f"\nwaiting for a card: {Action(self._waiting)}"
         return text

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from importlib import resources
 from typing import Any
 
-from sqlalchemy import create_engine, event, select, update
+from sqlalchemy import create_engine, event, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from .models import ActionRow, GameRow, SeatRow
 
 DEFAULT_URL = "sqlite:///kingsbreakfast.db"
+_INSERT_ACTION = insert(ActionRow)
 
 
 class StorageError(Exception):
@@ -192,16 +193,61 @@ class Storage:
     def append_action(
         self, game_id: str, number: int, seat: int, action: int, *, game_over: bool
     ) -> None:
-        """Commit one accepted action; the game's last action also archives it."""
-        with self._session() as session:
-            session.add(ActionRow(game_id=game_id, number=number, seat=seat, action=action))
-            if game_over:
-                session.flush()
-                session.execute(
-                    update(GameRow)
-                    .where(GameRow.id == game_id)
-                    .values(status="over", finished_at=datetime.now(UTC))
+        """Commit one accepted action; the game's last action also archives it.
+
+        The hot path of play: a Core insert on a pooled connection, no ORM session.
+        """
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(
+                    _INSERT_ACTION,
+                    {"game_id": game_id, "number": number, "seat": seat, "action": action},
                 )
+                if game_over:
+                    connection.execute(
+                        update(GameRow)
+                        .where(GameRow.id == game_id)
+                        .values(status="over", finished_at=datetime.now(UTC))
+                    )
+        except SQLAlchemyError as error:
+            raise StorageError(
+                f"the database refused the change: {type(error).__name__}"
+            ) from error
+
+    def append_actions(
+        self, items: list[tuple[str, int, int, int, bool]]
+    ) -> list[StorageError | None]:
+        """Group commit: several tables' actions (game, number, seat, action, game over) in
+        one transaction. If that fails, each is committed alone, so one refused action never
+        takes the others down; the answer says which failed."""
+        if len(items) > 1:
+            try:
+                with self.engine.begin() as connection:
+                    connection.execute(
+                        _INSERT_ACTION,
+                        [
+                            {"game_id": g, "number": n, "seat": s, "action": a}
+                            for g, n, s, a, _over in items
+                        ],
+                    )
+                    for g, _n, _s, _a, over in items:
+                        if over:
+                            connection.execute(
+                                update(GameRow)
+                                .where(GameRow.id == g)
+                                .values(status="over", finished_at=datetime.now(UTC))
+                            )
+                return [None] * len(items)
+            except SQLAlchemyError:
+                pass
+        results: list[StorageError | None] = []
+        for g, n, s, a, over in items:
+            try:
+                self.append_action(g, n, s, a, game_over=over)
+                results.append(None)
+            except StorageError as error:
+                results.append(error)
+        return results
 
     # -- reading --------------------------------------------------------------------------
     def load(self, game_id: str) -> GameRecord | None:

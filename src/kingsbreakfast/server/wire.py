@@ -134,7 +134,7 @@ def parse_message(text: str | bytes) -> Message:
     return Ping()
 
 
-def encode(frame: dict[str, Any]) -> str:
+def encode(frame: Any) -> str:
     """The one way a server frame becomes text: same content, same bytes."""
     return json.dumps(frame, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 

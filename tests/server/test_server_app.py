@@ -192,3 +192,37 @@ def test_the_browser_client_is_served(client: TestClient) -> None:
     assert page.status_code == 200 and 'src="/static/app.js"' in page.text
     for name in ("app.js", "strings.js", "cards.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
+
+
+def test_client_strings_come_in_every_language(client: TestClient) -> None:
+    from kingsbreakfast.server.app import static_dir
+
+    english = json.loads((static_dir() / "strings" / "en.json").read_text(encoding="utf-8"))
+    codes = [entry["code"] for entry in client.get("/api/languages").json()]
+    assert codes[0] == "en" and len(codes) >= 2
+    for code in codes:
+        catalog = client.get(f"/api/strings/{code}").json()
+        assert set(catalog) == set(english)
+        assert all(isinstance(text, str) and text for text in catalog.values())
+    missing = client.get("/api/strings/xx")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "unknown_language"
+
+
+def test_every_string_id_the_client_uses_is_in_the_catalogue() -> None:
+    import re
+
+    from kingsbreakfast.server.app import static_dir
+
+    english = json.loads((static_dir() / "strings" / "en.json").read_text(encoding="utf-8"))
+    source = (static_dir() / "app.js").read_text(encoding="utf-8")
+    used = set(re.findall(r"""\bt\(\s*"([\w.]*\w)\"""", source))
+    assert used and used <= set(english), sorted(used - set(english))
+    # ids built from a prefix: every value they can take is in the catalogue
+    for prefix, values in {
+        "level.": ["random", "easy", "medium", "hard", "expert"],
+        "status.": ["lobby", "playing", "over"],
+        "log.": ["draw", "place_dragon", "pass"],
+        "dish.": ["bread", "cheese", "ham", "chicken", "fruit", "cake", "wine", "dragon"],
+        "variant.": ["draw_or_feed", "must_draw"],
+    }.items():
+        assert all(prefix + v in english for v in values)

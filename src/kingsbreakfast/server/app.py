@@ -22,6 +22,9 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from kingsbreakfast.i18n import UnknownLanguageError
+
+from . import strings
 from .master import BOT_LEVELS, LobbyError, Master
 from .storage import DEFAULT_URL, Storage, StorageError
 from .tables import Table
@@ -222,6 +225,23 @@ def create_app(
     async def game_replay(game_id: str, step: int) -> dict[str, Any]:
         """A finished game as it stood after ``step`` actions, every hand shown."""
         return await the_master.replay_step(game_id, step)
+
+    # -- the client's strings (translation layer) ----------------------------------------
+    @app.get("/api/languages", response_model=list[dict[str, str]])
+    async def list_languages() -> list[dict[str, str]]:
+        """Languages the browser client can be shown in."""
+        return strings.languages()
+
+    @app.get("/api/strings/{language}", response_model=dict[str, str], responses=ERRORS)
+    async def client_strings(language: str) -> dict[str, str]:
+        """Every browser string (message id → text) in ``language``, English where untranslated."""
+        try:
+            return strings.catalog(static_dir(), language[:16])
+        except UnknownLanguageError:
+            raise LobbyError(
+                404, "unknown_language", "there is no catalogue for this language",
+                choices=[entry["code"] for entry in strings.languages()],
+            ) from None
 
     # -- play ---------------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")

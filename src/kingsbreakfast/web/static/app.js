@@ -559,5 +559,5 @@ document.addEventListener("click", (e) => {
   if (a) { e.preventDefault(); navigate(a.getAttribute("href")); }
 });
 
-initLanguage();
+await initLanguage();
 route();

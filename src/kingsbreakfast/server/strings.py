@@ -1,0 +1,33 @@
+"""The browser client's strings in the player's language.
+
+The client's English catalogue (``web/static/strings/en.json``, message id → text) is the
+source; each string is translated through the project's gettext catalogues with the context
+``web:<id>`` (so translators see where a string is used, and one English word may be
+translated differently in two places). An untranslated string stays English.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from kingsbreakfast.i18n import LANGUAGE_NAMES, LANGUAGES, check_language, translations
+
+
+def languages() -> list[dict[str, str]]:
+    return [{"code": code, "name": LANGUAGE_NAMES[code]} for code in LANGUAGES]
+
+
+def english(static: Path) -> dict[str, str]:
+    data: Any = json.loads((static / "strings" / "en.json").read_text(encoding="utf-8"))
+    return {str(key): str(value) for key, value in data.items()}
+
+
+@cache
+def catalog(static: Path, language: str) -> dict[str, str]:
+    """Every client string in ``language`` (raises UnknownLanguageError for others)."""
+    code = check_language(language)
+    table = translations(code)
+    return {key: table.pgettext(f"web:{key}", text) for key, text in english(static).items()}

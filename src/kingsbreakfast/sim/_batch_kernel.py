@@ -75,19 +75,6 @@ def _below(s: Any, n: int) -> int:
     return int((((s * _STAR) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True, inline="always")
-def _hand_points(king: Any, takes: Any, draws: Any, seat: int, extra_dish: int, extra: int) -> int:
-    """R11 points of a hand (plus ``extra`` cards of ``extra_dish``) against ``king``."""
-    points = 0
-    for d in range(NUM_DISHES):
-        held = takes[seat, d] + draws[seat, d]
-        if d == extra_dish:
-            held += extra
-        if held <= king[d]:
-            points += held * king[d]
-    return points
-
-
 @njit(cache=True, error_model="numpy")
 def play_games(
     num_games: int,
@@ -356,32 +343,47 @@ def _greedy(
 
     Every action is judged against the king as he would be after R9 serves him the rest of
     the table; a take removes its dish from what the king gets. Ties go to the lowest id
-    (takes before draw before the dragon actions), so the policy is deterministic.
+    (takes before draw before the dragon actions), so the policy is deterministic. An action
+    changes at most two dishes, so each is judged from the others' points, summed once.
     """
+    base = 0
     for d in range(NUM_DISHES):
         served[d] = king[d] + table[d]
+        base += _dish_points(takes[seat, d] + draws[seat, d], served[d])
     best = legal[0]
     best_value = -1
     for i in range(count):
         action = legal[i]
-        if action < NUM_DISHES:
-            served[action] -= table[action]
-            value = _hand_points(served, takes, draws, seat, action, table[action])
-            served[action] += table[action]
-        elif action >= 9 and action < 37:
+        value = base
+        if action < NUM_DISHES:  # R6: my cards of that dish grow, the king's shrink (R9)
+            held = takes[seat, action] + draws[seat, action]
+            value += _dish_points(held + table[action], king[action]) - _dish_points(
+                held, served[action]
+            )
+        elif action >= 9 and action < 37:  # R8: two of the king's dishes leave
             a = _FEED_A[action - 9]
             b = _FEED_B[action - 9]
-            served[a] -= 1
-            served[b] -= 1
-            value = _hand_points(served, takes, draws, seat, -1, 0)
-            served[a] += 1
-            served[b] += 1
-        else:
-            value = _hand_points(served, takes, draws, seat, -1, 0)
+            held_a = takes[seat, a] + draws[seat, a]
+            if a == b:
+                value += _dish_points(held_a, served[a] - 2) - _dish_points(held_a, served[a])
+            else:
+                held_b = takes[seat, b] + draws[seat, b]
+                value += (
+                    _dish_points(held_a, served[a] - 1)
+                    - _dish_points(held_a, served[a])
+                    + _dish_points(held_b, served[b] - 1)
+                    - _dish_points(held_b, served[b])
+                )
         if value > best_value:
             best_value = value
             best = action
     return int(best)
+
+
+@njit(cache=True, inline="always")
+def _dish_points(held: int, king_count: int) -> int:
+    """R11 for one dish: held × the king's count, or 0 when holding more than the king."""
+    return held * king_count if held <= king_count else 0
 
 
 @njit(cache=True, inline="always")

@@ -7,7 +7,7 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("numba")
 
-from kingsbreakfast.engine import Rules  # noqa: E402
+from kingsbreakfast.engine import Rules, State, score_hand  # noqa: E402
 from kingsbreakfast.engine.cards import UNSHUFFLED_DECK  # noqa: E402
 from kingsbreakfast.sim.batch import simulate  # noqa: E402
 
@@ -93,3 +93,44 @@ def test_bad_input_is_refused_clearly(kwargs: dict[str, object], message: str) -
     arguments.update(kwargs)
     with pytest.raises(ValueError, match=message):
         simulate(**arguments)  # type: ignore[arg-type]
+
+
+def greedy_choice(state: State) -> int:
+    """The greedy policy as its documentation states it, computed with the engine's own
+    scoring (R11): the action leaving my hand worth most against the king as R9 would
+    serve him, ties to the lowest id."""
+    seat = state.to_move
+    assert seat is not None
+    hand = list(state.hand(seat))
+    served = [k + t for k, t in zip(state.king, state.table, strict=True)]
+    best, best_value = -1, -1
+    for action in state.legal_actions():
+        king, mine = list(served), list(hand)
+        if action.kind == "take":
+            dish = int(action)
+            king[dish] -= state.table[dish]
+            mine[dish] += state.table[dish]
+        elif action.kind == "feed":
+            assert action.dishes is not None
+            for dish in action.dishes:
+                king[dish] -= 1
+        value = score_hand(king, mine)[0]
+        if value > best_value:
+            best, best_value = int(action), value
+    return best
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_greedy_policy_chooses_as_documented(players: int) -> None:
+    seats = ["greedy", *["random"] * (players - 1)]
+    result = simulate(150, players, seats, seed=21, record=True)
+    assert result.actions is not None and result.decks is not None
+    checked = 0
+    for g in range(150):
+        state = State([int(c) for c in result.decks[g]], players)
+        for t in range(int(result.num_actions[g])):
+            if state.to_move == 0:
+                assert int(result.actions[g, t]) == greedy_choice(state), (g, t)
+                checked += 1
+            state.play(int(result.actions[g, t]))
+    assert checked > 150 * 5

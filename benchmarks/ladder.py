@@ -15,15 +15,19 @@ import json
 import time
 from pathlib import Path
 
-from kingsbreakfast.sim import TournamentConfig, parse_lineup, run_tournament
+from kingsbreakfast.sim import TournamentConfig, parse_lineup
 from kingsbreakfast.sim.report import build_report, write_csv, write_json
+from kingsbreakfast.sim.stats import summarize_bots
+from kingsbreakfast.sim.tournament import play_chunk
+
+SEGMENT = 100
+"""Games between progress lines (a multiple of 4: whole seat rotations)."""
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--random", default="random")
     parser.add_argument("--easy", default="easy")
     parser.add_argument("--medium", default="medium")
@@ -42,7 +46,15 @@ def main() -> None:
         lineup = parse_lineup(f"{upper[rung]},{below[rung]}*3", 4)
         config = TournamentConfig(lineup, args.games, args.seed)
         start = time.perf_counter()
-        games = run_tournament(config, args.workers)
+        games = []
+        for first in range(0, args.games, SEGMENT):
+            games.extend(play_chunk(config, first, min(args.games, first + SEGMENT)))
+            partial = TournamentConfig(lineup, len(games), args.seed)
+            share = summarize_bots(partial, games)[0].win_share
+            print(json.dumps({"rung": rung, "games_so_far": len(games),
+                              "win_share": round(share.mean, 4),
+                              "ci95": [round(share.low, 4), round(share.high, 4)],
+                              "seconds": round(time.perf_counter() - start, 1)}), flush=True)
         elapsed = time.perf_counter() - start
         report = build_report(config, games)
         report["elapsed_seconds"] = elapsed

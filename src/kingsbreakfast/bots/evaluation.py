@@ -13,7 +13,7 @@ import math
 
 from kingsbreakfast.engine import NUM_DISHES, State
 
-from .knowledge import DRAW_SHARE, REACH_KING, quantize, tail_values
+from .knowledge import DRAW_SHARE, REACH_KING, tail_values
 
 _PER_DISH = 15
 SOFT_WIN_POINTS = 6.0
@@ -27,31 +27,29 @@ def expected_points(state: State) -> list[float]:
     table = state.table
     hands = state.hands
     removed = state.removed_dishes
-    left_in_deck = [
-        _PER_DISH - king[d] - table[d] - removed[d] - sum(h[d] for h in hands)
-        for d in range(NUM_DISHES)
-    ]
+    held_by_players = [sum(column) for column in zip(*hands, strict=True)]
     deck = state.deck_size
-    deck_dishes = sum(left_in_deck)
-    if state.is_over:
+    to_move = state.to_move
+    if to_move is None:
         turns_left = 0
         future_rounds = 0.0
     else:
-        turns_left = n - (state.to_move - state.cook) % n  # type: ignore[operator]
+        turns_left = n - (to_move - state.cook) % n
         after = deck - DRAW_SHARE * turns_left
         future_rounds = min(max(0.0, after) / (2 * n + DRAW_SHARE * n), float(deck // (2 * n)))
-    future_cards = future_rounds * 2 * n * REACH_KING
+    future_share = future_rounds * 2 * n * REACH_KING / max(1, deck)
     on_table = sum(1 for t in table if t)
     if on_table and turns_left:
         chance = max(0.05, 1.0 - turns_left * (1.0 - DRAW_SHARE) / on_table)
     else:
-        chance = 1.0 if not state.is_over else 0.0
+        chance = 0.0 if to_move is None else 1.0
     tails = []
     for d in range(NUM_DISHES):
-        mean = chance * table[d]
-        if deck_dishes:
-            mean += future_cards * left_in_deck[d] / max(1, deck)
-        tails.append(tail_values(king[d], quantize(mean)))
+        king_d = king[d]
+        table_d = table[d]
+        in_deck = _PER_DISH - king_d - table_d - removed[d] - held_by_players[d]
+        mean = chance * table_d + future_share * in_deck
+        tails.append(tail_values(king_d, round(max(0.0, mean) * 20.0) / 20.0))
     out = []
     for hand in hands:
         total = 0.0

@@ -31,8 +31,11 @@ class HeuristicBot:
     name = "heuristic"
     description = DESCRIPTION
 
-    def __init__(self, leader_weight: float = LEADER_WEIGHT) -> None:
+    def __init__(self, leader_weight: float = LEADER_WEIGHT, mistakes: float = 0.0) -> None:
+        if not 0.0 <= mistakes <= 1.0:
+            raise ValueError(f"mistakes is a probability from 0 to 1, not {mistakes}")
         self.leader_weight = leader_weight
+        self.mistakes = mistakes
 
     def act(self, view: View, rng: random.Random) -> Action:
         legal = view.legal_actions()
@@ -40,6 +43,8 @@ class HeuristicBot:
             raise ValueError("the game is over: there is no action to choose")
         if len(legal) == 1:
             return legal[0]
+        if self.mistakes and rng.random() < self.mistakes:  # a difficulty level's slip
+            return legal[rng.randrange(len(legal))]
         values = evaluate(view, self.leader_weight)
         best = max(values[a] for a in legal)
         choices = [a for a in legal if values[a] >= best - 1e-9]

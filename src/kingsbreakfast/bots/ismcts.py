@@ -127,7 +127,7 @@ class IsmctsBot:
         self,
         simulations: int | None = 2000,
         seconds: float | None = None,
-        exploration: float = 0.7,
+        exploration: float = 0.2,
         rollout_rounds: int | None = 0,
         prior_weight: float = 0.0,
         name: str | None = None,
@@ -201,26 +201,30 @@ class IsmctsBot:
                 if not legal:
                     break
                 children = node.children
-                if node is root and prior:  # root edges exist from the start
-                    untried = [a for a in legal if not children[a].visits]
+                untried = []
+                primed = node is root and prior  # root edges exist from the start
+                if primed:
+                    for a in legal:
+                        edge = children[a]
+                        edge.avail += 1
+                        if not edge.visits:
+                            untried.append(a)
                 else:
-                    untried = [a for a in legal if a not in children]
-                for a in legal:
-                    child = children.get(a)
-                    if child is not None:
-                        child.avail += 1
+                    for a in legal:
+                        seen = children.get(a)
+                        if seen is None:
+                            untried.append(a)
+                        else:
+                            seen.avail += 1
                 mover = state.to_move
                 assert mover is not None
                 if untried:
-                    if node is root and prior:
-                        action = untried[0]
-                    else:
-                        action = untried[int(uniform() * len(untried))]
-                    child = children.get(action)
-                    if child is None:
-                        child = children[action] = _Edge()
+                    action = untried[0] if primed else untried[int(uniform() * len(untried))]
+                    new = children.get(action)
+                    if new is None:
+                        new = children[action] = _Edge()
                     state.apply(action)
-                    path.append((child, mover))
+                    path.append((new, mover))
                     break
                 best_value = -1.0
                 best_action = legal[0]

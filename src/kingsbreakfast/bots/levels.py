@@ -15,12 +15,18 @@ LEVELS: Final = ("easy", "medium", "hard", "expert")
 
 BOT_NAMES: Final = ("random", "greedy", "heuristic", "ismcts")
 
-HARD_SIMULATIONS: Final = 300
+MEDIUM_MISTAKES: Final = 0.25
+"""Share of medium's moves played at random: the full heuristic is about as strong as the
+hard level's short search, so medium slips now and then to leave a step between them."""
+HARD_SIMULATIONS: Final = 200
 EXPERT_SIMULATIONS: Final = 3000
 
 _LEVEL_TEXT: Final = {
     "easy": "Easy is the greedy bot. ",
-    "medium": "Medium is the heuristic bot. ",
+    "medium": (
+        f"Medium is the heuristic bot, except that {round(100 * MEDIUM_MISTAKES)}% of its "
+        "moves are random slips. "
+    ),
     "hard": f"Hard is the ismcts bot with {HARD_SIMULATIONS} simulations a move. ",
     "expert": f"Expert is the ismcts bot with {EXPERT_SIMULATIONS} simulations a move. ",
 }
@@ -32,7 +38,8 @@ def make_bot(name: str, **options: Any) -> Bot:
     (``easy``, ``medium``, ``hard``, ``expert``).
 
     Options go to the bot: ``simulations`` and ``seconds`` (ismcts, hard, expert),
-    ``exploration``, ``rollout_rounds`` (ismcts), ``leader_weight`` (heuristic, medium).
+    ``exploration``, ``rollout_rounds``, ``prior_weight`` (ismcts), ``leader_weight`` and
+    ``mistakes`` (heuristic, medium).
     """
     key = name.strip().lower()
     try:
@@ -42,8 +49,10 @@ def make_bot(name: str, **options: Any) -> Bot:
         if key in ("greedy", "easy"):
             _no_options(key, options)
             bot: Bot = GreedyBot()
-        elif key in ("heuristic", "medium"):
+        elif key == "heuristic":
             bot = HeuristicBot(**options)
+        elif key == "medium":
+            bot = HeuristicBot(**{"mistakes": MEDIUM_MISTAKES, **options})
         elif key == "ismcts":
             bot = IsmctsBot(**options)
         elif key in ("hard", "expert"):

@@ -10,7 +10,8 @@ from typing import Any
 from kingsbreakfast.bots import BOT_NAMES, LEVELS, Bot, make_bot
 
 _INT_OPTIONS = frozenset({"simulations", "rollout_rounds"})
-_FLOAT_OPTIONS = frozenset({"seconds", "exploration", "leader_weight", "prior_weight"})
+_FLOAT_OPTIONS = frozenset({"seconds", "exploration", "leader_weight", "prior_weight",
+                            "mistakes"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -217,3 +217,28 @@ def test_resampling_is_refused_at_a_chance_node_and_for_a_bad_player() -> None:
     state.apply_action(7)  # a draw: now a chance node decides the card
     with pytest.raises(ValueError, match="decision nodes"):
         state.resample_from_infostate(1, sampler)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_chance_outcomes_are_the_deck_in_order(players: int) -> None:
+    """The chance outcomes of a game, in order, are the top of a deck from which the engine
+    plays the same game: a card is revealed exactly when the engine turns it up or draws it."""
+    from kingsbreakfast.engine import State
+    from kingsbreakfast.engine.cards import UNSHUFFLED_DECK
+
+    game = pyspiel.load_game(GAME, {"players": players, "utility": "score"})
+    for seed in range(4):
+        state = play_randomly(game, seed)
+        cards = [a.action for a in state.full_history() if a.player == pyspiel.PlayerId.CHANCE]
+        moves = [a.action for a in state.full_history() if a.player >= 0]
+        rest = list(UNSHUFFLED_DECK)
+        for card in cards:
+            rest.remove(card)
+        engine = State(cards + rest, players)
+        for move in moves:
+            engine.play(move)
+        assert engine.is_over
+        assert engine.view(None) == state.view(None)
+        assert state.returns() == [float(p) for p in engine.score().points]
+        read = 110 - engine.view(None).removed_unseen
+        assert len(cards) == read  # no card revealed that the game did not use

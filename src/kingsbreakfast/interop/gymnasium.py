@@ -53,7 +53,7 @@ Obs = np.ndarray[Any, np.dtype[np.float32]]
 class KingsBreakfastEnv(gymnasium.Env[Obs, np.int64]):
     """One learner against bots; an episode is one game."""
 
-    metadata = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 - Gymnasium's own type
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,

@@ -12,6 +12,7 @@ from kingsbreakfast.bots import (
     BOT_NAMES,
     LEVELS,
     Bot,
+    IsmctsBot,
     RandomBot,
     describe_bot,
     make_bot,
@@ -124,3 +125,25 @@ def test_bots_refuse_a_finished_game() -> None:
 
 def test_random_bot_is_still_exported_for_the_cli() -> None:
     assert make_bot("random").__class__ is RandomBot
+
+
+def test_medium_slips_sometimes_and_heuristic_never() -> None:
+    state = random_position(8, 4, 12)
+    view = state.view(state.to_move)
+    assert len(view.legal_actions()) > 2
+    best = make_bot("heuristic").act(view, random.Random(0))
+    assert {make_bot("heuristic").act(view, random.Random(s)) for s in range(30)} == {best}
+    slips = {make_bot("medium", mistakes=1.0).act(view, random.Random(s)) for s in range(30)}
+    assert len(slips) > 1
+    with pytest.raises(ValueError, match="mistakes is a probability"):
+        make_bot("medium", mistakes=1.5)
+
+
+def test_expert_is_stronger_in_search_than_hard() -> None:
+    hard, expert = make_bot("hard"), make_bot("expert")
+    assert isinstance(hard, IsmctsBot) and isinstance(expert, IsmctsBot)
+    assert hard.simulations is not None and expert.simulations is not None
+    assert expert.simulations > hard.simulations
+    state = random_position(9, 4, 20)
+    expert.act(state.view(state.to_move), random.Random(0))
+    assert expert.last_simulations == expert.simulations

@@ -142,7 +142,7 @@ def tournament(
 
 def analyze(
     bot: Annotated[str, typer.Option(help="The bot in every seat (name[:option=value]).")]
-    = "medium",
+    = "heuristic",
     players: Annotated[str, typer.Option(help="Table sizes, comma-separated.")] = "3,4,5",
     games: Annotated[int, typer.Option(help="Games per table size.")] = 2000,
     seed: Annotated[int, typer.Option(help="Seed: same seed, same answers.")] = 1,

@@ -1,0 +1,78 @@
+"""The bots, hint, tournament and analyze commands."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kingsbreakfast.cli.main import app
+
+runner = CliRunner()
+
+
+def test_bots_lists_every_bot_and_level() -> None:
+    result = runner.invoke(app, ["bots"])
+    assert result.exit_code == 0
+    for name in ("random", "greedy", "heuristic", "ismcts", "easy", "medium", "hard", "expert"):
+        assert f"\n{name}\n" in "\n" + result.stdout
+
+
+def test_tournament_writes_json_and_csv(tmp_path: Path) -> None:
+    pytest.importorskip("openskill")
+    prefix = tmp_path / "t"
+    args = ["tournament", "--bots", "heuristic,greedy,random", "--players", "3",
+            "--games", "6", "--seed", "2", "--output", str(prefix)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    report = json.loads((tmp_path / "t.json").read_text())
+    assert report["tournament"]["lineup"] == ["heuristic", "greedy", "random"]
+    assert len(report["seats"]) == 3
+    assert (tmp_path / "t.csv").read_text().startswith("bot,seats_played,win_share")
+    first = (tmp_path / "t.json").read_text()
+    assert runner.invoke(app, args).exit_code == 0
+    assert (tmp_path / "t.json").read_text() == first
+
+
+def test_tournament_refuses_a_bad_lineup(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["tournament", "--bots", "greedy,wizard,random",
+                                 "--players", "3", "--output", str(tmp_path / "x")])
+    assert result.exit_code == 2
+    assert "unknown bot 'wizard'" in result.output
+
+
+def test_hint_ranks_the_actions_of_an_unfinished_record(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    record.write_bytes(
+        resources.files("kingsbreakfast.examples").joinpath("unfinished-4p.json").read_bytes()
+    )
+    result = runner.invoke(app, ["hint", str(record), "--simulations", "100", "--json"])
+    assert result.exit_code == 0, result.output
+    ranking = json.loads(result.stdout)
+    assert ranking and sum(r["visits"] for r in ranking) == 100
+    assert all(0 <= r["win_chance"] <= 1 for r in ranking)
+
+
+def test_hint_refuses_a_finished_game(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    record.write_bytes(
+        resources.files("kingsbreakfast.examples").joinpath("game-3p.json").read_bytes()
+    )
+    result = runner.invoke(app, ["hint", str(record)])
+    assert result.exit_code == 2
+    assert "over" in result.output
+
+
+def test_analyze_answers_for_each_table_size(tmp_path: Path) -> None:
+    out = tmp_path / "a.json"
+    result = runner.invoke(app, ["analyze", "--bot", "greedy", "--players", "3,5",
+                                 "--games", "10", "--output", str(out)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert [t["players"] for t in data["tables"]] == [3, 5]
+    assert "| 5 | 10 |" in result.stdout
+    bad = runner.invoke(app, ["analyze", "--players", "2,4", "--output", str(out)])
+    assert bad.exit_code == 2 and "3 to 5" in bad.output

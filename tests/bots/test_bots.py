@@ -60,9 +60,9 @@ def test_unknown_names_and_options_are_refused_clearly() -> None:
         make_bot("expert", simulations=0)
 
 
-@pytest.mark.parametrize("name", ["random", "greedy", "heuristic", "medium"])
-def test_cheap_bots_play_legal_actions_in_thousands_of_positions(name: str) -> None:
-    bot = make_bot(name)
+@pytest.mark.parametrize("name", ["random", "greedy", "heuristic", "medium", "ismcts"])
+def test_bots_play_legal_actions_in_thousands_of_positions(name: str) -> None:
+    bot = make_bot(name, simulations=4) if name == "ismcts" else make_bot(name)
     rng = random.Random(11)
     checked = 0
     for seed in range(50):

@@ -62,6 +62,8 @@ GAME_NAME = "python_kings_breakfast"
 MAX_PLAYER_ACTIONS = 64
 """At most 18 rounds of 3 turns or 11 of 5, plus an action for each drawn dragon (R7a)."""
 _CARD_TOTALS = (15,) * NUM_DISHES + (5,)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 _DEFAULTS: dict[str, Any] = {
     "players": 4,
@@ -149,9 +151,8 @@ class KingsBreakfastState(pyspiel.State):  # type: ignore[misc]
         """Player actions the engine has applied."""
         self._waiting: int | None = None
         """A player action that needs an unrevealed card before the engine can apply it."""
-        self._engine: State | None = None
-        self._deck: list[int] = []
-        """The deck the engine was dealt from: revealed cards, then the unseen ones."""
+        self._box: _Engine | None = None
+        """The engine's state and the deck it was dealt from (None until the first table)."""
         self._plan: list[int] = []
         """Cards known to come next (when replaying), used to order the unseen part."""
         self._drawn_by: list[int] = []
@@ -163,16 +164,17 @@ class KingsBreakfastState(pyspiel.State):  # type: ignore[misc]
         self._stale = False
         """A revealed card differs from the engine's deck: rebuild before applying."""
 
+    @property
+    def _engine(self) -> State | None:
+        return None if self._box is None else self._box.state
+
     # -- OpenSpiel's state interface -----------------------------------------------------
     def current_player(self) -> int:
-        engine = self._engine
-        if engine is None or self._waiting is not None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if engine.is_over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        seat = engine.to_move
-        assert seat is not None
-        return seat
+        box = self._box
+        if box is None or self._waiting is not None:
+            return _CHANCE
+        seat = box.state.to_move
+        return _TERMINAL if seat is None else seat
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self._engine is not None and player == self._engine.to_move
@@ -296,7 +298,8 @@ class KingsBreakfastState(pyspiel.State):  # type: ignore[misc]
             if len(self._revealed) == 2 * self._n:  # R4: the first table is set
                 self._rebuild()
             return
-        if self._deck[position] != card:
+        assert self._box is not None
+        if self._box.deck[position] != card:
             self._stale = True
         self._need -= 1
         if self._need > 0:
@@ -326,7 +329,7 @@ class KingsBreakfastState(pyspiel.State):  # type: ignore[misc]
         read = DECK_SIZE - trial.deck_size - unseen_at_end
         known = len(self._revealed)
         if read <= known:
-            self._engine = trial
+            self._box = _Engine(trial, self._box.deck if self._box else ())
             self._moves.append(action)
             if self._plan and known >= len(self._plan):
                 self._plan = []
@@ -345,11 +348,11 @@ class KingsBreakfastState(pyspiel.State):  # type: ignore[misc]
                 rest.append(card)
         for card in range(NUM_DISHES + 1):
             rest += [card] * left[card]
-        self._deck = self._revealed + rest
-        engine = State(self._deck, self._n, 0, self._rules)
+        deck = (*self._revealed, *rest)
+        engine = State(deck, self._n, 0, self._rules)
         for move in self._moves:
             engine.apply(move)
-        self._engine = engine
+        self._box = _Engine(engine, deck)
         self._stale = False
 
     def _replayed(self, revealed: Sequence[int]) -> KingsBreakfastState:
@@ -364,6 +367,20 @@ class KingsBreakfastState(pyspiel.State):  # type: ignore[misc]
             else:
                 other.apply_action(item.action)
         return other
+
+
+class _Engine:
+    """The engine's state with its deck, copied by ``State.clone`` when OpenSpiel clones a
+    state (``copy.deepcopy`` of the engine's lists would be several times slower)."""
+
+    __slots__ = ("deck", "state")
+
+    def __init__(self, state: State, deck: tuple[int, ...]) -> None:
+        self.state = state
+        self.deck = deck
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
+        return _Engine(self.state.clone(), self.deck)
 
 
 class KingsBreakfastObserver:

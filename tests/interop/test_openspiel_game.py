@@ -242,3 +242,30 @@ def test_chance_outcomes_are_the_deck_in_order(players: int) -> None:
         assert state.returns() == [float(p) for p in engine.score().points]
         read = 110 - engine.view(None).removed_unseen
         assert len(cards) == read  # no card revealed that the game did not use
+
+
+def test_information_string_is_the_history_with_others_draws_hidden() -> None:
+    """Rebuilt from OpenSpiel's own history: a chance outcome right after a player's draw is
+    that player's card (named for them, ``?`` for others unless a dragon); any other is a
+    card turned up for the table."""
+    from kingsbreakfast.engine import CARD_IDS, Action
+
+    game = pyspiel.load_game(GAME, {"players": 4})
+    state = play_randomly(game, 12)
+    for player in range(4):
+        words = [f"p{player}"]
+        drawer = -1
+        for item in state.full_history():
+            if item.player == pyspiel.PlayerId.CHANCE:
+                name = CARD_IDS[item.action]
+                if drawer < 0:
+                    words.append(f"+{name}")
+                elif drawer == player or item.action == DRAGON:
+                    words.append(f"{drawer}<{name}")
+                else:
+                    words.append(f"{drawer}<?")
+                drawer = -1
+            else:
+                words.append(f"{item.player}:{Action(item.action)}")
+                drawer = item.player if item.action == 7 else -1
+        assert state.information_state_string(player) == " ".join(words)

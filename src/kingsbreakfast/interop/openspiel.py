@@ -157,6 +157,8 @@ class KingsBreakfastState(pyspiel.State):  # type: ignore[misc]
         """Cards known to come next (when replaying), used to order the unseen part."""
         self._drawn_by: list[int] = []
         """For each revealed card: the seat that drew it, or -1 for a card turned up (R4)."""
+        self._log = _Log()
+        """The information-state words of every event so far."""
         self._left = list(_CARD_TOTALS)
         """Unseen cards by kind (7 = dragon): the chance probabilities' numerators."""
         self._need = 0
@@ -190,6 +192,8 @@ class KingsBreakfastState(pyspiel.State):  # type: ignore[misc]
         if self.is_chance_node():
             self._reveal(action)
         else:
+            text = f"{self.current_player()}:{Action(action)}"
+            self._log.events.append((-1, text, text))
             self._try(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -255,24 +259,15 @@ class KingsBreakfastState(pyspiel.State):  # type: ignore[misc]
         """The engine view of ``player`` (None: spectator); None while the first deal runs."""
         return None if self._engine is None else self._engine.view(player)
 
-    def information_string(self, player: int) -> str:
-        """Perfect recall: every action, every card turned up, my drawn cards, others' as ?"""
-        parts = [f"p{player}"]
-        drawer = -1
-        for item in self.full_history():
-            if item.player == pyspiel.PlayerId.CHANCE:
-                card = item.action
-                if drawer < 0:
-                    parts.append(f"+{CARD_IDS[card]}")
-                elif drawer == player or card == DRAGON:
-                    parts.append(f"{drawer}<{CARD_IDS[card]}")
-                else:
-                    parts.append(f"{drawer}<?")
-                drawer = -1
-            else:
-                parts.append(f"{item.player}:{Action(item.action)}")
-                drawer = item.player if item.action == DRAW_ID else -1
-        return " ".join(parts)
+    def information_string(self, player: int, private: bool = True) -> str:
+        """Perfect recall: every action, every card turned up, and the drawn cards: the
+        player's own named (unless ``private`` is False), the others' as ``?`` (a drawn
+        dragon is shown, R7b)."""
+        if private:
+            words = [own if seat == player else other for seat, own, other in self._log.events]
+        else:
+            words = [other for _, _, other in self._log.events]
+        return f"p{player} " + " ".join(words)
 
     # -- keeping the engine up to date ---------------------------------------------------
     def _unseen_counts(self) -> list[int]:
@@ -294,6 +289,13 @@ class KingsBreakfastState(pyspiel.State):  # type: ignore[misc]
         self._revealed.append(card)
         self._left[card] -= 1
         self._drawn_by.append(drawer)
+        name = CARD_IDS[card]
+        if drawer < 0:
+            self._log.events.append((-1, f"+{name}", f"+{name}"))
+        elif card == DRAGON:  # a drawn dragon is shown at once (R7b)
+            self._log.events.append((-1, f"{drawer}<{name}", f"{drawer}<{name}"))
+        else:
+            self._log.events.append((drawer, f"{drawer}<{name}", f"{drawer}<?"))
         if engine is None:
             if len(self._revealed) == 2 * self._n:  # R4: the first table is set
                 self._rebuild()
@@ -383,6 +385,19 @@ class _Engine:
         return _Engine(self.state.clone(), self.deck)
 
 
+class _Log:
+    """Events as (seat whose secret it is or -1, the owner's word, everyone else's word);
+    cloned by a shallow list copy, since the words never change."""
+
+    __slots__ = ("events",)
+
+    def __init__(self, events: list[tuple[int, str, str]] | None = None) -> None:
+        self.events = events if events is not None else []
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Log:
+        return _Log(list(self.events))
+
+
 class KingsBreakfastObserver:
     """OpenSpiel's py-observer: the shared view tensor, and strings.
 
@@ -414,21 +429,11 @@ class KingsBreakfastObserver:
 
     def string_from(self, state: KingsBreakfastState, player: int) -> str:
         if self._perfect_recall:
-            text = state.information_string(player)
-            return text if self._private else _public(text, player)
+            return state.information_string(player, private=self._private)
         view = state.view(player if self._private else None)
         if view is None:
             return f"p{player} dealing {len(state._revealed)}"
         return f"p{player}\n{describe(view)}"
-
-
-def _public(text: str, player: int) -> str:
-    """The perfect-recall string without the player's own drawn cards."""
-    return " ".join(
-        f"{word.split('<')[0]}<?" if word.startswith(f"{player}<") and "dragon" not in word
-        else word
-        for word in text.split(" ")
-    )
 
 
 pyspiel.register_game(_game_type("rank"), KingsBreakfastGame)

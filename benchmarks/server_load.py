@@ -215,12 +215,15 @@ def main() -> None:
     parser.add_argument("--client-procs", type=int, default=1)
     parser.add_argument("--db", default=None, help="database URL (default: a temporary SQLite)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--deflate", action="store_true",
+                        help="serve with permessage-deflate (the server's default is without)")
     options = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
         db = options.db or f"sqlite:///{Path(tmp) / 'load.db'}"
         server = LiveServer(db, bot_delay=0.0, zombie_grace=600.0,
-                            log_path=Path(tmp) / "server.log").start()
+                            log_path=Path(tmp) / "server.log",
+                            extra=("--ws-deflate",) if options.deflate else ()).start()
         assert server.process is not None
         pid = server.process.pid
         rss_before = rss_mib(pid)
@@ -253,6 +256,7 @@ def main() -> None:
         "connections": options.tables * SEATS,
         "think_s": options.think,
         "client_procs": options.client_procs,
+        "deflate": options.deflate,
         "window_s": round(elapsed, 1),
         "games_finished_in_window": sum(r["finished"] for r in results),
         "connect_all_s": round(max(r["connect_seconds"] for r in results), 1),

@@ -39,7 +39,9 @@ class LiveServer:
     def __init__(
         self, db_url: str, *, bot_delay: float = 0.0, zombie_grace: float = 30.0,
         log_path: Path | None = None, port: int | None = None,
+        extra: tuple[str, ...] = (),
     ) -> None:
+        self.extra = extra
         self.db_url = db_url
         self.bot_delay = bot_delay
         self.zombie_grace = zombie_grace
@@ -62,7 +64,7 @@ class LiveServer:
                 sys.executable, "-c", _RUNNER, "serve", "--host", "127.0.0.1",
                 "--port", str(self.port), "--db", self.db_url,
                 "--bot-delay", str(self.bot_delay), "--zombie-grace", str(self.zombie_grace),
-                "--log-level", "warning",
+                "--log-level", "warning", *self.extra,
             ],
             stdout=log, stderr=log, env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )

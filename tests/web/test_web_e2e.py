@@ -107,6 +107,7 @@ def test_two_players_and_bots_play_a_full_game(server: LiveServer, browser: Any)
     bob.wait_for_selector("form#join")
     bob.fill("form#join input[name=name]", "Bob")
     bob.click("form#join button[type=submit]")
+    bob.wait_for_selector("#leave")  # seated: the page now speaks for seat 2
     ann.wait_for_selector("text=Bob")
     shot(ann, "02-waiting-room-desktop")
     shot(bob, "02-waiting-room-phone")
@@ -161,6 +162,7 @@ def test_two_players_and_bots_play_a_full_game(server: LiveServer, browser: Any)
     ann.click("button[data-go=last]")
     steps = len(record["actions"])
     ann.wait_for_selector(f"text=Step {steps} of {steps}")
+    ann.locator("#score").wait_for()  # the final step shows the score breakdown
     shot(ann, "05-replay-desktop")
     assert errors == []
     desktop.close()

@@ -32,6 +32,13 @@ def serve(
         ),
     ] = 30.0,
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
+    ws_deflate: Annotated[
+        bool,
+        typer.Option(
+            help="compress WebSocket frames (permessage-deflate): less traffic, more CPU per "
+            "frame; off by default (see docs/server.md, Load)"
+        ),
+    ] = False,
 ) -> None:
     """Serve games in the browser: open http://HOST:PORT/ and share the table's link."""
     try:
@@ -58,6 +65,7 @@ def serve(
         ws_max_size=64 * 1024,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
+        ws_per_message_deflate=ws_deflate,
         lifespan="on",
     )
 

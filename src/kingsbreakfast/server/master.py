@@ -49,6 +49,7 @@ from .tables import (
     Seat,
     Table,
     new_token,
+    scoring_dict,
     state_frame,
     state_frames,
     token_digest,
@@ -588,7 +589,10 @@ class Master:
         view["legal"] = []
         for seat, hand in enumerate(view["hands"]):
             hand["draws"] = dict(zip(DISHES, at.draws(seat), strict=True))
-        return {"step": step, "steps": len(actions), "players": names, "view": view}
+        score = scoring_dict(at.score()) if at.is_over else None
+        return {
+            "step": step, "steps": len(actions), "players": names, "view": view, "score": score,
+        }
 
     async def _finished(self, table_id: str) -> tuple[State, list[str]]:
         table = self.tables.get(table_id)

@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from .models import ActionRow, GameRow, SeatRow
 
 DEFAULT_URL = "sqlite:///kingsbreakfast.db"
-_INSERT_ACTION = insert(ActionRow)
+_INSERT_ACTION = insert(ActionRow.__table__)  # type: ignore[arg-type]  # Core, not ORM bulk
 
 
 class StorageError(Exception):

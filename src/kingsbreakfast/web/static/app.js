@@ -127,7 +127,7 @@ async function renderLobby() {
     const games = await api("GET", "/api/archive");
     const archive = app.querySelector("#archive");
     if (!archive) return;
-    archive.innerHTML = games.map((g) => `<li><span>${g.players.map(esc).join(", ")}</span><a href="/replay/${esc(g.id)}" class="button" data-link>${esc(t("lobby.replay"))}</a></li>`).join("");
+    archive.innerHTML = games.length === 0 ? `<li class="muted">${esc(t("lobby.noArchive"))}</li>` : games.map((g) => `<li><span>${g.players.map(esc).join(", ")}</span><a href="/replay/${esc(g.id)}" class="button" data-link>${esc(t("lobby.replay"))}</a></li>`).join("");
     app.querySelectorAll("[data-link]").forEach((a) => a.addEventListener("click", (e) => { e.preventDefault(); navigate(a.getAttribute("href")); }));
   } catch (_) { /* the lists are a convenience */ }
 }
@@ -173,8 +173,10 @@ class TableSession {
       }
       if (event.code === 4004) { this.fatal = t("error.no_table"); this.render(); return; }
       this.render();
+      const delay = this.quick ? 0 : 250 * 2 ** this.retry;
+      this.quick = false;
       this.retry = Math.min(this.retry + 1, 6);
-      setTimeout(() => { if (!this.closed) this.connect(); }, 250 * 2 ** this.retry);
+      setTimeout(() => { if (!this.closed) this.connect(); }, delay);
     };
   }
 
@@ -331,7 +333,8 @@ class TableSession {
       const grant = await api("POST", `/api/tables/${this.id}/join`, { name });
       saveToken(this.id, grant.token);
       this.token = grant.token;
-      this.ws.close(); // reconnects with the new token
+      this.quick = true;
+      this.ws.close(); // reconnects at once with the new token
     } catch (err) { this.error = errorText(err); this.renderError(); }
   }
 
@@ -357,7 +360,7 @@ class TableSession {
     const mine = this.myTurn();
     const canTake = (d) => mine && !this.feedPicks && legal.has("take " + d);
     const canFeed = mine && [...legal].some((a) => a.startsWith("feed"));
-    const status = v.to_move === null ? t("score.title")
+    const status = v.to_move === null ? t("game.over")
       : mine ? t("game.yourTurn") : t("game.toMove", { name: this.seatName(v.to_move) });
 
     const tableStacks = DISHES.map((d) => {
@@ -474,7 +477,7 @@ class TableSession {
 
 function scoreTable(score, nameOf, footer = "") {
   const winners = score.winners.map((i) => nameOf(i)).join(", ");
-  const head = DISHES.map((d) => `<th scope="col">${cardHtml(d, esc(dishName(d)), null, "mini")}</th>`).join("");
+  const head = DISHES.map((d) => `<th scope="col">${cardHtml(d, esc(dishName(d)), null, "mini")}<span class="visually-hidden">${esc(dishName(d))}</span></th>`).join("");
   const rows = score.players.map((p) => `<tr class="${score.winners.includes(p.seat) ? "winner" : ""}">
       <th scope="row">${esc(nameOf(p.seat))}</th>
       ${p.dishes.map((d) => `<td>${d.held === 0 ? "" : d.discarded ? `<s>${esc(t("score.cellDiscarded", d))}</s>` : esc(t("score.cell", d))}</td>`).join("")}
@@ -528,10 +531,7 @@ class ReplayViewer {
       for (const dish of DISHES) all[dish] = (h.takes[dish] || 0) + (h.draws[dish] || 0);
       return `<li class="player ${v.to_move === i ? "to-move" : ""}"><strong>${esc(name(i))}</strong><div class="cards small">${DISHES.filter((x) => all[x]).map((x) => cardHtml(x, esc(dishName(x)), all[x])).join("") || "—"}</div></li>`;
     }).join("");
-    let score = "";
-    if (d.step === d.steps && v.to_move === null) {
-      score = `<p class="muted">${esc(t("score.title"))}</p>`;
-    }
+    const score = d.score ? scoreTable(d.score, name) : "";
     app.innerHTML = `<div class="game replay">
       <section class="panel status"><strong>${esc(t("replay.title"))}</strong>
         <span>${esc(t("replay.step", { step: d.step, steps: d.steps }))}</span>
@@ -544,8 +544,9 @@ class ReplayViewer {
       </section>
       <p class="error" role="alert">${esc(this.error)}</p>
       <section class="panel"><h2>${esc(t("game.king"))}</h2><div class="stacks">${stacks(v.king)}</div></section>
-      <section class="panel"><h2>${esc(t("game.table"))}</h2><div class="stacks">${stacks(v.table)}<div class="stack dragons">${cardHtml("dragon", esc(dishName("dragon")), v.table_dragons)}</div></div></section>
-      <section class="panel players"><h2>${esc(t("game.others"))}</h2><ul>${hands}</ul>${score}</section>
+      <section class="panel"><h2>${esc(t("game.table"))}</h2><div class="stacks">${stacks(v.table)}<div class="stack dragons ${v.table_dragons ? "" : "empty"}">${cardHtml("dragon", esc(dishName("dragon")), v.table_dragons)}</div></div></section>
+      ${score}
+      <section class="panel players"><h2>${esc(t("game.others"))}</h2><ul>${hands}</ul></section>
       <p><a href="/" class="button" data-home>${esc(t("replay.back"))}</a></p></div>`;
     const go = { first: 0, prev: this.step - 1, next: this.step + 1, last: d.steps };
     app.querySelectorAll("[data-go]").forEach((b) => b.addEventListener("click", () => this.go(go[b.dataset.go])));

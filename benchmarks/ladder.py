@@ -28,6 +28,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first", type=int, default=0,
+                        help="first game number (a multiple of 4), to split a rung between "
+                        "processes; the games are the same as in one long run")
     parser.add_argument("--random", default="random")
     parser.add_argument("--easy", default="easy")
     parser.add_argument("--medium", default="medium")
@@ -47,19 +50,22 @@ def main() -> None:
         config = TournamentConfig(lineup, args.games, args.seed)
         start = time.perf_counter()
         games = []
-        for first in range(0, args.games, SEGMENT):
-            games.extend(play_chunk(config, first, min(args.games, first + SEGMENT)))
+        end = args.first + args.games
+        for first in range(args.first, end, SEGMENT):
+            games.extend(play_chunk(config, first, min(end, first + SEGMENT)))
             partial = TournamentConfig(lineup, len(games), args.seed)
             share = summarize_bots(partial, games)[0].win_share
-            print(json.dumps({"rung": rung, "games_so_far": len(games),
+            print(json.dumps({"rung": rung, "first_game": args.first,
+                              "games_so_far": len(games),
                               "win_share": round(share.mean, 4),
                               "ci95": [round(share.low, 4), round(share.high, 4)],
                               "seconds": round(time.perf_counter() - start, 1)}), flush=True)
         elapsed = time.perf_counter() - start
         report = build_report(config, games)
         report["elapsed_seconds"] = elapsed
-        write_json(report, args.out / f"ladder-{rung}.json")
-        write_csv(report, args.out / f"ladder-{rung}.csv")
+        suffix = f"-from{args.first}" if args.first else ""
+        write_json(report, args.out / f"ladder-{rung}{suffix}.json")
+        write_csv(report, args.out / f"ladder-{rung}{suffix}.csv")
         top = report["bots"][0]
         share = top["win_share"]
         verdict = "PASS" if share["low"] > 0.25 else "not shown"

@@ -54,10 +54,22 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
-def play_one_move(page: Any) -> bool:
-    """Click a highlighted legal move if it is this page's turn; True when it moved."""
+def no_sideways_scroll(page: Any) -> bool:
+    return bool(page.evaluate(
+        "document.documentElement.scrollWidth <= window.innerWidth + 1"
+    ))
+
+
+def play_one_move(page: Any, keyboard: bool = False) -> bool:
+    """Click a highlighted legal move if it is this page's turn (or press its key);
+    True when it moved."""
     if page.locator(".game.my-turn").count() == 0:
         return False
+    if keyboard and page.locator("button[data-act=draw]:not([disabled])").count():
+        before = page.locator(".log li").count()
+        page.keyboard.press("d")
+        page.wait_for_function(f"document.querySelectorAll('.log li').length > {before}")
+        return True
     for selector in (
         "dialog[open] button[data-dragon=place]",
         "button.stack.legal[data-take]",
@@ -115,6 +127,9 @@ def test_two_players_and_bots_play_a_full_game(server: LiveServer, browser: Any)
     ann.click("#start")
     ann.wait_for_selector(".game")
     bob.wait_for_selector(".game")
+    # screen-reader labels on every stack of the table and the king's plate
+    assert ann.locator("[aria-label*='on the table']").count() >= 7
+    assert ann.locator("[aria-label*='the king has']").count() == 7
 
     moves = {"ann": 0, "bob": 0}
     deadline = time.monotonic() + 150
@@ -124,12 +139,13 @@ def test_two_players_and_bots_play_a_full_game(server: LiveServer, browser: Any)
             break
         moved = False
         for name, page in (("ann", ann), ("bob", bob)):
-            if play_one_move(page):
+            if play_one_move(page, keyboard=name == "ann" and moves["ann"] % 2 == 0):
                 moves[name] += 1
                 moved = True
         if not took_mid_shots and moves["ann"] >= 3 and moves["bob"] >= 3:
             shot(ann, "03-game-desktop")
             shot(bob, "03-game-phone")
+            assert no_sideways_scroll(bob)
             took_mid_shots = True
         if not moved:
             ann.wait_for_timeout(60)
@@ -147,6 +163,7 @@ def test_two_players_and_bots_play_a_full_game(server: LiveServer, browser: Any)
         assert "Ann" in text and "Bob" in text
     shot(ann, "04-score-desktop")
     shot(bob, "04-score-phone")
+    assert no_sideways_scroll(bob) and no_sideways_scroll(ann)
 
     table_id = invite.rsplit("/", 1)[1]
     status, record = server.request("GET", f"/games/{table_id}/record")

@@ -281,3 +281,31 @@ def test_the_record_is_served_only_after_the_game(sqlite_url: str) -> None:
         await master.close()
 
     run(main())
+
+
+class BrokenBot:
+    name = "broken"
+    description = "always fails"
+
+    def act(self, view: Any, rng: random.Random) -> Action:
+        raise RuntimeError("bot bug")
+
+
+def test_a_failing_bot_never_stalls_its_table(sqlite_url: str) -> None:
+    async def main() -> None:
+        master = make_master(sqlite_url, dealer=fixed_dealer(6, first_cook=1))
+        await master.open()
+        table, tokens = await seated_table(master, 1, seats=3, bot_level="easy", start=False)
+        master.bot_delay = 0.05  # time to swap the bots in before their first move
+        await master.start(table.id, tokens[0])
+        table.bots[1] = BrokenBot()
+        table.bots[2] = BrokenBot()
+        for _ in range(300):
+            if table.version >= 2:
+                break
+            await asyncio.sleep(0.01)
+        assert table.version >= 2 and table.state is not None
+        assert table.state.history[0].seat == 1
+        await master.close()
+
+    run(main())

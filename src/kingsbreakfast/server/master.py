@@ -553,15 +553,21 @@ class Master:
             view = state.view(seat_no)
             bot = table.bots[seat_no]
             seed = table.rng.getrandbits(64)
-            if table.bot_level in ("hard", "expert"):
-                loop = asyncio.get_running_loop()
-                action = await loop.run_in_executor(
-                    self._bot_thread, lambda: bot.act(view, random.Random(seed))
-                )
-            else:
-                action = bot.act(view, random.Random(seed))
-            trial = state.clone()
-            trial.play(action, seat=seat_no)
+            try:
+                if table.bot_level in ("hard", "expert"):
+                    loop = asyncio.get_running_loop()
+                    action = await loop.run_in_executor(
+                        self._bot_thread, lambda: bot.act(view, random.Random(seed))
+                    )
+                else:
+                    action = bot.act(view, random.Random(seed))
+                trial = state.clone()
+                trial.play(action, seat=seat_no)
+            except Exception:  # a faulty bot must not stall a table: play a legal move
+                log.exception("table %s: the %s bot failed", table.id, table.bot_level)
+                action = random.Random(seed).choice(view.legal_actions())
+                trial = state.clone()
+                trial.play(action, seat=seat_no)
             committed = await self._commit(table, seat_no, action, trial, None)
             if not committed:  # the database is away: try again a little later
                 table.timer = asyncio.get_running_loop().create_task(

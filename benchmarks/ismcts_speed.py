@@ -3,7 +3,8 @@ latency at the expert budget.
 
     .venv/bin/python benchmarks/ismcts_speed.py --repeats 5
 
-A simulation is one determinization (``sample_world``), one descent of the tree with one
+A simulation is one determinization (``sample_world``; with ``--world-reuse k`` one dealt
+world serves k simulations, each on its own copy), one descent of the tree with one
 expansion, a rollout (``--rollout-rounds``: 0 = none, the position is scored by the
 card-counting evaluation; k = k rounds of uniform play then the evaluation; -1 = uniform play
 to the end of the game, scored exactly) and one backup. Timings are best-of ``--repeats``
@@ -44,12 +45,18 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=5)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--rollout-rounds", type=int, nargs="*", default=[0, 1, -1])
+    parser.add_argument("--world-reuse", type=int, nargs="*", default=[1, 4],
+                        help="simulations per dealt world (1: a fresh determinization each)")
     parser.add_argument("--latency-moves", type=int, default=20)
     args = parser.parse_args()
     views = mid_game_views(args.positions, 4, 7)
-    for rollout in args.rollout_rounds:
+    settings = [(r, 1) for r in args.rollout_rounds] + [
+        (0, k) for k in args.world_reuse if k != 1
+    ]
+    for rollout, reuse in settings:
         bot = IsmctsBot(
-            simulations=args.simulations, rollout_rounds=None if rollout < 0 else rollout
+            simulations=args.simulations, rollout_rounds=None if rollout < 0 else rollout,
+            world_reuse=reuse,
         )
         best = []
         best_cpu = []
@@ -66,6 +73,7 @@ def main() -> None:
             best_cpu.append(max(cpu_rates))
         print(json.dumps({
             "measure": "simulations_per_second", "rollout_rounds": rollout,
+            "world_reuse": reuse,
             "positions": len(views), "best_of": args.repeats,
             "wall_median_over_positions": round(statistics.median(best)),
             "wall_min": round(min(best)), "wall_max": round(max(best)),

@@ -130,6 +130,7 @@ class IsmctsBot:
         exploration: float = 0.2,
         rollout_rounds: int | None = 0,
         prior_weight: float = 0.0,
+        world_reuse: int = 1,
         name: str | None = None,
     ) -> None:
         if simulations is None and seconds is None:
@@ -138,6 +139,8 @@ class IsmctsBot:
             raise ValueError(f"simulations must be at least 1, not {simulations}")
         if seconds is not None and seconds <= 0:
             raise ValueError(f"seconds must be positive, not {seconds}")
+        if world_reuse < 1:
+            raise ValueError(f"world_reuse must be at least 1, not {world_reuse}")
         if rollout_rounds is not None and rollout_rounds < 0:
             raise ValueError(f"rollout_rounds must be 0 or more, not {rollout_rounds}")
         self.simulations = simulations
@@ -145,6 +148,7 @@ class IsmctsBot:
         self.exploration = exploration
         self.rollout_rounds = rollout_rounds
         self.prior_weight = prior_weight
+        self.world_reuse = world_reuse
         if name is not None:
             self.name = name
         self.last_simulations = 0
@@ -185,14 +189,21 @@ class IsmctsBot:
         rng = _QuickShuffle(rng.getrandbits(64))
         uniform = rng.random
         rollout_rounds = self.rollout_rounds
+        reuse = self.world_reuse
+        world: State | None = None
         done = 0
         while True:
             if budget is not None and done >= budget:
                 break
             if deadline is not None and done & 15 == 0 and time.perf_counter() >= deadline:
                 break
+            if reuse == 1:
+                state = sample_world(view, rng)
+            else:  # several simulations share one dealt world (each on its own copy)
+                if world is None or done % reuse == 0:
+                    world = sample_world(view, rng)
+                state = world.clone()
             done += 1
-            state = sample_world(view, rng)
             node = root
             path: list[tuple[_Edge, int]] = []
             # selection and expansion

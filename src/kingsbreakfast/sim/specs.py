@@ -9,7 +9,7 @@ from typing import Any
 
 from kingsbreakfast.bots import BOT_NAMES, LEVELS, Bot, make_bot
 
-_INT_OPTIONS = frozenset({"simulations", "rollout_rounds"})
+_INT_OPTIONS = frozenset({"simulations", "rollout_rounds", "world_reuse"})
 _FLOAT_OPTIONS = frozenset({"seconds", "exploration", "leader_weight", "prior_weight",
                             "mistakes"})
 

@@ -14,10 +14,10 @@ class Bot(Protocol):
 
     A bot receives a :class:`View` (never the state, so it cannot peek at hidden cards) and
     an explicit random generator (so the same seed, view and budget give the same move).
+    The project's bots also carry ``description``, one paragraph on how they play (see
+    :func:`kingsbreakfast.bots.describe_bot`); it is not required of other bots.
     """
 
     name: str
-    description: str
-    """One paragraph on how it plays, for menus and help screens."""
 
     def act(self, view: View, rng: random.Random) -> Action: ...

@@ -42,13 +42,14 @@ def make_bot(name: str, **options: Any) -> Bot:
     ``mistakes`` (heuristic, medium).
     """
     key = name.strip().lower()
+    bot: GreedyBot | HeuristicBot | IsmctsBot | RandomBot
     try:
         if key == "random":
             _no_options(key, options)
-            return RandomBot()
-        if key in ("greedy", "easy"):
+            bot = RandomBot()
+        elif key in ("greedy", "easy"):
             _no_options(key, options)
-            bot: Bot = GreedyBot()
+            bot = GreedyBot()
         elif key == "heuristic":
             bot = HeuristicBot(**options)
         elif key == "medium":

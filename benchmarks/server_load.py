@@ -52,7 +52,7 @@ class TableRun:
         self.moves = 0
         self.table_id = ""
         self.tokens: list[str] = []
-        self.last_seen = 0
+        self.seen = [0] * SEATS
         self.finished = False
 
     async def open_table(self, http: httpx.AsyncClient) -> None:
@@ -66,8 +66,8 @@ class TableRun:
     async def start(self, http: httpx.AsyncClient) -> None:
         await post(http, f"/api/tables/{self.table_id}/start", None, self.tokens[0])
 
-    async def play(self, ready: asyncio.Barrier, measure: list[float], stop: asyncio.Event) -> None:
-        seen = [0] * SEATS
+    async def play(self, ready: asyncio.Barrier, measure: list[float]) -> None:
+        seen = self.seen
         done = asyncio.Event()
 
         async def seat(number: int) -> None:
@@ -80,11 +80,8 @@ class TableRun:
                     json.loads(await ws.recv())  # the lobby state: connected
                     await ready.wait()
                     acted = -1
-                    while not done.is_set() and not stop.is_set():
-                        try:
-                            text = await asyncio.wait_for(ws.recv(), 0.5)
-                        except TimeoutError:
-                            continue
+                    while not done.is_set():  # ends when the game does, or by cancel
+                        text = await ws.recv()
                         now = time.monotonic()
                         frame = json.loads(text)
                         if frame["type"] == "error":
@@ -93,10 +90,11 @@ class TableRun:
                         if frame["type"] != "state" or frame["view"] is None:
                             continue
                         version = frame["version"]
-                        seen[number] = max(seen[number], version)
-                        started = self.sent.get(version)
-                        if started is not None and started >= measure[0]:
-                            self.latencies.append(now - started)
+                        if version > seen[number]:  # the first news of this move here
+                            seen[number] = version  # (presence updates repeat a version)
+                            started = self.sent.get(version)
+                            if started is not None and started >= measure[0]:
+                                self.latencies.append(now - started)
                         view = frame["view"]
                         if view["to_move"] is None:
                             self.finished = True
@@ -122,7 +120,6 @@ class TableRun:
                 done.set()
 
         await asyncio.gather(*(seat(n) for n in range(SEATS)))
-        self.last_seen = min(seen)
 
 
 async def post(http: httpx.AsyncClient, path: str, body: Any, token: str | None = None) -> Any:
@@ -155,17 +152,18 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
         await asyncio.gather(*(limited(r.open_table(http)) for r in runs))
         ready = asyncio.Barrier(tables * SEATS + 1)
         measure = [float("inf")]
-        stop = asyncio.Event()
         setup_start = time.monotonic()
-        players = [asyncio.ensure_future(r.play(ready, measure, stop)) for r in runs]
+        players = [asyncio.ensure_future(r.play(ready, measure)) for r in runs]
         await ready.wait()  # every socket is connected and greeted
         connect_seconds = time.monotonic() - setup_start
         await asyncio.gather(*(limited(r.start(http)) for r in runs))
         measure[0] = time.monotonic()
         await asyncio.sleep(seconds)
         end = time.monotonic()
-        stop.set()  # each seat notices within half a second, after its move in flight
-        await asyncio.gather(*players)
+        await asyncio.sleep(0.5)  # let the moves in flight be acknowledged
+        for task in players:
+            task.cancel()
+        await asyncio.gather(*players, return_exceptions=True)
         lost = 0
         for r in runs:
             reply = await http.get(f"/api/tables/{r.table_id}")
@@ -173,8 +171,7 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
                 stored = reply.json()["version"]
             else:  # finished and archived: count the record's actions
                 stored = len((await http.get(f"/games/{r.table_id}/record")).json()["actions"])
-            seen = r.last_seen
-            if stored < seen:
+            if stored < min(r.seen):
                 lost += 1
         in_window = [x for r in runs for x in r.latencies]
         return {

@@ -48,6 +48,7 @@ from .tables import (
     Outbox,
     Seat,
     Table,
+    bot_name,
     new_token,
     scoring_dict,
     state_frame,
@@ -623,7 +624,7 @@ class Master:
                 "num_seats": r.num_seats,
                 "finished_at": r.finished_at.isoformat() if r.finished_at else None,
                 "players": [
-                    s.name if s.kind == HUMAN else f"{r.bot_level} bot" for s in r.seats
+                    s.name if s.kind == HUMAN else bot_name(s.seat, r.bot_level) for s in r.seats
                 ],
             }
             for r in records

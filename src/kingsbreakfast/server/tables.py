@@ -107,7 +107,8 @@ class Table:
 
     def names(self) -> list[str]:
         return [
-            seat.name if seat.kind == HUMAN else f"{self.bot_level} bot" for seat in self.seats
+            seat.name if seat.kind == HUMAN else bot_name(number, self.bot_level)
+            for number, seat in enumerate(self.seats)
         ]
 
     def public_info(self) -> dict[str, Any]:
@@ -132,6 +133,11 @@ class Table:
                 for number, seat in enumerate(self.seats)
             ],
         }
+
+
+def bot_name(seat: int, level: str) -> str:
+    """How a bot's seat is named in records and archives (seats counted from 1)."""
+    return f"Bot {seat + 1} ({level})"
 
 
 def scoring_dict(scoring: Scoring) -> dict[str, Any]:

@@ -309,3 +309,32 @@ def test_a_failing_bot_never_stalls_its_table(sqlite_url: str) -> None:
         await master.close()
 
     run(main())
+
+
+def test_the_turn_clock_lets_a_bot_move_for_a_player_who_is_there(sqlite_url: str) -> None:
+    import time as clock
+
+    async def main() -> None:
+        master = make_master(sqlite_url, dealer=fixed_dealer(12, first_cook=0))
+        await master.open()
+        table, _ = await seated_table(master, 3, clock_seconds=5)
+        conns = [Capture(s) for s in range(3)]
+        for c in conns:
+            master.attach(table, c)
+        frame = conns[0].last()
+        assert frame["clock"]["seat"] == 0
+        assert frame["clock"]["deadline_ms"] > clock.time() * 1000 + 4000
+        # time runs (the master reads the wall clock it was given): 4.95 s have passed
+        master.wall_clock = lambda: clock.time() + 4.95
+        master.attach(table, Capture(None))  # any event re-arms the timer from the deadline
+        for _ in range(200):
+            if table.version == 1:
+                break
+            await asyncio.sleep(0.01)
+        assert table.version == 1 and table.state is not None
+        assert table.state.history[0].seat == 0
+        assert not table.seats[0].zombie  # seat 0 is connected: only this move was played
+        assert conns[0].last()["clock"]["seat"] == table.state.to_move
+        await master.close()
+
+    run(main())

@@ -313,8 +313,8 @@ class Master:
                 raise
             seat.zombie = False
             log.info("table %s: seat %d joined", table.id, number)
+            self._schedule(table)  # first: the frame carries the new clock
             self._broadcast(table)
-            self._schedule(table)
         return number, token
 
     async def leave(self, table_id: str, token: str) -> None:
@@ -338,8 +338,8 @@ class Master:
                 table.connections.discard(conn)
                 conn.close(CLOSE_LEFT, "you left this seat")
             log.info("table %s: seat %d left", table.id, number)
+            self._schedule(table)  # first: the frame carries the new clock
             self._broadcast(table)
-            self._schedule(table)
 
     async def start(self, table_id: str, token: str) -> None:
         """The host deals: empty seats get bots, the deck is shuffled here and stays here."""
@@ -370,8 +370,8 @@ class Master:
             table.status = PLAYING
             self._make_bots(table)
             log.info("table %s started", table.id)
+            self._schedule(table)  # first: the frame carries the new clock
             self._broadcast(table)
-            self._schedule(table)
 
     def public_tables(self) -> list[dict[str, Any]]:
         return [
@@ -395,8 +395,8 @@ class Master:
         table.connections.add(conn)
         if conn.seat is not None and table.seats[conn.seat].zombie:
             table.seats[conn.seat].zombie = False
-        self._broadcast(table)
         self._schedule(table)
+        self._broadcast(table)
 
     def detach(self, table: Table, conn: Outbox) -> None:
         if conn not in table.connections:
@@ -407,8 +407,8 @@ class Master:
             self.tables.pop(table.id, None)
             return
         if not self._closing:
+            self._schedule(table)  # first: the frame carries the new clock
             self._broadcast(table)
-            self._schedule(table)
 
     async def receive(self, table: Table, conn: Outbox, message: Message) -> None:
         """One parsed client message (shape was checked by the parser)."""
@@ -498,8 +498,8 @@ class Master:
             table.status = OVER
             table.deadline = None
             log.info("table %s: game over after %d actions", table.id, table.version)
-        self._broadcast(table)
         self._schedule(table)
+        self._broadcast(table)
         return True
 
     def _broadcast(self, table: Table) -> None:

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from kingsbreakfast.bots import RandomBot
+from kingsbreakfast.cli.options import DragonMinOption, EmptyTableOption
 from kingsbreakfast.engine import (
     KingsBreakfastError,
     Record,
@@ -242,12 +243,8 @@ def demo(
     save: Annotated[
         Path | None, typer.Option(help="Write the game's kingsbreakfast/1 record here.")
     ] = None,
-    empty_table: Annotated[
-        str, typer.Option(help="Variant: draw_or_feed (ruling R5a) or must_draw.")
-    ] = "draw_or_feed",
-    dragon_min_on_table: Annotated[
-        int, typer.Option(help="Variant: dragons needed on the table to feed one (1 or 2).")
-    ] = 1,
+    empty_table: EmptyTableOption = "draw_or_feed",
+    dragon_min_on_table: DragonMinOption = 1,
     lang: LangOption = None,
 ) -> None:
     """Watch bots play a whole game, told action by action, with the final scores."""

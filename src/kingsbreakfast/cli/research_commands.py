@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from kingsbreakfast.cli.options import DragonMinOption, EmptyTableOption
 from kingsbreakfast.engine import KingsBreakfastError, Rules
 
 
@@ -31,12 +32,8 @@ def batch(
         ),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed: the same seed plays the same games.")] = 0,
-    empty_table: Annotated[
-        str, typer.Option(help="Variant: draw_or_feed (ruling R5a) or must_draw.")
-    ] = "draw_or_feed",
-    dragon_min_on_table: Annotated[
-        int, typer.Option(help="Variant: dragons needed on the table to feed one (1 or 2).")
-    ] = 1,
+    empty_table: EmptyTableOption = "draw_or_feed",
+    dragon_min_on_table: DragonMinOption = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
 ) -> None:
     """Simulate many games at native speed (batch simulator) and print scores and wins."""

@@ -3,10 +3,12 @@ every moment of a game (shared parts are only encoded once)."""
 
 from __future__ import annotations
 
+import json
 import random
 
 from kingsbreakfast.engine import Rules, State
 from kingsbreakfast.server.tables import HUMAN, Seat, Table, state_frame, state_frames
+from kingsbreakfast.server.wire import encode_slow
 
 
 def test_state_frames_equal_state_frame_all_game_long() -> None:
@@ -15,7 +17,7 @@ def test_state_frames_equal_state_frame_all_game_long() -> None:
         state = State.new(players, rng)
         table = Table(
             id="t", num_seats=players, rules=Rules(), bot_level="easy", clock_seconds=30,
-            public=True, seats=[Seat(HUMAN, f'"name@hole@{n}"') for n in range(players)],
+            public=True, seats=[Seat(HUMAN, f'"näme@hole@\\{n}\u2028😀') for n in range(players)],
             state=state,
         )
         seats: set[int | None] = {None, *range(players)}
@@ -24,6 +26,7 @@ def test_state_frames_equal_state_frame_all_game_long() -> None:
             fast = state_frames(table, seats)
             for seat in seats:
                 assert fast[seat] == state_frame(table, seat)
+                assert fast[seat] == encode_slow(json.loads(fast[seat]))
             if state.is_over:
                 break
             state.apply(rng.choice(state.legal_actions()))

@@ -4,6 +4,7 @@ or is refused with a ProtocolError naming what is wrong (never another exception
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -18,6 +19,7 @@ from kingsbreakfast.server.wire import (
     ProtocolError,
     Sync,
     encode,
+    encode_slow,
     parse_message,
 )
 
@@ -89,3 +91,17 @@ def test_any_frame_parses_or_is_refused_cleanly(text: str | bytes) -> None:
 
 def test_frames_are_written_canonically() -> None:
     assert encode({"b": 1, "a": [1, 2], "é": "ü"}) == '{"a":[1,2],"b":1,"é":"ü"}'
+
+
+@given(json_values.filter(lambda v: not isinstance(v, float)).map(lambda v: {"x": v, "y": [v]}))
+def test_the_fast_encoder_writes_what_the_standard_library_writes(frame: dict[str, Any]) -> None:
+    def no_floats(value: Any) -> bool:
+        if isinstance(value, float):
+            return False
+        if isinstance(value, list):
+            return all(no_floats(v) for v in value)
+        if isinstance(value, dict):
+            return all(no_floats(v) for v in value.values())
+        return not isinstance(value, int) or abs(value) < 2**63
+    if no_floats(frame):  # frames hold no floats and no huge integers
+        assert encode(frame) == encode_slow(frame)

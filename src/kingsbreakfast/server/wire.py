@@ -22,6 +22,9 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
+from orjson import OPT_SORT_KEYS as _SORT_KEYS
+from orjson import dumps as _dumps
+
 from kingsbreakfast.engine import Action, ActionFormatError
 
 MAX_FRAME_BYTES: Final = 2048
@@ -135,7 +138,14 @@ def parse_message(text: str | bytes) -> Message:
 
 
 def encode(frame: Any) -> str:
-    """The one way a server frame becomes text: same content, same bytes."""
+    """The one way a server frame becomes text: same content, same bytes (sorted keys, no
+    blanks, UTF-8 as is). orjson writes exactly what ``json.dumps`` would here, several times
+    faster; encoding frames is the largest single cost of a busy server."""
+    return _dumps(frame, option=_SORT_KEYS).decode("utf-8")
+
+
+def encode_slow(frame: Any) -> str:
+    """The standard library's spelling of :func:`encode` (the reference in the tests)."""
     return json.dumps(frame, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 

@@ -28,6 +28,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--segment", type=int, default=SEGMENT,
+                        help="games between progress lines (a multiple of 4)")
     parser.add_argument("--first", type=int, default=0,
                         help="first game number (a multiple of 4), to split a rung between "
                         "processes; the games are the same as in one long run")
@@ -51,8 +53,8 @@ def main() -> None:
         start = time.perf_counter()
         games = []
         end = args.first + args.games
-        for first in range(args.first, end, SEGMENT):
-            games.extend(play_chunk(config, first, min(end, first + SEGMENT)))
+        for first in range(args.first, end, args.segment):
+            games.extend(play_chunk(config, first, min(end, first + args.segment)))
             partial = TournamentConfig(lineup, len(games), args.seed)
             share = summarize_bots(partial, games)[0].win_share
             print(json.dumps({"rung": rung, "first_game": args.first,

@@ -401,7 +401,7 @@ class TableSession {
       const draws = h.draws ? handCards(h.draws, "private") : "";
       return `<li class="player ${turn}"><div class="player-head">${cook}<strong>${esc(this.seatName(i))}</strong> ${marks.length ? `<em>${esc(marks.join(", "))}</em>` : ""}</div>
         <div class="cards small">${handCards(h.takes, "") || ""}${draws}</div>
-        <div class="muted">${esc(t("game.hiddenCount", { count: h.hidden }))}</div></li>`;
+        <div class="muted">${esc(t(h.hidden === 1 ? "game.hiddenCountOne" : "game.hiddenCount", { count: h.hidden }))}</div></li>`;
     }).join("");
 
     const log = v.history.slice().reverse().slice(0, 60).map((e) => `<li>${esc(this.logLine(e))}</li>`).join("");

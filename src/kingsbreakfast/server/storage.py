@@ -13,9 +13,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import create_engine, event, insert, select, update
+from sqlalchemy import Table, create_engine, event, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from .models import ActionRow, GameRow, SeatRow
 
 DEFAULT_URL = "sqlite:///kingsbreakfast.db"
-_INSERT_ACTION = insert(ActionRow.__table__)  # type: ignore[arg-type]  # Core, not ORM bulk
+_INSERT_ACTION = insert(cast(Table, ActionRow.__table__))  # Core, not the ORM's bulk path
 
 
 class StorageError(Exception):

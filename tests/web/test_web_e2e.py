@@ -8,11 +8,8 @@ legal moves until the score screen shows. Screenshots are saved as test artifact
 
 from __future__ import annotations
 
-import os
 import re
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,44 +17,7 @@ import pytest
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 from server.kb_live import LiveServer  # noqa: E402
-
-CHROMIUM = os.environ.get("KINGSBREAKFAST_CHROMIUM", "/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]
-ARTIFACTS = Path(os.environ.get("KINGSBREAKFAST_ARTIFACTS", "test-artifacts/web"))
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    tmp = tmp_path_factory.mktemp("web")
-    live = LiveServer(
-        f"sqlite:///{tmp / 'web.db'}", bot_delay=0.02, log_path=tmp / "server.log"
-    ).start()
-    yield live
-    live.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"chromium not found at {CHROMIUM}: run scripts/ci-services.sh")
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield chromium
-        chromium.close()
-
-
-def shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def no_sideways_scroll(page: Any) -> bool:
-    return bool(page.evaluate(
-        "document.documentElement.scrollWidth <= window.innerWidth + 1"
-    ))
+from web.browsing import no_sideways_scroll, shot  # noqa: E402
 
 
 def play_one_move(page: Any, keyboard: bool = False) -> bool:

@@ -291,9 +291,14 @@ def rules(lang: LangOption = None) -> None:
 
 def _register_commands() -> None:
     """Commands that live in their own modules, one area each."""
-    from kingsbreakfast.cli import play_commands, research_commands, sim_commands
+    from kingsbreakfast.cli import (
+        play_commands,
+        research_commands,
+        serve_commands,
+        sim_commands,
+    )
 
-    for module in (play_commands, sim_commands, research_commands):
+    for module in (play_commands, sim_commands, research_commands, serve_commands):
         module.register(app)
 
 

@@ -78,7 +78,11 @@ export function t(id, params = {}) {
 // A server error frame or HTTP error body: {code, message, params}.
 export function errorText(error) {
   const id = "error." + error.code;
-  if (has(id)) return t(id, error.params || {});
+  const params = { ...(error.params || {}) };
+  if (typeof params.dish === "string" && has("dish." + params.dish)) {
+    params.dish = dishName(params.dish);  // the engine names dishes by id
+  }
+  if (has(id)) return t(id, params);
   return t("error.generic", { message: error.message || error.code });
 }
 

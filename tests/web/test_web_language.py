@@ -1,0 +1,86 @@
+"""The browser client in each of the five languages: from the browser's language and from the
+picker, with no English sentence and no bare message id left on the page."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+import kingsbreakfast.web  # noqa: E402
+from kingsbreakfast.i18n import LANGUAGES  # noqa: E402
+from kingsbreakfast.server import strings  # noqa: E402
+from server.kb_live import LiveServer  # noqa: E402
+from web.browsing import shot  # noqa: E402
+
+STATIC = next(iter(kingsbreakfast.web.__path__)) + "/static"
+ENGLISH: dict[str, str] = json.loads(Path(STATIC, "strings", "en.json").read_text("utf-8"))
+IDS = re.compile(r"\b(?:" + "|".join(re.escape(key) for key in ENGLISH) + r")\b")
+
+
+def translated(code: str) -> dict[str, str]:
+    return strings.catalog(Path(STATIC), code)
+
+
+def test_every_client_string_is_served_translated() -> None:
+    """The server hands out the catalogue's translation of every client string (the
+    catalogue tests check each one is translated; here, that none gets lost on the way)."""
+    for code in LANGUAGES:
+        table = translated(code)
+        assert set(table) == set(ENGLISH)
+        if code == "en":
+            assert table == ENGLISH
+            continue
+        same = [key for key, text in table.items() if text == ENGLISH[key]]
+        # a few formats read the same in two languages ("{held}×{king}={points}", "Bot {seat}")
+        assert len(same) <= 4, f"{code}: served in English: {same}"
+
+
+def lobby_text(browser: Any, server: LiveServer, locale: str) -> str:
+    context = browser.new_context(locale=locale, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector("form#create")
+    page.wait_for_function("document.documentElement.lang !== ''")
+    text = page.inner_text("body")
+    shot(page, f"lobby-{locale}")
+    context.close()
+    return str(text)
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_lobby_speaks_the_browsers_language(
+    browser: Any, server: LiveServer, code: str
+) -> None:
+    text = lobby_text(browser, server, {"en": "en-GB", "de": "de-DE", "hu": "hu-HU",
+                                        "fr": "fr-FR", "vi": "vi-VN"}[code])
+    table = translated(code)
+    for key in ("lobby.create", "lobby.yourName", "lobby.createButton", "app.language"):
+        assert table[key] in text, f"{code}: {table[key]!r} missing"
+    assert not IDS.findall(text), f"{code}: bare message ids {IDS.findall(text)}"
+    if code != "en":
+        english_only = [
+            ENGLISH[key] for key in ("lobby.create", "lobby.yourName", "lobby.botLevel",
+                                     "lobby.publicTables", "app.tagline")
+            if ENGLISH[key] in text
+        ]
+        assert not english_only, f"{code}: English left on the page: {english_only}"
+
+
+def test_the_picker_switches_language(browser: Any, server: LiveServer) -> None:
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector("#lang")
+    page.select_option("#lang", "hu")
+    hungarian = translated("hu")["lobby.createButton"]
+    page.wait_for_selector(f"text={hungarian}")
+    page.reload()  # the choice is remembered
+    page.wait_for_selector(f"text={hungarian}")
+    assert page.evaluate("document.documentElement.lang") == "hu"
+    context.close()

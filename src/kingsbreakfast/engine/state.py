@@ -110,6 +110,7 @@ class State:
         "_takes",
         "_to_move",
         "_top",
+        "_turns",
     )
 
     _n: int
@@ -134,6 +135,9 @@ class State:
     _round: int
     _pending: bool
     _history: list[int]
+    _turns: tuple[Turn, ...]
+    """The history as Turn objects, built lazily; always a prefix of ``_history`` (which only
+    grows), so clones may share it."""
 
     # -- starting a game -----------------------------------------------------------------
     def __init__(
@@ -198,6 +202,7 @@ class State:
         self._round = 0
         self._pending = False
         self._history = []
+        self._turns = ()
 
     def _deal(self) -> None:
         """R4: turn up 2 × players cards, or end the game when the deck has too few (R10)."""
@@ -348,6 +353,7 @@ class State:
         other._round = self._round
         other._pending = self._pending
         other._history = self._history[:]
+        other._turns = self._turns
         return other
 
     # -- reading the state ---------------------------------------------------------------
@@ -443,9 +449,15 @@ class State:
 
     @property
     def history(self) -> tuple[Turn, ...]:
-        return tuple(
-            Turn(entry >> _SEAT_SHIFT, _ALL[entry & _ACTION_MASK]) for entry in self._history
-        )
+        """Who did what, in order (public). Views ask for it at every broadcast, so the
+        Turn objects are made once and only the new entries are added."""
+        turns = self._turns
+        if len(turns) < len(self._history):
+            turns = self._turns = turns + tuple(
+                Turn(entry >> _SEAT_SHIFT, _ALL[entry & _ACTION_MASK])
+                for entry in self._history[len(turns) :]
+            )
+        return turns
 
     @property
     def actions(self) -> list[Action]:
@@ -601,6 +613,7 @@ class State:
         state._round = view.round
         state._pending = view.pending_dragon
         state._history = [turn.seat << _SEAT_SHIFT | turn.action for turn in view.history]
+        state._turns = view.history
         return state
 
 

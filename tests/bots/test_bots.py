@@ -147,3 +147,14 @@ def test_expert_is_stronger_in_search_than_hard() -> None:
     state = random_position(9, 4, 20)
     expert.act(state.view(state.to_move), random.Random(0))
     assert expert.last_simulations == expert.simulations
+
+
+def test_a_time_budget_alone_is_not_capped_by_a_simulation_count() -> None:
+    timed = make_bot("expert", seconds=0.5)
+    assert isinstance(timed, IsmctsBot)
+    assert timed.simulations is None and timed.seconds == 0.5
+    both = make_bot("ismcts", simulations=30, seconds=5.0)
+    assert isinstance(both, IsmctsBot)
+    state = random_position(4, 3, 10)
+    both.act(state.view(state.to_move), random.Random(0))
+    assert both.last_simulations == 30  # whichever budget runs out first

@@ -54,12 +54,15 @@ def make_bot(name: str, **options: Any) -> Bot:
             bot = HeuristicBot(**options)
         elif key == "medium":
             bot = HeuristicBot(**{"mistakes": MEDIUM_MISTAKES, **options})
-        elif key == "ismcts":
-            bot = IsmctsBot(**options)
-        elif key in ("hard", "expert"):
+        elif key in ("ismcts", "hard", "expert"):
             opts = dict(options)
-            if "simulations" not in opts and "seconds" not in opts:
-                opts["simulations"] = HARD_SIMULATIONS if key == "hard" else EXPERT_SIMULATIONS
+            if "simulations" not in opts:  # a time budget alone is a time budget only
+                if "seconds" in opts:
+                    opts["simulations"] = None
+                elif key != "ismcts":
+                    opts["simulations"] = (
+                        HARD_SIMULATIONS if key == "hard" else EXPERT_SIMULATIONS
+                    )
             bot = IsmctsBot(**opts)
         else:
             raise ValueError(

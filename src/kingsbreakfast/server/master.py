@@ -549,7 +549,12 @@ class Master:
             if state is None or table.version != version or state.to_move != seat_no:
                 return
             seat = table.seats[seat_no]
-            if seat.kind == HUMAN and not table.connected(seat_no):
+            if seat.kind == HUMAN and table.connected(seat_no):
+                # The player came back while this move waited (the timer may already have
+                # been past cancelling): their turn is theirs unless their own clock ran out.
+                if table.deadline is None or self.wall_clock() < table.deadline:
+                    return
+            elif seat.kind == HUMAN:
                 seat.zombie = True  # away when the clock ran out: a bot plays until return
             view = state.view(seat_no)
             bot = table.bots[seat_no]

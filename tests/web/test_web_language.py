@@ -84,3 +84,25 @@ def test_the_picker_switches_language(browser: Any, server: LiveServer) -> None:
     page.wait_for_selector(f"text={hungarian}")
     assert page.evaluate("document.documentElement.lang") == "hu"
     context.close()
+
+
+def test_the_rules_page_in_every_language(browser: Any, server: LiveServer) -> None:
+    for code, locale in (("en", "en-GB"), ("de", "de-DE"), ("hu", "hu-HU"), ("fr", "fr-FR"),
+                         ("vi", "vi-VN")):
+        context = browser.new_context(locale=locale)
+        page = context.new_page()
+        page.goto(server.base + "/")
+        page.wait_for_selector("#rules-link")
+        page.click("#rules-link")
+        page.wait_for_selector(".rules h1")
+        title = page.inner_text(".rules h1")
+        assert title == rules_title(code)
+        assert "R11" in page.inner_text(".rules")
+        shot(page, f"rules-{locale}")
+        context.close()
+
+
+def rules_title(code: str) -> str:
+    from kingsbreakfast.i18n.rules import rules_text
+
+    return rules_text(code).splitlines()[0].lstrip("# ").strip()

@@ -232,6 +232,17 @@ def create_app(
         """Languages the browser client can be shown in."""
         return strings.languages()
 
+    @app.get("/api/rules/{language}", response_model=dict[str, str], responses=ERRORS)
+    async def rules_page(language: str) -> dict[str, str]:
+        """The rules explained to a player in ``language``, as HTML for the rules page."""
+        try:
+            return {"language": language[:16], "html": strings.rules_html(language[:16])}
+        except UnknownLanguageError:
+            raise LobbyError(
+                404, "unknown_language", "there is no catalogue for this language",
+                choices=[entry["code"] for entry in strings.languages()],
+            ) from None
+
     @app.get("/api/strings/{language}", response_model=dict[str, str], responses=ERRORS)
     async def client_strings(language: str) -> dict[str, str]:
         """Every browser string (message id → text) in ``language``, English where untranslated."""
@@ -263,6 +274,7 @@ def create_app(
     app.get("/", include_in_schema=False)(index)
     app.get("/t/{table_id}", include_in_schema=False)(lambda table_id: index())
     app.get("/replay/{game_id}", include_in_schema=False)(lambda game_id: index())
+    app.get("/rules", include_in_schema=False)(index)
     return app
 
 

@@ -13,7 +13,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import markdown
+
 from kingsbreakfast.i18n import LANGUAGE_NAMES, LANGUAGES, check_language, translations
+from kingsbreakfast.i18n.rules import rules_text
 
 
 def languages() -> list[dict[str, str]]:
@@ -31,3 +34,10 @@ def catalog(static: Path, language: str) -> dict[str, str]:
     code = check_language(language)
     table = translations(code)
     return {key: table.pgettext(f"web:{key}", text) for key, text in english(static).items()}
+
+
+@cache
+def rules_html(language: str) -> str:
+    """The rules page in ``language`` (written for the project, see ``i18n/rules``) as HTML;
+    the text is ours, so nothing from a user reaches the markup."""
+    return markdown.markdown(rules_text(check_language(language)))

@@ -54,7 +54,9 @@ function renderHeader() {
   const header = document.getElementById("header");
   const options = languages().map((l) => `<option value="${l.code}" ${l.code === language() ? "selected" : ""}>${esc(l.name)}</option>`).join("");
   header.innerHTML = `<a href="/" class="brand" data-link>${cardHtml("dragon", "", null, "mini")}<span>${esc(t("app.title"))}</span></a>
+    <a href="/rules" class="rules-link" id="rules-link">${esc(t("app.rules"))}</a>
     <label class="lang">${esc(t("app.language"))} <select id="lang">${options}</select></label>`;
+  header.querySelector("#rules-link").addEventListener("click", (e) => { e.preventDefault(); navigate("/rules"); });
   header.querySelector("#lang").addEventListener("change", (e) => setLanguage(e.target.value));
   header.querySelector("[data-link]").addEventListener("click", (e) => { e.preventDefault(); navigate("/"); });
 }
@@ -70,11 +72,28 @@ function route() {
   if (m) { session = new TableSession(m[1]); return; }
   m = path.match(/^\/replay\/([\w-]+)$/);
   if (m) { session = new ReplayViewer(m[1]); return; }
+  if (path === "/rules") { renderRules(); return; }
   renderLobby();
 }
 
+// ---- the rules, written for each language (served as HTML made from our own text) ---------
+async function renderRules() {
+  app.innerHTML = `<section class="panel rules" aria-live="polite"><p>…</p></section>`;
+  try {
+    const page = await api("GET", "/api/rules/" + language());
+    app.innerHTML = `<section class="panel rules" lang="${esc(page.language)}">${page.html}</section>`;
+  } catch (error) {
+    app.innerHTML = `<section class="panel rules"><p class="error" role="alert">${esc(errorText(error))}</p></section>`;
+  }
+}
+
 window.addEventListener("popstate", route);
-onLanguageChange(() => { renderHeader(); if (session) session.render(); else renderLobby(); });
+onLanguageChange(() => {
+  renderHeader();
+  if (session) session.render();
+  else if (location.pathname === "/rules") renderRules();
+  else renderLobby();
+});
 
 // ---- lobby -------------------------------------------------------------------------------
 async function renderLobby() {

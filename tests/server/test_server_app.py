@@ -226,3 +226,18 @@ def test_every_string_id_the_client_uses_is_in_the_catalogue() -> None:
         "variant.": ["draw_or_feed", "must_draw"],
     }.items():
         assert all(prefix + v in english for v in values)
+
+
+def test_the_browsers_language_and_the_rules_page(client: TestClient) -> None:
+    """Issue 7: until the player picks, the browser's Accept-Language chooses; the rules
+    page comes in every language."""
+    for header, code in (("de-CH,de;q=0.9,en;q=0.8", "de"), ("ja, vi;q=0.5", "vi"),
+                         ("ja", "en"), ("fr-CA", "fr")):
+        answer = client.get("/api/language", headers={"Accept-Language": header})
+        assert answer.status_code == 200 and answer.json() == {"code": code}
+    assert client.get("/api/language").json() == {"code": "en"}
+    for code in ("en", "de", "hu", "fr", "vi"):
+        page = client.get(f"/api/rules/{code}").json()
+        assert page["language"] == code and page["html"].startswith("<h1>")
+        assert "(R11" in page["html"]
+    assert client.get("/api/rules/xx").status_code == 404

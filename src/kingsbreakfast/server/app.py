@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from kingsbreakfast.i18n import UnknownLanguageError
+from kingsbreakfast.i18n import accept_language as i18n_accept_language
 
 from . import strings
 from .master import BOT_LEVELS, LobbyError, Master
@@ -231,6 +232,14 @@ def create_app(
     async def list_languages() -> list[dict[str, str]]:
         """Languages the browser client can be shown in."""
         return strings.languages()
+
+    @app.get("/api/language", response_model=dict[str, str])
+    async def preferred_language(
+        accept_language: Annotated[str | None, Header()] = None,
+    ) -> dict[str, str]:
+        """The browser's preferred language among ours, from its Accept-Language header
+        (used until the player picks one)."""
+        return {"code": i18n_accept_language(accept_language)}
 
     @app.get("/api/rules/{language}", response_model=dict[str, str], responses=ERRORS)
     async def rules_page(language: str) -> dict[str, str]:

@@ -59,7 +59,9 @@ export async function initLanguage() {
   try { LANGUAGES = await fetchJson("/api/languages"); } catch (_) { /* English only */ }
   let wanted = null;
   try { wanted = localStorage.getItem(STORE_KEY); } catch (_) { /* private mode */ }
-  if (!wanted) wanted = (navigator.language || "en").slice(0, 2);
+  if (!wanted) {  // not picked yet: the browser's Accept-Language, as the server reads it
+    try { wanted = (await fetchJson("/api/language")).code; } catch (_) { wanted = "en"; }
+  }
   if (wanted !== "en" && LANGUAGES.some((l) => l.code === wanted)) {
     try { await load(wanted); current = wanted; } catch (_) { current = "en"; }
   }

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 
 import pytest
-from babel.messages.pofile import read_po
 
 from kingsbreakfast.engine import IllegalActionError, State
 from kingsbreakfast.i18n import (
     LANGUAGES,
-    LOCALES,
     UnknownLanguageError,
     _,
     accept_language,
@@ -24,6 +21,7 @@ from kingsbreakfast.i18n import (
 from kingsbreakfast.i18n.errors import explain
 from kingsbreakfast.i18n.rules import rules_text
 from kingsbreakfast.i18n.words import cards_phrase, dish_count, dish_name, dragon_name
+from untranslated import english_pieces
 
 
 def test_lang_option_then_environment_then_locale() -> None:
@@ -112,25 +110,6 @@ def test_the_rules_are_written_in_every_language() -> None:
     assert len(titles) == len(LANGUAGES)
 
 
-def english_fragments(code: str) -> list[str]:
-    """Pieces of English source sentences whose translation differs (so they must not show)."""
-    with open(LOCALES / code / "LC_MESSAGES" / "kingsbreakfast.po", "rb") as handle:
-        catalog = read_po(handle, locale=code)
-    fragments = []
-    for message in catalog:
-        if not message.id or message.context:
-            continue
-        source = message.id[0] if isinstance(message.id, tuple) else message.id
-        target = message.string[0] if isinstance(message.string, tuple) else message.string
-        if source == target:
-            continue
-        for piece in re.split(r"\{[^}]*\}", source):
-            piece = piece.strip(" .,:;()")
-            if len(piece) >= 12 and piece not in target:
-                fragments.append(piece)
-    return fragments
-
-
 def run_cli(*args: str, lang: str | None = None) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "KINGSBREAKFAST_LANG"}
     env["LANG"] = "C.UTF-8"
@@ -149,7 +128,7 @@ def test_a_whole_game_told_in_each_language_shows_no_english(code: str) -> None:
     text = result.stdout
     with language(code):
         assert _("The king is served {cards}.").split("{")[0] in text
-    for fragment in english_fragments(code):
+    for fragment in english_pieces(code):
         assert fragment not in text, f"untranslated English in {code}: {fragment!r}"
 
 

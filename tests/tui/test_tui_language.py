@@ -3,37 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-import re
 
 import pytest
 
 pytest.importorskip("textual")
 
-from babel.messages.pofile import read_po
 from tui_helpers import advance_to, screen_text, seats, settle
 
-from kingsbreakfast.i18n import LANGUAGES, LOCALES, _, current_language, language, set_language
+from kingsbreakfast.i18n import LANGUAGES, _, current_language, language, set_language
 from kingsbreakfast.i18n.words import dish_name
 from kingsbreakfast.tui import strings
 from kingsbreakfast.tui.app import PlayApp
 from kingsbreakfast.tui.session import Game
-
-
-def english_phrases(code: str) -> list[str]:
-    """English screen words whose translation differs: they must not show in ``code``."""
-    with open(LOCALES / code / "LC_MESSAGES" / "kingsbreakfast.po", "rb") as handle:
-        catalog = read_po(handle, locale=code)
-    phrases = []
-    for message in catalog:
-        if not message.id or message.context:
-            continue
-        source = message.id[0] if isinstance(message.id, tuple) else message.id
-        target = message.string[0] if isinstance(message.string, tuple) else message.string
-        for piece in re.split(r"\{[^}]*\}", source):
-            piece = piece.strip(" .,:;()·…")
-            if len(piece) >= 9 and " " in piece and piece not in target:
-                phrases.append(piece)
-    return phrases
+from untranslated import english_pieces
 
 
 def position() -> Game:
@@ -64,7 +46,8 @@ def test_the_screen_speaks_the_chosen_language(code: str) -> None:
         footer = text.splitlines()[-1]
         assert _("hint") in footer  # key bindings are translated too
     if code != "en":
-        leaked = [phrase for phrase in english_phrases(code) if phrase in text]
+        pieces = english_pieces(code, shortest=9, phrases_only=True)
+        leaked = [phrase for phrase in pieces if phrase in text]
         assert not leaked, f"English on the {code} screen: {leaked}"
 
 

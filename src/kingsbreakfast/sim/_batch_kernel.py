@@ -157,13 +157,7 @@ def play_games(
         # chosen among the unseen ones when it is turned up, so unread cards cost nothing)
         need = 2 * n
         if DECK_SIZE - top >= need:
-            for _ in range(need):
-                if not use_decks:
-                    s = _next(s)
-                    j = top + _below(s, DECK_SIZE - top)
-                    deck[top], deck[j] = deck[j], deck[top]
-                table[deck[top]] += 1
-                top += 1
+            top, s = _turn_up(deck, table, top, need, s, use_decks)
             on_table = _table_mask(table)
             rounds = 1
             turns_left = n
@@ -279,13 +273,7 @@ def play_games(
                 top = DECK_SIZE
                 to_move = -1
                 break
-            for _ in range(need):
-                if not use_decks:
-                    s = _next(s)
-                    j = top + _below(s, DECK_SIZE - top)
-                    deck[top], deck[j] = deck[j], deck[top]
-                table[deck[top]] += 1
-                top += 1
+            top, s = _turn_up(deck, table, top, need, s, use_decks)
             on_table = _table_mask(table)
             rounds += 1
             turns_left = n
@@ -384,6 +372,23 @@ def _greedy(
 def _dish_points(held: int, king_count: int) -> int:
     """R11 for one dish: held × the king's count, or 0 when holding more than the king."""
     return held * king_count if held <= king_count else 0
+
+
+@njit(cache=True, inline="always")
+def _turn_up(
+    deck: Any, table: Any, top: int, need: int, s: Any, use_decks: bool
+) -> tuple[int, Any]:
+    """R4: turn up ``need`` cards onto the table. Without given decks the shuffle is lazy
+    (each card is chosen among the unseen ones as it is turned up); returns the new top of
+    the deck and random state."""
+    for _ in range(need):
+        if not use_decks:
+            s = _next(s)
+            j = top + _below(s, DECK_SIZE - top)
+            deck[top], deck[j] = deck[j], deck[top]
+        table[deck[top]] += 1
+        top += 1
+    return top, s
 
 
 @njit(cache=True, inline="always")

@@ -26,9 +26,11 @@ def play_one_move(page: Any, keyboard: bool = False) -> bool:
     if page.locator(".game.my-turn").count() == 0:
         return False
     if keyboard and page.locator("button[data-act=draw]:not([disabled])").count():
-        before = page.locator(".log li").count()
+        # the log shows the last 60 actions only: count the actions, not the lines
+        count = "Number(document.querySelector('.log ol').dataset.actions)"
+        before = page.evaluate(count)
         page.keyboard.press("d")
-        page.wait_for_function(f"document.querySelectorAll('.log li').length > {before}")
+        page.wait_for_function(f"{count} > {before}")
         return True
     for selector in (
         "dialog[open] button[data-dragon=place]",

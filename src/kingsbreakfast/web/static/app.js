@@ -453,7 +453,7 @@ class TableSession {
       <aside class="side-col">
       <section class="panel players"><h2>${esc(t("game.others"))}</h2><ul>${players}</ul>
         <p class="muted">${esc(t("game.removed", { count: v.removed.unseen + v.removed.dragons + Object.values(v.removed.dishes).reduce((a, b) => a + b, 0) }))}</p></section>
-      <section class="panel log"><h2>${esc(t("game.log"))}</h2><ol reversed>${log}</ol></section>
+      <section class="panel log"><h2>${esc(t("game.log"))}</h2><ol reversed start="${v.history.length}" data-actions="${v.history.length}">${log}</ol></section>
       </aside>
     </div>
     ${this.dragonChoice && mine && v.pending_dragon ? this.dragonDialog(canFeed) : ""}`;

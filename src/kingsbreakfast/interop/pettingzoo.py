@@ -20,11 +20,16 @@ plays every action. Agents are ``player_0`` … ``player_{n-1}`` (seat numbers).
   illegal action (``illegal_action``): ``lose`` (default, PettingZoo's classic convention)
   ends the game at once, the offender getting the lowest utility (rank: -1 and the others
   1/(n-1) each; score: 0 for everyone) and ``info["illegal_action"]`` naming the rule it
-  broke; ``raise`` raises ``ValueError`` with that reason instead.
+  broke; ``raise`` raises ``ValueError`` with that reason instead; ``substitute`` plays the
+  legal action with the lowest id in its place (the game goes on; ``info["illegal_action"]``
+  says what was refused and what was played), for learners that ignore the mask.
 - Rewards: at the end only, the ``utility`` (``rank``, zero-sum, or ``score``; see
   :mod:`.utility`).
 - ``max_cycles``: the game is truncated (no reward) once that many rounds have been
-  played; a whole game has at most 18 rounds.
+  played (a cycle is a round: every agent has had one turn, R5); a whole game has at most
+  18 rounds.
+- :func:`parallel_env` offers the same game through PettingZoo's parallel API (see
+  :mod:`.parallel`).
 - ``render()``: the table as text (``ansi`` returns it, ``human`` prints it), as a
   spectator sees it.
 """
@@ -36,7 +41,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
+from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped, unused-ignore]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped, unused-ignore]
 
 from kingsbreakfast.engine import NUM_ACTIONS, Action, Rules, State
@@ -60,7 +65,7 @@ def action_mask(state: State, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
     return mask
 
 
-ILLEGAL_ACTION_CHOICES = ("lose", "raise")
+ILLEGAL_ACTION_CHOICES = ("lose", "raise", "substitute")
 
 
 class IllegalAction(ValueError):
@@ -85,7 +90,9 @@ def check_action(state: State, action: object) -> Action:
 
 def check_illegal_choice(value: object) -> str:
     if value not in ILLEGAL_ACTION_CHOICES:
-        raise ValueError(f"illegal_action must be 'lose' or 'raise', not {value!r}")
+        raise ValueError(
+            f"illegal_action must be 'lose', 'raise' or 'substitute', not {value!r}"
+        )
     assert isinstance(value, str)
     return value
 
@@ -187,12 +194,21 @@ class raw_env(AECEnv):  # type: ignore[misc]
         except IllegalAction as error:
             if self.illegal_action == "raise":
                 raise
+            if self.illegal_action == "substitute":
+                chosen = self.game.legal_actions()[0]
+                self.infos[agent] = {"illegal_action": f"{error}; played {chosen} instead"}
+                self._play(agent, chosen)
+                return
             values = forfeit_utilities(self.num_players, self._seat[agent], self.utility)
             self.rewards = {name: values[self._seat[name]] for name in self.agents}
             self.terminations = dict.fromkeys(self.agents, True)
             self.infos[agent] = {"illegal_action": str(error)}
             self._accumulate_rewards()
             return
+        self.infos[agent] = {}
+        self._play(agent, chosen)
+
+    def _play(self, agent: str, chosen: Action) -> None:
         self.game.apply(chosen)
         if self.game.is_over:  # R10-R12: score and rank
             values = utilities(self.game.score(), self.utility)
@@ -231,4 +247,11 @@ def env(**kwargs: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
-__all__ = ["NAME", "IllegalAction", "env", "raw_env"]
+def parallel_env(**kwargs: Any) -> ParallelEnv:
+    """The game through PettingZoo's parallel API (:class:`.parallel.TurnParallelEnv`)."""
+    from .parallel import TurnParallelEnv
+
+    return TurnParallelEnv(**kwargs)
+
+
+__all__ = ["NAME", "IllegalAction", "env", "parallel_env", "raw_env"]

@@ -3,10 +3,13 @@ determinization from it."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
-from kingsbreakfast.engine import State, sample_world, unseen_cards
+import pytest
+
+from kingsbreakfast.engine import SetupError, State, WorldSampler, sample_world, unseen_cards
 from kingsbreakfast.engine.cards import WINE
 from rigging import rigged
 
@@ -120,3 +123,36 @@ def test_a_spectator_can_sample_worlds_too() -> None:
     assert sum(dishes) + dragons == state.deck_size + sum(
         hand.hidden for hand in view.hands
     )
+
+
+def test_one_sampler_deals_independent_worlds_like_sample_world() -> None:
+    for seed in range(40):
+        players = 3 + seed % 3
+        state = random_game(seed, players, stop_after=seed % 50)
+        seat = None if seed % 7 == 0 else seed % players
+        view = state.view(seat)
+        sampler = WorldSampler(view)
+        rng_a, rng_b = random.Random(seed), random.Random(seed)
+        worlds = []
+        for _ in range(3):
+            world = sampler.sample(rng_a)
+            twin = sample_world(view, rng_b)  # the same draws of the generator, the same world
+            assert world == twin
+            assert world.remaining_deck == twin.remaining_deck
+            assert world.view(seat) == view
+            assert world.dish_totals() == [15] * 7 + [5]
+            worlds.append(world)
+        if not state.is_over:  # playing one world leaves the sampler and the others alone
+            first = worlds[0]
+            while not first.is_over:
+                first.apply(first.legal_actions()[0])
+            assert sampler.sample(random.Random(seed)).view(seat) == view
+            assert worlds[1].view(seat) == view
+
+
+def test_a_sampler_refuses_an_inconsistent_view() -> None:
+    state = random_game(4, 4, stop_after=10)
+    view = state.view(0)
+    bad = dataclasses.replace(view, deck_size=view.deck_size + 1)
+    with pytest.raises(SetupError, match="inconsistent"):
+        WorldSampler(bad)

@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from kingsbreakfast.engine import Action, State, View, sample_world, score_hand
+from kingsbreakfast.engine import Action, State, View, WorldSampler, score_hand
 
 from .evaluation import expected_points, soft_wins
 from .heuristic import evaluate
@@ -191,6 +191,7 @@ class IsmctsBot:
         rollout_rounds = self.rollout_rounds
         reuse = self.world_reuse
         world: State | None = None
+        deal = WorldSampler(view).sample
         done = 0
         while True:
             if budget is not None and done >= budget:
@@ -198,10 +199,10 @@ class IsmctsBot:
             if deadline is not None and done & 15 == 0 and time.perf_counter() >= deadline:
                 break
             if reuse == 1:
-                state = sample_world(view, rng)
+                state = deal(rng)
             else:  # several simulations share one dealt world (each on its own copy)
                 if world is None or done % reuse == 0:
-                    world = sample_world(view, rng)
+                    world = deal(rng)
                 state = world.clone()
             done += 1
             node = root

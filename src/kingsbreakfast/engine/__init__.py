@@ -6,7 +6,7 @@ types defined here and never reaches into their internals.
 
 from .actions import ALL_ACTIONS, NUM_ACTIONS, Action
 from .cards import CARD_IDS, DECK_SIZE, DISHES, DRAGON, DRAGON_ID, NUM_DISHES
-from .determinize import sample_world, unseen_cards
+from .determinize import WorldSampler, sample_world, unseen_cards
 from .errors import (
     ActionFormatError,
     IllegalActionError,
@@ -48,6 +48,7 @@ __all__ = [
     "State",
     "Turn",
     "View",
+    "WorldSampler",
     "outcome",
     "read_record",
     "replay",

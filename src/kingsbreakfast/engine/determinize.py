@@ -34,38 +34,65 @@ def sample_world(view: View, rng: random.Random) -> State:
     """A full state consistent with ``view``: hidden hands and deck dealt at random.
 
     Public facts and the viewer's own cards are kept; the result can be played on like
-    any state (but has no record of its past deck).
+    any state (but has no record of its past deck). To deal many worlds for one view, use
+    :class:`WorldSampler`, which does the counting once.
     """
-    dishes, dragons = unseen_cards(view)
-    if min(dishes) < 0 or dragons < 0:
-        raise SetupError("the view is inconsistent: more cards are seen than exist", "bad_view")
-    pool = [dish for dish in range(NUM_DISHES) for _ in range(dishes[dish])]
-    rng.shuffle(pool)
-    draws: list[list[int]] = []
-    used = 0
-    for hand in view.hands:
-        if hand.draws is not None:
-            draws.append(list(hand.draws))
-            continue
-        drawn = [0] * NUM_DISHES
-        for card in pool[used : used + hand.hidden]:
-            drawn[card] += 1
-        used += hand.hidden
-        draws.append(drawn)
-    if used > len(pool):
-        raise SetupError("the view is inconsistent: too many hidden cards", "bad_view")
-    rest = pool[used:] + [DRAGON] * dragons
-    if view.finished:
-        if len(rest) != view.removed_unseen:
-            raise SetupError("the view is inconsistent: cards unaccounted for", "bad_view")
-        deck: tuple[int, ...] = ()
-    else:
-        if len(rest) != view.deck_size:
+    return WorldSampler(view).sample(rng)
+
+
+class WorldSampler:
+    """Deals worlds for one view, again and again.
+
+    A search deals thousands of worlds from the same view; what they share (the unseen
+    cards, who holds hidden draws, the public state itself) is worked out and checked once
+    here, so that each world costs two shuffles and a copy.
+    """
+
+    __slots__ = ("_deck_size", "_dragons", "_draws", "_finished", "_hidden", "_pool", "_template")
+
+    def __init__(self, view: View) -> None:
+        dishes, dragons = unseen_cards(view)
+        if min(dishes) < 0 or dragons < 0:
+            raise SetupError("the view is inconsistent: more cards are seen than exist", "bad_view")
+        self._pool = [dish for dish in range(NUM_DISHES) for _ in range(dishes[dish])]
+        self._dragons = [DRAGON] * dragons
+        self._draws = [
+            list(hand.draws) if hand.draws is not None else [0] * NUM_DISHES
+            for hand in view.hands
+        ]
+        self._hidden = tuple(
+            (seat, hand.hidden)
+            for seat, hand in enumerate(view.hands)
+            if hand.draws is None and hand.hidden
+        )
+        hidden = sum(count for _, count in self._hidden)
+        if hidden > len(self._pool):
+            raise SetupError("the view is inconsistent: too many hidden cards", "bad_view")
+        rest = len(self._pool) - hidden + dragons
+        self._finished = view.finished
+        if self._finished:
+            if rest != view.removed_unseen:
+                raise SetupError("the view is inconsistent: cards unaccounted for", "bad_view")
+        elif rest != view.deck_size:
             raise SetupError(
-                f"the view is inconsistent: {len(rest)} unseen cards for a deck of "
-                f"{view.deck_size}",
+                f"the view is inconsistent: {rest} unseen cards for a deck of {view.deck_size}",
                 "bad_view",
             )
+        self._template = State._assemble(view, (), [row[:] for row in self._draws])
+
+    def sample(self, rng: random.Random) -> State:
+        """One world, dealt uniformly among those that agree with the view."""
+        pool = self._pool[:]
+        rng.shuffle(pool)
+        draws = [row[:] for row in self._draws]
+        used = 0
+        for seat, count in self._hidden:
+            row = draws[seat]
+            for card in pool[used : used + count]:
+                row[card] += 1
+            used += count
+        if self._finished:
+            return self._template._with_hidden((), draws)
+        rest = pool[used:] + self._dragons
         rng.shuffle(rest)
-        deck = tuple(rest)
-    return State._assemble(view, deck, draws)
+        return self._template._with_hidden(tuple(rest), draws)

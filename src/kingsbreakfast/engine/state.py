@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from operator import add
 from typing import Any
 
 from .actions import FEED_PAIRS, FIRST_FEED_ID, Action
@@ -411,7 +412,7 @@ class State:
 
     def hand(self, seat: int) -> tuple[int, ...]:
         """All cards in ``seat``'s hand by dish, taken and drawn alike (full knowledge)."""
-        return tuple(t + d for t, d in zip(self._takes[seat], self._draws[seat], strict=True))
+        return tuple(map(add, self._takes[seat], self._draws[seat]))
 
     @property
     def hands(self) -> tuple[tuple[int, ...], ...]:
@@ -615,6 +616,16 @@ class State:
         state._history = [turn.seat << _SEAT_SHIFT | turn.action for turn in view.history]
         state._turns = view.history
         return state
+
+
+    def _with_hidden(self, deck: tuple[int, ...], draws: list[list[int]]) -> State:
+        """A copy with another remaining deck and other drawn cards (``draws`` is taken,
+        not copied): one assembled template serves many determinizations."""
+        other = self.clone()
+        other._deck = deck
+        other._top = 0
+        other._draws = draws
+        return other
 
 
 def shuffled_deck(rng: random.Random) -> tuple[int, ...]:

@@ -16,10 +16,11 @@ LEVELS: Final = ("easy", "medium", "hard", "expert")
 BOT_NAMES: Final = ("random", "greedy", "heuristic", "ismcts")
 
 MEDIUM_MISTAKES: Final = 0.25
-"""Share of medium's moves played at random: the full heuristic is about as strong as the
-hard level's short search, so medium slips now and then to leave a step between them."""
-HARD_SIMULATIONS: Final = 200
-EXPERT_SIMULATIONS: Final = 3000
+"""Share of medium's moves played at random: a step below hard, which is the same card
+counter without slips."""
+EXPERT_SIMULATIONS: Final = 1000
+"""Expert's search budget. Its strength against the card counter levels off after a few
+hundred simulations (docs/analysis.md), so more would only make players wait."""
 
 _LEVEL_TEXT: Final = {
     "easy": "Easy is the greedy bot. ",
@@ -27,19 +28,18 @@ _LEVEL_TEXT: Final = {
         f"Medium is the heuristic bot, except that {round(100 * MEDIUM_MISTAKES)}% of its "
         "moves are random slips. "
     ),
-    "hard": f"Hard is the ismcts bot with {HARD_SIMULATIONS} simulations a move. ",
+    "hard": "Hard is the heuristic bot, without slips. ",
     "expert": f"Expert is the ismcts bot with {EXPERT_SIMULATIONS} simulations a move. ",
 }
-
 
 
 def make_bot(name: str, **options: Any) -> Bot:
     """A bot by its name (``random``, ``greedy``, ``heuristic``, ``ismcts``) or level
     (``easy``, ``medium``, ``hard``, ``expert``).
 
-    Options go to the bot: ``simulations`` and ``seconds`` (ismcts, hard, expert),
-    ``exploration``, ``rollout_rounds``, ``prior_weight`` (ismcts), ``leader_weight`` and
-    ``mistakes`` (heuristic, medium).
+    Options go to the bot: ``simulations`` and ``seconds`` (ismcts, expert),
+    ``exploration``, ``rollout_rounds``, ``prior_weight``, ``world_reuse`` (ismcts, expert),
+    ``leader_weight`` and ``mistakes`` (heuristic, medium, hard).
     """
     key = name.strip().lower()
     bot: GreedyBot | HeuristicBot | IsmctsBot | RandomBot
@@ -50,19 +50,17 @@ def make_bot(name: str, **options: Any) -> Bot:
         elif key in ("greedy", "easy"):
             _no_options(key, options)
             bot = GreedyBot()
-        elif key == "heuristic":
+        elif key in ("heuristic", "hard"):
             bot = HeuristicBot(**options)
         elif key == "medium":
             bot = HeuristicBot(**{"mistakes": MEDIUM_MISTAKES, **options})
-        elif key in ("ismcts", "hard", "expert"):
+        elif key in ("ismcts", "expert"):
             opts = dict(options)
             if "simulations" not in opts:  # a time budget alone is a time budget only
                 if "seconds" in opts:
                     opts["simulations"] = None
-                elif key != "ismcts":
-                    opts["simulations"] = (
-                        HARD_SIMULATIONS if key == "hard" else EXPERT_SIMULATIONS
-                    )
+                elif key == "expert":
+                    opts["simulations"] = EXPERT_SIMULATIONS
             bot = IsmctsBot(**opts)
         else:
             raise ValueError(
@@ -92,9 +90,9 @@ def describe_bot(name: str) -> str:
         return HeuristicBot.description
     if key == "ismcts":
         return IsmctsBot.description
-    if key in ("easy", "medium"):
+    if key in ("easy", "medium", "hard"):
         base = GreedyBot.description if key == "easy" else HeuristicBot.description
         return _LEVEL_TEXT[key] + base
-    if key in ("hard", "expert"):
+    if key == "expert":
         return _LEVEL_TEXT[key] + IsmctsBot.description
     raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOT_NAMES + LEVELS)}")

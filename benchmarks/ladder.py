@@ -4,7 +4,7 @@
 
 A rung passes when the upper level's win share has its 95% confidence interval above 25%
 (parity for 1 against 3). ISMCTS budgets are options so that the ladder fits the machine:
-``--hard hard:simulations=...`` and ``--expert expert:simulations=...``; the budgets used are
+``--expert expert:simulations=...``; the budgets used are
 written into the results.
 """
 

@@ -18,9 +18,9 @@ def small_config(games: int = 12, seed: int = 3) -> TournamentConfig:
 
 
 def test_lineups_parse_with_repeats_and_options() -> None:
-    lineup = parse_lineup("hard:simulations=20,medium*3", 4)
-    assert [s.label for s in lineup] == ["hard:simulations=20", "medium", "medium", "medium"]
-    assert lineup[0].build().name == "hard:simulations=20"
+    lineup = parse_lineup("expert:simulations=20,medium*3", 4)
+    assert [s.label for s in lineup] == ["expert:simulations=20", "medium", "medium", "medium"]
+    assert lineup[0].build().name == "expert:simulations=20"
 
 
 @pytest.mark.parametrize(

@@ -71,7 +71,7 @@ def hint(
 def tournament(
     bots: Annotated[
         str, typer.Option(help="One bot per seat, comma-separated: expert,heuristic,greedy,"
-                          "random or hard,medium*3; options as hard:simulations=60.")
+                          "random or hard,medium*3; options as expert:simulations=60.")
     ] = "expert,heuristic,greedy,random",
     players: Annotated[int, typer.Option(help="Players at the table, 3 to 5.")] = 4,
     games: Annotated[int, typer.Option(help="Games to play (blocks of one deck per seat "

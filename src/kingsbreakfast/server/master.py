@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, Final, TypeVar
 
-from kingsbreakfast.bots import LEVELS, make_bot
+from kingsbreakfast.bots import LEVELS, IsmctsBot, make_bot
 from kingsbreakfast.engine import (
     CARD_IDS,
     DISHES,
@@ -560,7 +560,7 @@ class Master:
             bot = table.bots[seat_no]
             seed = table.rng.getrandbits(64)
             try:
-                if table.bot_level in ("hard", "expert"):
+                if isinstance(bot, IsmctsBot):  # a search takes time: keep the loop free
                     loop = asyncio.get_running_loop()
                     action = await loop.run_in_executor(
                         self._bot_thread, lambda: bot.act(view, random.Random(seed))

@@ -1,5 +1,5 @@
 """Bot specifications as text, so that a tournament's line-up can travel to worker processes
-and into result files: ``name`` or ``name:option=value:option=value`` (``hard:simulations=60``),
+and into result files: ``name`` or ``name:option=value:option=value`` (``expert:simulations=60``),
 and ``spec*k`` for k seats of the same bot (``hard,medium*3``)."""
 
 from __future__ import annotations

@@ -78,6 +78,24 @@ def test_illegal_action_loses_or_raises() -> None:
         strict.step(illegal)
 
 
+def test_illegal_action_can_be_substituted() -> None:
+    env = KingsBreakfastEnv(players=4, seat=0, first_cook=0, illegal_action="substitute")
+    twin = KingsBreakfastEnv(players=4, seat=0, first_cook=0)
+    env.reset(seed=3)
+    twin.reset(seed=3)
+    mask = env.action_masks()
+    lowest = int(np.flatnonzero(mask)[0])
+    illegal = int(np.flatnonzero(~mask)[0])
+    observation, reward, terminated, _, info = env.step(illegal)
+    expected, *_ = twin.step(lowest)  # the same game with the lowest legal action played
+    assert not terminated and reward == 0.0
+    assert "not legal" in info["illegal_action"] and "instead" in info["illegal_action"]
+    assert np.array_equal(observation, expected)
+    legal = int(np.flatnonzero(env.action_masks())[0])
+    _, _, _, _, info = env.step(legal)
+    assert "illegal_action" not in info
+
+
 def test_bad_settings_are_refused() -> None:
     with pytest.raises(ValueError, match="3 to 5 players"):
         KingsBreakfastEnv(players=6)

@@ -16,7 +16,8 @@ every action.
   :meth:`KingsBreakfastEnv.action_masks` (for sb3-contrib's MaskablePPO) say which are legal.
   An illegal action (``illegal_action``): ``lose`` (default) ends the episode with the
   lowest reward (rank -1, score 0) and ``info["illegal_action"]`` naming the broken rule;
-  ``raise`` raises ``ValueError`` with that reason.
+  ``raise`` raises ``ValueError`` with that reason; ``substitute`` plays the legal action
+  with the lowest id instead and says so in ``info["illegal_action"]``.
 - Reward: 0 until the game ends, then the learner's ``utility`` (``rank`` in [-1, 1] or
   ``score``, the R11 points); ``info["points"]`` always gives the points at the end.
 """
@@ -107,16 +108,17 @@ class KingsBreakfastEnv(gymnasium.Env[Obs, np.int64]):
     def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         if self.game.is_over or self._forfeited is not None:
             raise RuntimeError("the game is over: call reset() to start another")
+        refused = None
         try:
             chosen = check_action(self.game, action)
         except IllegalAction as error:
             if self.illegal_action == "raise":
                 raise
-            self._forfeited = str(error)
-            reward = forfeit_utilities(self.players, self.seat, self.utility)[self.seat]
-            info = self._info()
-            info["illegal_action"] = self._forfeited
-            return self._observation(), reward, True, False, info
+            if self.illegal_action == "substitute":
+                chosen = self.game.legal_actions()[0]
+                refused = f"{error}; played {chosen} instead"
+            else:
+                return self._forfeit(error)
         self.game.apply(chosen)
         self._let_bots_play()
         reward = 0.0
@@ -124,7 +126,18 @@ class KingsBreakfastEnv(gymnasium.Env[Obs, np.int64]):
             reward = utilities(self.game.score(), self.utility)[self.seat]
         if self.render_mode == "human":
             self.render()
-        return self._observation(), reward, self.game.is_over, False, self._info()
+        info = self._info()
+        if refused is not None:
+            info["illegal_action"] = refused
+        return self._observation(), reward, self.game.is_over, False, info
+
+    def _forfeit(self, error: IllegalAction) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        """End the episode on an illegal action (``illegal_action="lose"``)."""
+        self._forfeited = str(error)
+        reward = forfeit_utilities(self.players, self.seat, self.utility)[self.seat]
+        info = self._info()
+        info["illegal_action"] = self._forfeited
+        return self._observation(), reward, True, False, info
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
         """Legal actions as booleans (the method MaskablePPO looks for)."""

@@ -9,7 +9,14 @@ import random
 
 import pytest
 
-from kingsbreakfast.engine import SetupError, State, WorldSampler, sample_world, unseen_cards
+from kingsbreakfast.engine import (
+    Action,
+    SetupError,
+    State,
+    WorldSampler,
+    sample_world,
+    unseen_cards,
+)
 from kingsbreakfast.engine.cards import WINE
 from rigging import rigged
 
@@ -156,3 +163,34 @@ def test_a_sampler_refuses_an_inconsistent_view() -> None:
     bad = dataclasses.replace(view, deck_size=view.deck_size + 1)
     with pytest.raises(SetupError, match="inconsistent"):
         WorldSampler(bad)
+
+
+def test_sampled_hidden_cards_and_deck_follow_the_unseen_counts() -> None:
+    # Every unseen card is equally likely to be any hidden draw or any deck position:
+    # over many worlds, each dish turns up in proportion to its unseen count.
+    state = random_game(11, 4, stop_after=30)
+    while not state.is_over and sum(h.hidden for h in state.view(0).hands) < 3:
+        state.apply(Action.parse("draw") if Action.parse("draw") in state.legal_actions()
+                    else state.legal_actions()[0])
+    view = state.view(0)
+    dishes, dragons = unseen_cards(view)
+    total = sum(dishes) + dragons
+    sampler = WorldSampler(view)
+    rng = random.Random(5)
+    worlds = 6000
+    hidden_seen = [0] * 7
+    top_seen = [0] * 8
+    for _ in range(worlds):
+        world = sampler.sample(rng)
+        for seat in (1, 2, 3):
+            for dish, count in enumerate(world.draws(seat)):
+                hidden_seen[dish] += count
+        top_seen[world.remaining_deck[0]] += 1
+    hidden_total = sum(hidden_seen)
+    assert hidden_total == worlds * sum(view.hands[s].hidden for s in (1, 2, 3)) > 0
+    for dish in range(7):  # hidden cards are never dragons (R7b)
+        expected = dishes[dish] / sum(dishes)
+        assert abs(hidden_seen[dish] / hidden_total - expected) < 0.02
+    for card in range(8):
+        expected = (dragons if card == 7 else dishes[card]) / total
+        assert abs(top_seen[card] / worlds - expected) < 0.02

@@ -45,10 +45,18 @@ class WorldSampler:
 
     A search deals thousands of worlds from the same view; what they share (the unseen
     cards, who holds hidden draws, the public state itself) is worked out and checked once
-    here, so that each world costs two shuffles and a copy.
+    here, so that each world costs a shuffle and a copy.
     """
 
-    __slots__ = ("_deck_size", "_dragons", "_draws", "_finished", "_hidden", "_pool", "_template")
+    __slots__ = (
+        "_dragons",
+        "_draws",
+        "_finished",
+        "_hidden",
+        "_hidden_total",
+        "_pool",
+        "_template",
+    )
 
     def __init__(self, view: View) -> None:
         dishes, dragons = unseen_cards(view)
@@ -66,6 +74,7 @@ class WorldSampler:
             if hand.draws is None and hand.hidden
         )
         hidden = sum(count for _, count in self._hidden)
+        self._hidden_total = hidden
         if hidden > len(self._pool):
             raise SetupError("the view is inconsistent: too many hidden cards", "bad_view")
         rest = len(self._pool) - hidden + dragons
@@ -81,11 +90,22 @@ class WorldSampler:
         self._template = State._assemble(view, (), [row[:] for row in self._draws])
 
     def sample(self, rng: random.Random) -> State:
-        """One world, dealt uniformly among those that agree with the view."""
+        """One world, dealt uniformly among those that agree with the view.
+
+        The hidden draws are a random subset of the unseen dish cards (a partial
+        Fisher–Yates: only as many swaps as there are hidden cards), and the deck a full
+        shuffle of the rest with the dragons. Both are driven by ``rng.random()``, like the
+        engine's deck shuffle: uneven only by the float's 2**-53 granularity.
+        """
         pool = self._pool[:]
-        rng.shuffle(pool)
+        uniform = rng.random
+        size = len(pool)
+        first_hidden = size - self._hidden_total
+        for last in range(size - 1, first_hidden - 1, -1):
+            other = int(uniform() * (last + 1))
+            pool[last], pool[other] = pool[other], pool[last]
         draws = [row[:] for row in self._draws]
-        used = 0
+        used = first_hidden
         for seat, count in self._hidden:
             row = draws[seat]
             for card in pool[used : used + count]:
@@ -93,6 +113,8 @@ class WorldSampler:
             used += count
         if self._finished:
             return self._template._with_hidden((), draws)
-        rest = pool[used:] + self._dragons
-        rng.shuffle(rest)
+        rest = pool[:first_hidden] + self._dragons
+        for last in range(len(rest) - 1, 0, -1):
+            other = int(uniform() * (last + 1))
+            rest[last], rest[other] = rest[other], rest[last]
         return self._template._with_hidden(tuple(rest), draws)

@@ -1,7 +1,7 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS).
 
 The bot never sees hidden cards, so it cannot search the real game tree. Each simulation
-deals a concrete world consistent with its view (``sample_world``: the deck and the other
+deals a concrete world consistent with its view (``WorldSampler``: the deck and the other
 players' drawn cards at random), walks down one shared tree whose edges are actions (the
 information the viewer would see), expands one new action, plays the rest of the game with a
 fast rollout policy and backs the final scores up the path. Because different worlds allow

@@ -3,15 +3,18 @@
 The bot never sees hidden cards, so it cannot search the real game tree. Each simulation
 deals a concrete world consistent with its view (``WorldSampler``: the deck and the other
 players' drawn cards at random), walks down one shared tree whose edges are actions (the
-information the viewer would see), expands one new action, plays the rest of the game with a
-fast rollout policy and backs the final scores up the path. Because different worlds allow
+information the viewer would see), expands one new action, values the position it reaches
+and backs the values up the path. Because different worlds allow
 different actions below a draw (a drawn dragon, an empty deck), each edge also counts how often
 it was *available*, and selection uses that count in the UCB bonus instead of the parent's
 visits (Cowling, Powley & Whitehouse 2012).
 
-A simulation is: one determinization, one descent with one expansion, one rollout to the end
-of the game (or to ``rollout_rounds`` rounds, then scored as if the game ended there) and one
-backup. Rewards are per seat, so every node is chosen by the player who moves there.
+A simulation is: one determinization, one descent with one expansion, a valuation and one
+backup. By default (``rollout_rounds=0``) the new position is valued at once by the card
+counter's estimate of every seat's final points (:mod:`.evaluation`); ``rollout_rounds=k``
+first plays k rounds uniformly at random, and ``None`` plays to the end and scores exactly.
+Uniform rollouts proved weaker than the estimate (docs/analysis.md). Rewards are per seat, so
+every node is chosen by the player who moves there.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ A simulation is: one determinization, one descent with one expansion, a valuatio
 backup. By default (``rollout_rounds=0``) the new position is valued at once by the card
 counter's estimate of every seat's final points (:mod:`.evaluation`); ``rollout_rounds=k``
 first plays k rounds uniformly at random, and ``None`` plays to the end and scores exactly.
-Uniform rollouts proved weaker than the estimate (docs/analysis.md). Rewards are per seat, so
+Playing on to the end proved weaker than the estimate (docs/analysis.md). Rewards are per seat, so
 every node is chosen by the player who moves there.
 """
 

@@ -106,3 +106,30 @@ def rules_title(code: str) -> str:
     from kingsbreakfast.i18n.rules import rules_text
 
     return rules_text(code).splitlines()[0].lstrip("# ").strip()
+
+
+@pytest.mark.parametrize(
+    ("code", "singular_counts", "plural_counts"),
+    [("en", [1], [0, 2, 5]), ("fr", [0, 1], [2, 5]), ("hu", [1], [0, 2]), ("vi", [], [0, 1, 2])],
+)
+def test_counts_take_the_languages_plural_rule(
+    browser: Any, server: LiveServer, code: str, singular_counts: list[int],
+    plural_counts: list[int],
+) -> None:
+    # French says "0 carte" (CLDR: 0 and 1 are singular); Vietnamese has one form for all.
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector("#lang")
+    page.select_option("#lang", code)
+    catalog = ENGLISH if code == "en" else translated(code)
+    page.wait_for_selector(f"text={catalog['lobby.createButton']}")  # its catalogue is in
+    for count in singular_counts + plural_counts:
+        text = page.evaluate(
+            "async ([n]) => (await import('/static/strings.js'))"
+            ".tCount('game.hiddenCountOne', 'game.hiddenCount', n)",
+            [count],
+        )
+        key = "game.hiddenCountOne" if count in singular_counts else "game.hiddenCount"
+        assert text == catalog[key].replace("{count}", str(count))
+    context.close()

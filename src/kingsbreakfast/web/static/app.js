@@ -1,7 +1,7 @@
 // The King's Breakfast browser client: lobby, table, score screen and replay viewer.
 // It speaks only the server's wire protocol (docs/server.md) and never sees another seat's
 // drawn cards: it renders the view the server built for its seat.
-import { t, errorText, dishName, languages, language, setLanguage, initLanguage, onLanguageChange } from "./strings.js";
+import { t, tCount, errorText, dishName, languages, language, setLanguage, initLanguage, onLanguageChange } from "./strings.js";
 import { DISHES, cardHtml } from "./cards.js";
 
 const app = document.getElementById("app");
@@ -420,7 +420,7 @@ class TableSession {
       const draws = h.draws ? handCards(h.draws, "private") : "";
       return `<li class="player ${turn}"><div class="player-head">${cook}<strong>${esc(this.seatName(i))}</strong> ${marks.length ? `<em>${esc(marks.join(", "))}</em>` : ""}</div>
         <div class="cards small">${handCards(h.takes, "") || ""}${draws}</div>
-        <div class="muted">${esc(t(h.hidden === 1 ? "game.hiddenCountOne" : "game.hiddenCount", { count: h.hidden }))}</div></li>`;
+        <div class="muted">${esc(tCount("game.hiddenCountOne", "game.hiddenCount", h.hidden))}</div></li>`;
     }).join("");
 
     const log = v.history.slice().reverse().slice(0, 60).map((e) => `<li>${esc(this.logLine(e))}</li>`).join("");

@@ -77,6 +77,15 @@ export function t(id, params = {}) {
   return text.replace(/\{(\w+)\}/g, (all, key) => (key in params ? String(params[key]) : all));
 }
 
+// A count's text in the current language's plural rule (CLDR, through Intl.PluralRules):
+// `oneId` where the language says "one" (French also for 0), `otherId` for every other
+// category; Vietnamese has no singular form, so it always takes `otherId`.
+export function tCount(oneId, otherId, count, params = {}) {
+  let category = count === 1 ? "one" : "other";
+  try { category = new Intl.PluralRules(current).select(count); } catch (_) { /* old browser */ }
+  return t(category === "one" ? oneId : otherId, { ...params, count });
+}
+
 // A server error frame or HTTP error body: {code, message, params}.
 export function errorText(error) {
   const id = "error." + error.code;

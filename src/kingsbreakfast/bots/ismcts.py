@@ -204,41 +204,52 @@ class IsmctsBot:
                     break
                 children = node.children
                 untried = []
-                primed = node is root and prior  # root edges exist from the start
-                if primed:
+                mover = state.to_move
+                assert mover is not None
+                best_value = -1.0
+                best_action = legal[0]
+                if node is root and prior:  # root edges exist from the start, with a bias
                     for a in legal:
                         edge = children[a]
                         edge.avail += 1
                         if not edge.visits:
                             untried.append(a)
-                else:
+                    if not untried:
+                        for a in legal:
+                            child = children[a]
+                            visits = child.visits
+                            value = (
+                                child.reward / visits
+                                + c * sqrt(log(child.avail) / visits)
+                                + bias * prior[a] / visits  # toward the heuristic, fading
+                            )
+                            if value > best_value:
+                                best_value = value
+                                best_action = a
+                    else:
+                        best_action = untried[0]  # the heuristic's likeliest first
+                else:  # one pass: count availability and, while all are tried, score UCB
                     for a in legal:
                         seen = children.get(a)
                         if seen is None:
                             untried.append(a)
-                        else:
-                            seen.avail += 1
-                mover = state.to_move
-                assert mover is not None
-                if untried:
-                    action = untried[0] if primed else untried[int(uniform() * len(untried))]
-                    new = children.get(action)
+                            continue
+                        avail = seen.avail = seen.avail + 1
+                        if not untried:
+                            visits = seen.visits
+                            value = seen.reward / visits + c * sqrt(log(avail) / visits)
+                            if value > best_value:
+                                best_value = value
+                                best_action = a
+                    if untried:
+                        best_action = untried[int(uniform() * len(untried))]
+                if untried:  # expansion: a new edge, then the leaf is valued
+                    new = children.get(best_action)
                     if new is None:
-                        new = children[action] = _Edge()
-                    state.apply(action)
+                        new = children[best_action] = _Edge()
+                    state.apply(best_action)
                     path.append((new, mover))
                     break
-                best_value = -1.0
-                best_action = legal[0]
-                at_root = node is root and bias > 0
-                for a in legal:
-                    child = children[a]
-                    value = child.reward / child.visits + c * sqrt(log(child.avail) / child.visits)
-                    if at_root:  # progressive bias toward the heuristic's choice, fading
-                        value += bias * prior[a] / child.visits
-                    if value > best_value:
-                        best_value = value
-                        best_action = a
                 node = children[best_action]
                 state.apply(best_action)
                 path.append((node, mover))

@@ -275,8 +275,9 @@ class IsmctsBot:
             for edge, seat in path:
                 edge.visits += 1
                 edge.reward += rewards[seat]
-                edge.points += points[viewer]
-                edge.wins += wins[viewer]
+            first = path[0][0]  # the viewer's outlook is reported for root actions only
+            first.points += points[viewer]
+            first.wins += wins[viewer]
         self.last_simulations = done
         results = [
             SearchResult(

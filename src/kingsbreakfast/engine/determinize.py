@@ -50,7 +50,6 @@ class WorldSampler:
 
     __slots__ = (
         "_dragons",
-        "_draws",
         "_finished",
         "_hidden",
         "_hidden_total",
@@ -64,10 +63,6 @@ class WorldSampler:
             raise SetupError("the view is inconsistent: more cards are seen than exist", "bad_view")
         self._pool = [dish for dish in range(NUM_DISHES) for _ in range(dishes[dish])]
         self._dragons = [DRAGON] * dragons
-        self._draws = [
-            list(hand.draws) if hand.draws is not None else [0] * NUM_DISHES
-            for hand in view.hands
-        ]
         self._hidden = tuple(
             (seat, hand.hidden)
             for seat, hand in enumerate(view.hands)
@@ -87,7 +82,11 @@ class WorldSampler:
                 f"the view is inconsistent: {rest} unseen cards for a deck of {view.deck_size}",
                 "bad_view",
             )
-        self._template = State._assemble(view, (), [row[:] for row in self._draws])
+        known = [
+            list(hand.draws) if hand.draws is not None else [0] * NUM_DISHES
+            for hand in view.hands
+        ]
+        self._template = State._assemble(view, (), known)
 
     def sample(self, rng: random.Random) -> State:
         """One world, dealt uniformly among those that agree with the view.
@@ -104,17 +103,15 @@ class WorldSampler:
         for last in range(size - 1, first_hidden - 1, -1):
             other = int(uniform() * (last + 1))
             pool[last], pool[other] = pool[other], pool[last]
-        draws = [row[:] for row in self._draws]
+        drawn = []
         used = first_hidden
         for seat, count in self._hidden:
-            row = draws[seat]
-            for card in pool[used : used + count]:
-                row[card] += 1
+            drawn.append((seat, pool[used : used + count]))
             used += count
         if self._finished:
-            return self._template._with_hidden((), draws)
+            return self._template._with_hidden((), drawn)
         rest = pool[:first_hidden] + self._dragons
         for last in range(len(rest) - 1, 0, -1):
             other = int(uniform() * (last + 1))
             rest[last], rest[other] = rest[other], rest[last]
-        return self._template._with_hidden(tuple(rest), draws)
+        return self._template._with_hidden(tuple(rest), drawn)

@@ -617,14 +617,20 @@ class State:
         state._turns = view.history
         return state
 
-
-    def _with_hidden(self, deck: tuple[int, ...], draws: list[list[int]]) -> State:
-        """A copy with another remaining deck and other drawn cards (``draws`` is taken,
-        not copied): one assembled template serves many determinizations."""
+    def _with_hidden(
+        self, deck: tuple[int, ...], drawn: Sequence[tuple[int, Sequence[int]]]
+    ) -> State:
+        """A copy with another remaining deck and, for each ``(seat, cards)`` in ``drawn``,
+        those cards added to the seat's drawn cards: one assembled template serves many
+        determinizations."""
         other = self.clone()
         other._deck = deck
         other._top = 0
-        other._draws = draws
+        draws = other._draws
+        for seat, cards in drawn:
+            row = draws[seat]
+            for card in cards:
+                row[card] += 1
         return other
 
 

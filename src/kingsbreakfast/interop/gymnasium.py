@@ -42,6 +42,7 @@ from .pettingzoo import (
     check_action,
     check_illegal_choice,
     forfeit_utilities,
+    substitute,
 )
 from .text import describe
 from .utility import bounds, check_utility, utilities
@@ -115,8 +116,7 @@ class KingsBreakfastEnv(gymnasium.Env[Obs, np.int64]):
             if self.illegal_action == "raise":
                 raise
             if self.illegal_action == "substitute":
-                chosen = self.game.legal_actions()[0]
-                refused = f"{error}; played {chosen} instead"
+                chosen, refused = substitute(self.game, error)
             else:
                 return self._forfeit(error)
         self.game.apply(chosen)

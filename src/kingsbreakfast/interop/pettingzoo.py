@@ -88,6 +88,13 @@ def check_action(state: State, action: object) -> Action:
     return chosen
 
 
+def substitute(state: State, error: IllegalAction) -> tuple[Action, str]:
+    """``illegal_action="substitute"``: the legal action played instead of a refused one,
+    and the note that says so."""
+    chosen = state.legal_actions()[0]
+    return chosen, f"{error}; played {chosen} instead"
+
+
 def check_illegal_choice(value: object) -> str:
     if value not in ILLEGAL_ACTION_CHOICES:
         raise ValueError(
@@ -195,8 +202,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
             if self.illegal_action == "raise":
                 raise
             if self.illegal_action == "substitute":
-                chosen = self.game.legal_actions()[0]
-                self.infos[agent] = {"illegal_action": f"{error}; played {chosen} instead"}
+                chosen, note = substitute(self.game, error)
+                self.infos[agent] = {"illegal_action": note}
                 self._play(agent, chosen)
                 return
             values = forfeit_utilities(self.num_players, self._seat[agent], self.utility)

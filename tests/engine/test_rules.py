@@ -1,4 +1,4 @@
-"""One test (or a few) per rule of RULES.md, each on a rigged deck that walks into the rule."""
+"""One test (or a few) per rule of docs/rules.md, each on a rigged deck that walks into it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What each seat may know (RULES.md, *What is public and what is hidden*) and
+"""What each seat may know (docs/rules.md, *Who sees what*) and
 determinization from it."""
 
 from __future__ import annotations

@@ -229,7 +229,7 @@ def test_every_string_id_the_client_uses_is_in_the_catalogue() -> None:
 
 
 def test_the_browsers_language_and_the_rules_page(client: TestClient) -> None:
-    """Issue 7: until the player picks, the browser's Accept-Language chooses; the rules
+    """Until the player picks, the browser's Accept-Language chooses; the rules
     page comes in every language."""
     for header, code in (("de-CH,de;q=0.9,en;q=0.8", "de"), ("ja, vi;q=0.5", "vi"),
                          ("ja", "en"), ("fr-CA", "fr")):

@@ -1,6 +1,6 @@
 """The batch simulator against the rules engine: same decks and choices, same games.
 
-The batch simulator is a second implementation of the rules (issue 4), so it is trusted only
+The batch simulator is a second implementation of the rules, so it is trusted only
 as far as these tests go. Both directions are checked, for 3, 4 and 5 players and every
 combination of the two variants:
 

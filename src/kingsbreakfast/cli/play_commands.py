@@ -1,4 +1,4 @@
-"""``kingsbreakfast play``: the terminal game (issue 5), and stepping through a record.
+"""``kingsbreakfast play``: the terminal game, and stepping through a record.
 
 Textual is an optional extra (``kingsbreakfast[tui]``): it is imported only when the
 full-screen game starts, so the rest of the command line works without it, and ``--plain``
@@ -36,7 +36,7 @@ def register(app: typer.Typer) -> None:
 
 def parse_variants(switches: list[str]) -> Rules:
     """``--variant empty_table=must_draw --variant dragon_min_on_table=2`` → Rules
-    (RULES.md, *Variants*); a bad switch is an error naming it."""
+    (docs/rules.md, *Variants*); a bad switch is an error naming it."""
     values: dict[str, object] = {}
     for switch in switches:
         key, sep, value = switch.partition("=")

@@ -1,4 +1,4 @@
-"""Commands for research interfaces and batch simulation (issue 4).
+"""Commands for research interfaces and batch simulation.
 
 ``batch`` plays many games at once in the compiled batch simulator; ``tensor-layout``
 prints the view tensor shared by the OpenSpiel, PettingZoo and Gymnasium adapters. Both

@@ -1,4 +1,4 @@
-"""Commands for bots, hint, tournament and analyze (issue 3)."""
+"""Commands for bots, hint, tournament and analyze."""
 
 from __future__ import annotations
 

@@ -32,7 +32,7 @@ DRAGON_MIN_CHOICES: Final = (1, 2)
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The variant switches of RULES.md *Variants*; the defaults are the rulings."""
+    """The variant switches of docs/rules.md *Variants*; the defaults are the rulings."""
 
     empty_table: str = DRAW_OR_FEED
     """R5a: ``draw_or_feed`` (ruling) or ``must_draw`` (word-for-word rules-hu)."""

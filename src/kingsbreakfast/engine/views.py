@@ -1,4 +1,4 @@
-"""What one seat may know (RULES.md, *What is public and what is hidden*).
+"""What one seat may know (docs/rules.md, *Who sees what*).
 
 A :class:`View` is built from the full state by copying only what its seat may see: every
 hand's public takes and hidden-card count, its own drawn cards, and the public facts. It

@@ -5,7 +5,7 @@ game: so the length does not depend on the number of players (seats are padded t
 seats are counted from the viewer (slot 0 is always "me", slot 1 the player to my left…),
 and every entry is scaled into [0, 1] by the largest value it can take. The vector is made
 from a :class:`~kingsbreakfast.engine.View` only, so it cannot carry a card the viewer may
-not know (RULES.md, *What is public and what is hidden*).
+not know (docs/rules.md, *Who sees what*).
 
 The layout is the table :data:`FIELDS` (name, size, divisor, meaning); ``docs/research.md``
 prints it. Standard library only, so any adapter (or a user's own code) may import it.

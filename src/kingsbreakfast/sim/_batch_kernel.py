@@ -1,10 +1,10 @@
 """The compiled inner loop of the batch simulator: whole games, one after another, in numba.
 
-This is the one second implementation of the rules the project allows (issue 4): plain
+This is the one second implementation of the rules the project allows, for speed: plain
 integer arrays and scalar code so numba can turn a game into a few thousand machine
 instructions. It must agree with :mod:`kingsbreakfast.engine` card for card and action for
 action; ``tests/sim/test_batch_differential.py`` proves it on thousands of games. Each
-rule is marked with its number so a change to RULES.md can be traced here.
+rule is marked with its number so a change to docs/rules.md can be traced here.
 
 Card numbers, action ids and the order of legal actions are the engine's (R1 dish order;
 0–6 take, 7 draw, 8 place the dragon, 9–36 feed pairs, 37 pass), so an action chosen here

@@ -1,4 +1,4 @@
-"""Many games at once at close to native speed, for statistics and research (issue 4).
+"""Many games at once at close to native speed, for statistics and research.
 
 ``simulate(games, players, policies, seed=...)`` plays whole games in a compiled loop
 (:mod:`._batch_kernel`, numba) and returns their final states, scores and winners as numpy

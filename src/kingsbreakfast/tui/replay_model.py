@@ -1,7 +1,7 @@
 """A record laid out step by step, for stepping forwards and backwards.
 
 Step 0 is the deal of round 1; step k is the moment after the k-th action. A finished game
-is shown with every hand open, drawn cards included (RULES.md: software may show the whole
+is shown with every hand open, drawn cards included (docs/rules.md: software may show the whole
 record once the game is over); an unfinished record is shown as a spectator sees it, so a
 game saved mid-way gives nothing hidden away.
 """

@@ -214,3 +214,13 @@ def test_a_tag_cannot_override_the_format() -> None:
     record = Record.from_state(state, ["a", "b", "c"], seed=4, format="other")
     data = record.to_dict()
     assert data["format"] == "kingsbreakfast/1" and "seed" not in data
+
+
+def test_a_finished_outcome_shows_the_scorings_summary_and_nothing_more() -> None:
+    state = replay(golden("02-full-game-5p.json")["record"])
+    summary = state.score().to_dict()
+    out = outcome(state)
+    assert out.get("scores") == summary["scores"]
+    assert out.get("discarded") == summary["discarded"]
+    assert out.get("winners") == summary["winners"]
+    assert "players" not in out and "tie_break" not in out  # the breakdown is not in the format

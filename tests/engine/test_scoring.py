@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from kingsbreakfast.engine import score, score_hand
+import json
+
+from kingsbreakfast.engine import places, score, score_hand
 from kingsbreakfast.engine.cards import BREAD, CHEESE, HAM
 from kingsbreakfast.engine.scoring import pick_winners
 
@@ -57,3 +59,52 @@ def test_r12_equal_points_and_discards_share_the_win() -> None:
 def test_r12_discards_matter_only_among_the_leaders() -> None:
     winners, how = pick_winners([30, 20, 20], [9, 0, 0])
     assert winners == (0,) and how == "none"
+
+
+def test_r12_places_rank_by_points_then_fewer_discards() -> None:
+    assert places([10, 30, 20], [0, 0, 0]) == [3, 1, 2]
+    assert places([20, 20, 5], [3, 1, 0]) == [2, 1, 3]  # equal points: fewer discards first
+
+
+def test_r12_seats_equal_on_points_and_discards_share_a_place() -> None:
+    # two share first, the next seat is third; two share third further down
+    assert places([20, 20, 9, 5, 5], [1, 1, 4, 2, 2]) == [1, 1, 3, 4, 4]
+    assert places([7, 7, 7], [0, 0, 0]) == [1, 1, 1]
+
+
+def test_r12_discards_never_lift_a_seat_above_one_with_more_points() -> None:
+    assert places([30, 29], [15, 0]) == [1, 2]
+
+
+def test_r12_the_winners_are_exactly_the_first_place() -> None:
+    for points, discarded in [([20, 20, 20, 5], [1, 3, 1, 0]), ([3, 9, 9], [0, 2, 1])]:
+        winners, _ = pick_winners(points, discarded)
+        assert winners == tuple(s for s, p in enumerate(places(points, discarded)) if p == 1)
+
+
+def test_r12_scoring_knows_every_seats_place() -> None:
+    king = plate(cheese=4, ham=2)
+    result = score(king, [plate(cheese=2), plate(cheese=1, ham=2), plate(ham=3)])
+    assert result.points == [8, 8, 0] and result.discarded == [0, 0, 3]
+    assert result.places == [1, 1, 3]
+    assert result.winners == (0, 1) and result.tie_break == "shared"
+
+
+def test_scoring_to_dict_has_the_summary_and_the_breakdown() -> None:
+    king = plate(bread=3, cheese=4)
+    result = score(king, [plate(bread=2, cheese=5), plate(bread=3), plate(cheese=1)])
+    data = result.to_dict()
+    assert list(data) == ["scores", "discarded", "winners", "tie_break", "players"]
+    assert data["scores"] == [6, 9, 4]
+    assert data["discarded"] == [5, 0, 0]
+    assert data["winners"] == [1] and data["tie_break"] == "none"
+    first = data["players"][0]
+    assert list(first) == ["seat", "points", "discarded", "dishes"]
+    assert (first["seat"], first["points"], first["discarded"]) == (0, 6, 5)
+    assert [d["dish"] for d in first["dishes"]] == [
+        "bread", "cheese", "ham", "chicken", "fruit", "cake", "wine"
+    ]
+    bread, cheese = first["dishes"][:2]
+    assert bread == {"dish": "bread", "king": 3, "held": 2, "points": 6, "discarded": 0}
+    assert cheese == {"dish": "cheese", "king": 4, "held": 5, "points": 0, "discarded": 5}
+    assert json.loads(json.dumps(data)) == data  # plain JSON: lists, not tuples

@@ -24,7 +24,14 @@ import random
 import time
 from dataclasses import dataclass
 
-from kingsbreakfast.engine import Action, State, View, WorldSampler, score_hand
+from kingsbreakfast.engine import (
+    Action,
+    State,
+    View,
+    WorldSampler,
+    pick_winners,
+    score_hand,
+)
 
 from .evaluation import expected_points, soft_wins
 from .heuristic import evaluate
@@ -84,15 +91,12 @@ def _rewards(state: State, n: int) -> tuple[list[float], list[int], list[float]]
         p, d = score_hand(king, state.hand(seat))
         points.append(p)
         discards.append(d)
-    best = max(points)
-    leaders = [s for s in range(n) if points[s] == best]
-    if len(leaders) > 1:
-        fewest = min(discards[s] for s in leaders)
-        leaders = [s for s in leaders if discards[s] == fewest]
+    leaders, _ = pick_winners(points, discards)
     share = 1.0 / len(leaders)
     wins = [0.0] * n
     for s in leaders:
         wins[s] = share
+    best = points[leaders[0]]
     scale = (1.0 - WIN_WEIGHT) / best if best > 0 else 0.0
     rewards = [WIN_WEIGHT * wins[s] + scale * points[s] for s in range(n)]
     return rewards, points, wins

@@ -14,9 +14,18 @@ from .errors import (
     RecordError,
     SetupError,
 )
-from .record import FORMAT, Record, outcome, read_record, replay
+from .record import FORMAT, OutcomeDict, Record, outcome, read_record, replay
 from .rules import DEFAULT_RULES, Rules
-from .scoring import DishScore, PlayerScore, Scoring, score, score_hand
+from .scoring import (
+    DishScore,
+    PlayerScore,
+    Scoring,
+    ScoringDict,
+    pick_winners,
+    places,
+    score,
+    score_hand,
+)
 from .state import MAX_PLAYERS, MIN_PLAYERS, State, shuffled_deck
 from .views import HandView, Turn, View
 
@@ -39,17 +48,21 @@ __all__ = [
     "HandView",
     "IllegalActionError",
     "KingsBreakfastError",
+    "OutcomeDict",
     "PlayerScore",
     "Record",
     "RecordError",
     "Rules",
     "Scoring",
+    "ScoringDict",
     "SetupError",
     "State",
     "Turn",
     "View",
     "WorldSampler",
     "outcome",
+    "pick_winners",
+    "places",
     "read_record",
     "replay",
     "sample_world",

@@ -12,7 +12,7 @@ import json
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, NotRequired, TypedDict
 
 from .actions import Action
 from .cards import CARD_IDS, dish_counts
@@ -233,9 +233,30 @@ def read_record(obj: Any) -> Record:
     return _replay(obj)[0]
 
 
-def outcome(state: State) -> dict[str, Any]:
+class OutcomeDict(TypedDict):
+    """Where a valid record leaves the game, as ``kingsbreakfast replay --json`` prints it.
+
+    The record format fixes these keys and their order. A finished game adds the summary
+    of its scoring, under the names :meth:`Scoring.to_dict` gives it.
+    """
+
+    finished: bool
+    round: int
+    to_move: int | None
+    deck: int
+    king: dict[str, int]
+    table: dict[str, int]
+    table_dragons: int
+    hands: list[dict[str, int]]
+    removed: int
+    scores: NotRequired[list[int]]
+    discarded: NotRequired[list[int]]
+    winners: NotRequired[list[int]]
+
+
+def outcome(state: State) -> OutcomeDict:
     """The object ``kingsbreakfast replay --json`` prints for a valid record."""
-    out: dict[str, Any] = {
+    out: OutcomeDict = {
         "finished": state.is_over,
         "round": state.round,
         "to_move": state.to_move,
@@ -247,8 +268,9 @@ def outcome(state: State) -> dict[str, Any]:
         "removed": state.removed,
     }
     if state.is_over:
-        scoring = state.score()
-        out["scores"] = scoring.points
-        out["discarded"] = scoring.discarded
-        out["winners"] = list(scoring.winners)
+        # only the summary: the breakdown per dish is not part of the record format's outcome
+        scoring = state.score().to_dict()
+        out["scores"] = scoring["scores"]
+        out["discarded"] = scoring["discarded"]
+        out["winners"] = scoring["winners"]
     return out

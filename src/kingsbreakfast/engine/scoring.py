@@ -4,8 +4,40 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from .cards import DISHES, NUM_DISHES
+
+
+class DishScoreDict(TypedDict):
+    """One dish of one player's scoring in JSON; ``dish`` is the dish's id."""
+
+    dish: str
+    king: int
+    held: int
+    points: int
+    discarded: int
+
+
+class PlayerScoreDict(TypedDict):
+    seat: int
+    points: int
+    discarded: int
+    dishes: list[DishScoreDict]
+
+
+class ScoringDict(TypedDict):
+    """A final scoring in JSON: what the command line, the server and the records show.
+
+    ``scores``, ``discarded`` and ``winners`` are the summary a record's outcome prints (one
+    number per seat); ``players`` holds the per-dish breakdown a score sheet draws.
+    """
+
+    scores: list[int]
+    discarded: list[int]
+    winners: list[int]
+    tie_break: str
+    players: list[PlayerScoreDict]
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +54,15 @@ class DishScore:
     def dish_id(self) -> str:
         return DISHES[self.dish]
 
+    def to_dict(self) -> DishScoreDict:
+        return {
+            "dish": self.dish_id,
+            "king": self.king,
+            "held": self.held,
+            "points": self.points,
+            "discarded": self.discarded,
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerScore:
@@ -29,6 +70,14 @@ class PlayerScore:
     points: int
     discarded: int
     dishes: tuple[DishScore, ...]
+
+    def to_dict(self) -> PlayerScoreDict:
+        return {
+            "seat": self.seat,
+            "points": self.points,
+            "discarded": self.discarded,
+            "dishes": [dish.to_dict() for dish in self.dishes],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +97,21 @@ class Scoring:
     @property
     def discarded(self) -> list[int]:
         return [player.discarded for player in self.players]
+
+    @property
+    def places(self) -> list[int]:
+        """Each seat's finishing place by R12 (see :func:`places`)."""
+        return places(self.points, self.discarded)
+
+    def to_dict(self) -> ScoringDict:
+        """The one JSON form of a scoring, so that every program that shows it agrees."""
+        return {
+            "scores": self.points,
+            "discarded": self.discarded,
+            "winners": list(self.winners),
+            "tie_break": self.tie_break,
+            "players": [player.to_dict() for player in self.players],
+        }
 
 
 def score_hand(king: Sequence[int], hand: Sequence[int]) -> tuple[int, int]:
@@ -73,14 +137,42 @@ def dish_score(dish: int, king_count: int, held: int) -> DishScore:
     return DishScore(dish, king_count, held, held * king_count, 0)
 
 
+def standings(points: Sequence[int], discarded: Sequence[int]) -> list[tuple[int, int]]:
+    """The R12 order as one comparable value per seat: the greater value ranks higher.
+
+    More points rank higher; on equal points fewer discarded cards (R11) rank higher; equal
+    values share a place. :func:`places` and :func:`pick_winners` both read only this.
+    """
+    return list(zip(points, [-d for d in discarded], strict=True))
+
+
+def places(points: Sequence[int], discarded: Sequence[int]) -> list[int]:
+    """Each seat's finishing place by R12, 1 for the winners: the ranking of the whole table.
+
+    Seats that share a place skip the places after them (1, 1, 3): a seat's place is one
+    more than the number of seats that beat it. Bots, ratings and learning code rank
+    finished games with this, so that none of them can drift from the rules.
+    """
+    values = standings(points, discarded)
+    best_first = sorted(values, reverse=True)
+    return [best_first.index(value) + 1 for value in values]
+
+
 def pick_winners(points: Sequence[int], discarded: Sequence[int]) -> tuple[tuple[int, ...], str]:
-    """R12: most points; on equal points fewest discarded cards; still equal: shared."""
+    """The seats in first place by R12, and what decided it: ``none`` when one seat had the
+    most points, ``discards`` when fewer discards broke a tie on points, ``shared`` when the
+    leaders are equal on both.
+
+    The search asks this at the end of every simulation it plays to the end of the game, so
+    the usual case, one seat with the most points, is settled before any standings are built:
+    points come first in the R12 order, so that seat is first whatever the discards.
+    """
     best = max(points)
-    leaders = [seat for seat, p in enumerate(points) if p == best]
-    if len(leaders) == 1:
-        return tuple(leaders), "none"
-    fewest = min(discarded[seat] for seat in leaders)
-    winners = tuple(seat for seat in leaders if discarded[seat] == fewest)
+    if points.count(best) == 1:
+        return (points.index(best),), "none"
+    values = standings(points, discarded)
+    first = max(values)
+    winners = tuple([seat for seat, value in enumerate(values) if value == first])
     return winners, "discards" if len(winners) == 1 else "shared"
 
 

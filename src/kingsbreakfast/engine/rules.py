@@ -108,6 +108,21 @@ LEGAL_WITHOUT_DRAGON: Final = tuple(actions or _PASS_ONLY for actions in _TAKES_
 """The legal actions when no dragon is in play (none on the table, none just drawn): then no
 feed is possible (R8) and the set depends only on the table mask | deck-not-empty << 7.
 The state's hot path indexes this table directly; the answer equals ``legal_from_masks``."""
+
+DECK_BIT: Final = 1 << NUM_DISHES
+"""Bit 7 of a legality key: the deck still has a card (R7)."""
+DRAGON_BIT: Final = 1 << (NUM_DISHES + 1)
+"""Bit 8: a dragon is in play (on the table or just drawn), so feeds may be legal (R7a, R8)."""
+IDLE_BIT: Final = 1 << (NUM_DISHES + 2)
+"""Bit 9: no player is to move (the game is over, or a card is being turned up)."""
+
+LEGAL_BY_KEY: Final = tuple(
+    () if key & IDLE_BIT else None if key & DRAGON_BIT else LEGAL_WITHOUT_DRAGON[key]
+    for key in range(IDLE_BIT << 1)
+)
+"""The state's whole legality check in one lookup, keyed by table mask | the three bits
+above. None means a dragon is in play: the king's plate decides, see ``legal_from_masks``.
+One index replaces the branches a random playout would otherwise take at every step."""
 _PLACE: Final = (ALL_ACTIONS[PLACE_DRAGON_ID],)
 _JOINED: dict[int, tuple[Action, ...]] = {}
 

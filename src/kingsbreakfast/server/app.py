@@ -22,11 +22,12 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from kingsbreakfast.bots import OPPONENT_LEVELS
 from kingsbreakfast.i18n import UnknownLanguageError
 from kingsbreakfast.i18n import accept_language as i18n_accept_language
 
 from . import strings
-from .master import BOT_LEVELS, LobbyError, Master
+from .master import LobbyError, Master
 from .storage import DEFAULT_URL, Storage, StorageError
 from .tables import Table
 from .wire import (
@@ -65,7 +66,7 @@ class CreateTable(BaseModel):
     name: str = Field(description="the host's display name", max_length=200)
     seats: int = Field(4, ge=3, le=5, description="number of seats (R2: 3 to 5)")
     rules: dict[str, Any] = Field(default_factory=dict, description="variant switches")
-    bot_level: str = Field("easy", description=f"one of {', '.join(BOT_LEVELS)}")
+    bot_level: str = Field("easy", description=f"one of {', '.join(OPPONENT_LEVELS)}")
     clock_seconds: int | None = Field(None, ge=5, le=3600, description="turn clock")
     public: bool = Field(True, description="listed in the public table list")
 

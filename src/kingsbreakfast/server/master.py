@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, Final, TypeVar
 
-from kingsbreakfast.bots import LEVELS, IsmctsBot, make_bot
+from kingsbreakfast.bots import OPPONENT_LEVELS, IsmctsBot, make_bot
 from kingsbreakfast.engine import (
     CARD_IDS,
     DISHES,
@@ -50,7 +50,6 @@ from .tables import (
     Table,
     bot_name,
     new_token,
-    scoring_dict,
     state_frame,
     state_frames,
     token_digest,
@@ -59,7 +58,6 @@ from .wire import CLOSE_LEFT, Act, Hello, Message, Ping, ProtocolError, Sync, en
 
 log = logging.getLogger("kingsbreakfast.server")
 
-BOT_LEVELS: Final = ("random", *LEVELS)
 MAX_NAME_CHARS: Final = 32
 MAX_CLOCK_SECONDS: Final = 3600
 MIN_CLOCK_SECONDS: Final = 5
@@ -249,10 +247,10 @@ class Master:
             parsed_rules = Rules.from_dict(rules)
         except KingsBreakfastError as error:
             raise LobbyError(422, error.code, error.message, **error.params) from None
-        if bot_level not in BOT_LEVELS:
+        if bot_level not in OPPONENT_LEVELS:
             raise LobbyError(
-                422, "bad_bot_level", f"bot level must be one of {', '.join(BOT_LEVELS)}",
-                choices=list(BOT_LEVELS),
+                422, "bad_bot_level", f"bot level must be one of {', '.join(OPPONENT_LEVELS)}",
+                choices=list(OPPONENT_LEVELS),
             )
         if clock_seconds is not None and (
             type(clock_seconds) is not int
@@ -601,7 +599,7 @@ class Master:
         view["legal"] = []
         for seat, hand in enumerate(view["hands"]):
             hand["draws"] = dict(zip(DISHES, at.draws(seat), strict=True))
-        score = scoring_dict(at.score()) if at.is_over else None
+        score = at.score().to_dict() if at.is_over else None
         return {
             "step": step, "steps": len(actions), "players": names, "view": view, "score": score,
         }

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final, Protocol
 
 from kingsbreakfast.bots import Bot
-from kingsbreakfast.engine import DISHES, Rules, Scoring, State
+from kingsbreakfast.engine import Rules, ScoringDict, State
 
 from .wire import encode
 
@@ -140,31 +140,6 @@ def bot_name(seat: int, level: str) -> str:
     return f"Bot {seat + 1} ({level})"
 
 
-def scoring_dict(scoring: Scoring) -> dict[str, Any]:
-    return {
-        "winners": list(scoring.winners),
-        "tie_break": scoring.tie_break,
-        "players": [
-            {
-                "seat": player.seat,
-                "points": player.points,
-                "discarded": player.discarded,
-                "dishes": [
-                    {
-                        "dish": DISHES[ds.dish],
-                        "king": ds.king,
-                        "held": ds.held,
-                        "points": ds.points,
-                        "discarded": ds.discarded,
-                    }
-                    for ds in player.dishes
-                ],
-            }
-            for player in scoring.players
-        ],
-    }
-
-
 def state_frames(table: Table, seats: set[int | None]) -> dict[int | None, str]:
     """The frames of :func:`state_frame` for several seats at once, byte for byte the same,
     with the parts every seat shares (the public history, the table's public information)
@@ -192,7 +167,7 @@ def state_frames(table: Table, seats: set[int | None]) -> dict[int | None, str]:
                 "table": _HOLE,
                 "version": table.version,
                 "view": _HOLE2,
-                "score": None if scoring is None else scoring_dict(scoring),
+                "score": None if scoring is None else scoring.to_dict(),
                 "clock": clock,
             }
         )
@@ -213,13 +188,13 @@ _HOLE2_JSON: Final = encode(_HOLE2)
 def state_frame(table: Table, seat: int | None) -> str:
     """The full picture of the table for one seat (None: a spectator)."""
     view_dict: dict[str, Any] | None = None
-    score: dict[str, Any] | None = None
+    score: ScoringDict | None = None
     if table.state is not None:
         view = table.state.view(seat)
         view_dict = view.to_dict()
         scoring = view.score() if view.finished else None
         if scoring is not None:
-            score = scoring_dict(scoring)
+            score = scoring.to_dict()
     clock = None
     if table.deadline is not None and table.state is not None and not table.state.is_over:
         clock = {"seat": table.state.to_move, "deadline_ms": int(table.deadline * 1000)}

@@ -20,7 +20,10 @@ import unicodedata
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import Any, Final, TypeVar
+from typing import Any, Final, ParamSpec, TypeVar
+
+from pydantic import JsonValue
+from typing_extensions import TypedDict
 
 from kingsbreakfast.bots import OPPONENT_LEVELS, IsmctsBot, make_bot
 from kingsbreakfast.engine import (
@@ -33,6 +36,7 @@ from kingsbreakfast.engine import (
     KingsBreakfastError,
     Record,
     Rules,
+    ScoringDict,
     State,
     shuffled_deck,
 )
@@ -54,7 +58,18 @@ from .tables import (
     state_frames,
     token_digest,
 )
-from .wire import CLOSE_LEFT, Act, Hello, Message, Ping, ProtocolError, Sync, encode, error_frame
+from .wire import (
+    CLOSE_LEFT,
+    Act,
+    Hello,
+    Message,
+    Ping,
+    ProtocolError,
+    Sync,
+    TableInfo,
+    error_frame,
+    pong_frame,
+)
 
 log = logging.getLogger("kingsbreakfast.server")
 
@@ -63,20 +78,34 @@ MAX_CLOCK_SECONDS: Final = 3600
 MIN_CLOCK_SECONDS: Final = 5
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
-class LobbyError(Exception):
+class ArchivedGame(TypedDict):
+    """A finished public game in the archive list: who played, never the cards."""
+
+    id: str
+    num_seats: int
+    finished_at: str | None
+    players: list[str]
+
+
+class ReplayStep(TypedDict):
+    """A finished game after ``step`` of its ``steps`` actions, every hand shown."""
+
+    step: int
+    steps: int
+    players: list[str]
+    view: dict[str, JsonValue]
+    score: ScoringDict | None
+
+
+class LobbyError(KingsBreakfastError):
     """A lobby request that cannot be granted; ``status`` is the HTTP status to answer."""
 
     def __init__(self, status: int, code: str, message: str, **params: Any) -> None:
-        super().__init__(message)
+        super().__init__(message, code, **params)
         self.status = status
-        self.code = code
-        self.params = params
-
-    @property
-    def message(self) -> str:
-        return str(self.args[0])
 
 
 def clean_name(name: object) -> str:
@@ -144,7 +173,7 @@ class Master:
         self._db_thread.shutdown(wait=True)
         self.storage.dispose()
 
-    async def _db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    async def _db(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._db_thread, partial(fn, *args, **kwargs))
 
@@ -371,7 +400,7 @@ class Master:
             self._schedule(table)  # first: the frame carries the new clock
             self._broadcast(table)
 
-    def public_tables(self) -> list[dict[str, Any]]:
+    def public_tables(self) -> list[TableInfo]:
         return [
             t.public_info()
             for t in self.tables.values()
@@ -411,7 +440,7 @@ class Master:
     async def receive(self, table: Table, conn: Outbox, message: Message) -> None:
         """One parsed client message (shape was checked by the parser)."""
         if isinstance(message, Ping):
-            conn.push(encode({"type": "pong", "version": table.version}))
+            conn.push(pong_frame(table.version))
         elif isinstance(message, Sync):
             conn.push(state_frame(table, conn.seat))
         elif isinstance(message, Hello):
@@ -584,7 +613,7 @@ class Master:
         state, names = await self._finished(table_id)
         return Record.from_state(state, names).to_dict()
 
-    async def replay_step(self, table_id: str, step: int) -> dict[str, Any]:
+    async def replay_step(self, table_id: str, step: int) -> ReplayStep:
         """The finished game as it stood after ``step`` actions, every hand shown."""
         state, names = await self._finished(table_id)
         actions = state.actions
@@ -619,7 +648,7 @@ class Master:
         assert restored.state is not None
         return restored.state, restored.names()
 
-    async def archive(self, limit: int = 50) -> list[dict[str, Any]]:
+    async def archive(self, limit: int = 50) -> list[ArchivedGame]:
         records = await self._db(self.storage.list_archive, limit)
         return [
             {

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kingsbreakfast.engine import DISHES, Action, View
-from kingsbreakfast.engine.scoring import Scoring
+from kingsbreakfast.engine import DISHES, Action, Scoring, View
 from kingsbreakfast.i18n import _, ngettext
 from kingsbreakfast.i18n.words import (
     card_count,

@@ -31,3 +31,33 @@ def test_engine_imports_only_the_standard_library() -> None:
             assert top in sys.stdlib_module_names or top == "__future__", (
                 f"{path.name} imports {name}"
             )
+
+
+def test_front_door_exports_resolve() -> None:
+    """Every name the package promises is there, once: callers outside the engine may import
+    nothing else (the import-linter contracts in pyproject.toml hold them to it)."""
+    exported = kingsbreakfast.engine.__all__
+    assert len(exported) == len(set(exported))
+    missing = [name for name in exported if not hasattr(kingsbreakfast.engine, name)]
+    assert missing == []
+
+
+def test_exported_action_ids_are_the_documented_layout() -> None:
+    """The ids the other packages branch on: draw (R7), place the drawn dragon (R7a), the
+    feeds in R1 pair order (R8), pass (R5b)."""
+    from kingsbreakfast.engine import (
+        DRAW_ID,
+        FEED_PAIRS,
+        FIRST_FEED_ID,
+        PASS_ID,
+        PLACE_DRAGON_ID,
+        Action,
+    )
+
+    assert Action(DRAW_ID) == Action.parse("draw")
+    assert Action(PLACE_DRAGON_ID) == Action.parse("place_dragon")
+    assert Action(PASS_ID) == Action.parse("pass")
+    assert str(Action(FIRST_FEED_ID)) == "feed bread bread"
+    assert str(Action(FIRST_FEED_ID + 1)) == "feed bread cheese"
+    assert str(Action(PASS_ID - 1)) == "feed wine wine"
+    assert FEED_PAIRS[1] == Action.parse("feed cheese bread").dishes

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Annotated
@@ -13,17 +12,17 @@ from typing import Annotated
 import typer
 
 from kingsbreakfast.bots import RandomBot
-from kingsbreakfast.cli.options import LangOption, VariantOption, parse_variants
+from kingsbreakfast.cli.options import DragonMinOption, EmptyTableOption
 from kingsbreakfast.engine import (
-    Action,
     KingsBreakfastError,
     Record,
     RecordError,
+    Rules,
     State,
     outcome,
     read_record,
 )
-from kingsbreakfast.i18n import _
+from kingsbreakfast.i18n import LANGUAGES, UnknownLanguageError, _, choose_language, set_language
 from kingsbreakfast.i18n.errors import explain
 from kingsbreakfast.i18n.rules import rules_text
 from kingsbreakfast.narrate import narrate, round_opening, score_lines
@@ -41,9 +40,30 @@ def run() -> None:
     app()
 
 
+LangOption = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        help=f"Language: {', '.join(LANGUAGES)} (default: KINGSBREAKFAST_LANG, then the "
+        "system locale, then English).",
+        show_default=False,
+    ),
+]
+
+
+def _use_language(lang: str | None) -> None:
+    """Pick the language (--lang, KINGSBREAKFAST_LANG, system locale) or stop with a clear error."""
+    try:
+        set_language(choose_language(lang))
+    except UnknownLanguageError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+
+
 @app.callback()
 def _root(lang: LangOption = None) -> None:
     """King's Breakfast (King Lui), the card game by Alan R. Moon and Aaron Weissblum."""
+    _use_language(lang)
 
 
 # --- replay ---------------------------------------------------------------------------------
@@ -107,6 +127,8 @@ def replay(
 
     Exit status 2 when any record is invalid, else 0.
     """
+    if lang is not None:
+        _use_language(lang)
     if step:
         _step(files, as_json, plain)
         return
@@ -176,8 +198,17 @@ def _account(record: Record, final: State) -> list[str]:
         lines.append(_("Variants: {variants}").format(variants=variants))
     state = record.start()
     lines.append(round_opening(state.view(None), names))
-    # once the game is over the whole record may be shown, hidden draws included
-    lines.extend(_tell(state, record.actions, names, reveal=final.is_over))
+    reveal = final.is_over  # once the game is over the whole record may be shown
+    for action in record.actions:
+        mover = state.to_move
+        before = state.view(mover if reveal else None)
+        state.apply(action)
+        after = state.view(mover if reveal else None)
+        turn_lines = narrate(before, action, after, names)
+        opens_round = state.round != before.round and not state.is_over
+        for number, line in enumerate(turn_lines):
+            last = number == len(turn_lines) - 1
+            lines.append(line if last and opens_round else "  " + line)
     lines.append("")
     if final.is_over:
         lines.extend(score_lines(final.score(), final.king, names))
@@ -190,27 +221,6 @@ def _account(record: Record, final: State) -> list[str]:
             )
         )
     return lines
-
-
-def _tell(
-    state: State, actions: Iterable[Action], names: Sequence[str], reveal: bool
-) -> Iterator[str]:
-    """Play ``actions`` on ``state`` and tell each turn in words, as it happens.
-
-    A turn's lines are indented, except the opening of the round a turn starts, so the
-    rounds stand out. With ``reveal`` the mover's own view is told (the card a player
-    drew); without it, only what everyone at the table saw.
-    """
-    for action in actions:
-        mover = state.to_move
-        before = state.view(mover if reveal else None)
-        state.play(action)
-        after = state.view(mover if reveal else None)
-        turn_lines = narrate(before, action, after, names)
-        opens_round = state.round != before.round and not state.is_over
-        for number, line in enumerate(turn_lines):
-            last = number == len(turn_lines) - 1
-            yield line if last and opens_round else "  " + line
 
 
 @app.command()
@@ -232,12 +242,15 @@ def demo(
     save: Annotated[
         Path | None, typer.Option(help="Write the game's kingsbreakfast/1 record here.")
     ] = None,
-    variant: VariantOption = None,
+    empty_table: EmptyTableOption = "draw_or_feed",
+    dragon_min_on_table: DragonMinOption = 1,
     lang: LangOption = None,
 ) -> None:
     """Watch bots play a whole game, told action by action, with the final scores."""
+    if lang is not None:
+        _use_language(lang)
     try:
-        rules = parse_variants(variant)
+        rules = Rules(empty_table, dragon_min_on_table)
         if seed is None:
             seed = random.SystemRandom().randrange(2**32)
         rng = random.Random(seed)
@@ -249,13 +262,17 @@ def demo(
     bot = RandomBot()
     print(_("King's Breakfast, {count} random bots, seed {seed}.").format(count=players, seed=seed))
     print(round_opening(state.view(None), names))
-
-    def moves() -> Iterator[Action]:
-        while not state.is_over:
-            yield bot.act(state.view(state.to_move), rng)
-
-    for line in _tell(state, moves(), names, reveal=True):
-        print(line)
+    while not state.is_over:
+        mover = state.to_move
+        before = state.view(mover)
+        action = bot.act(before, rng)
+        state.play(action)
+        after = state.view(mover)
+        turn_lines = narrate(before, action, after, names)
+        opens_round = state.round != before.round and not state.is_over
+        for number, line in enumerate(turn_lines):
+            last = number == len(turn_lines) - 1
+            print(line if last and opens_round else "  " + line)
     print()
     print("\n".join(score_lines(state.score(), state.king, names)))
     if save is not None:
@@ -266,6 +283,8 @@ def demo(
 @app.command()
 def rules(lang: LangOption = None) -> None:
     """Explain the rules of the game, in your language."""
+    if lang is not None:
+        _use_language(lang)
     print(rules_text())
 
 

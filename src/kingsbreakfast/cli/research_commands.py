@@ -13,9 +13,8 @@ from typing import Annotated
 
 import typer
 
-from kingsbreakfast.bots import BOTS, batch_policy
-from kingsbreakfast.cli.options import LangOption, VariantOption, parse_variants
-from kingsbreakfast.engine import KingsBreakfastError
+from kingsbreakfast.cli.options import DragonMinOption, EmptyTableOption
+from kingsbreakfast.engine import KingsBreakfastError, Rules
 
 
 def _fail(message: str) -> typer.Exit:
@@ -29,15 +28,13 @@ def batch(
     policy: Annotated[
         list[str] | None,
         typer.Option(
-            help="A bot the batch simulator can play ("
-            f"{', '.join(e.name for e in BOTS if e.batch_policy is not None)}); once for "
-            "every seat, or once per seat (repeat the option).",
+            help="random or greedy; once for every seat, or once per seat (repeat the option).",
         ),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed: the same seed plays the same games.")] = 0,
-    variant: VariantOption = None,
+    empty_table: EmptyTableOption = "draw_or_feed",
+    dragon_min_on_table: DragonMinOption = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
-    lang: LangOption = None,
 ) -> None:
     """Simulate many games at native speed (batch simulator) and print scores and wins."""
     try:
@@ -47,9 +44,9 @@ def batch(
             f"the batch simulator needs numpy and numba (pip install 'kingsbreakfast[batch]'): "
             f"{error}"
         ) from None
+    names = policy or ["random"]
     try:
-        names = [batch_policy(name) for name in policy or ["random"]]
-        rules = parse_variants(variant)
+        rules = Rules(empty_table, dragon_min_on_table)
         simulate(1, players, names[0] if len(names) == 1 else names, rules=rules)  # compile
         start = time.perf_counter()
         result = simulate(
@@ -67,7 +64,7 @@ def batch(
     print(f"{games / seconds:,.0f} games/s ({seconds:.2f} s)")
 
 
-def tensor_layout(lang: LangOption = None) -> None:
+def tensor_layout() -> None:
     """Print the view tensor shared by the OpenSpiel, PettingZoo and Gymnasium adapters."""
     from kingsbreakfast.interop import encoding
 

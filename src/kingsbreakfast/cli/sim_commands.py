@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import json
 import random
-import textwrap
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from kingsbreakfast.bots import BOTS, LEVELS, find_bot
-from kingsbreakfast.cli.options import LangOption, VariantOption, parse_variants
-from kingsbreakfast.engine import KingsBreakfastError, read_record
+from kingsbreakfast.bots import BOT_NAMES, LEVELS, describe_bot
+from kingsbreakfast.engine import KingsBreakfastError, Rules, read_record
 
 
 def _fail(message: str) -> typer.Exit:
@@ -20,21 +18,10 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def bots(lang: LangOption = None) -> None:
-    """List the bots, with how each plays, and the difficulty levels built on them."""
-    for entry in BOTS:
-        if entry.level is None:
-            print(f"{entry.name}\n{_indented(entry.description)}")
-            if entry.options:
-                print(_indented(f"Options: {', '.join(entry.options)}."))
-            print()
-    print("Levels, weakest first:\n")
-    for name in LEVELS:
-        print(f"{name}\n{_indented(find_bot(name).summary)}\n")
-
-
-def _indented(text: str) -> str:
-    return textwrap.fill(text, 92, initial_indent="  ", subsequent_indent="  ")
+def bots() -> None:
+    """List the bots and difficulty levels, with how each plays."""
+    for name in (*BOT_NAMES, *LEVELS):
+        print(f"{name}\n  {describe_bot(name)}\n")
 
 
 def hint(
@@ -47,7 +34,6 @@ def hint(
     simulations: Annotated[int, typer.Option(help="Search budget.")] = 3000,
     seed: Annotated[int, typer.Option(help="Seed for the search.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    lang: LangOption = None,
 ) -> None:
     """Rank the legal actions of the player to move, with estimated final points and win
     chance, from what SEAT can see (never the hidden cards)."""
@@ -101,8 +87,8 @@ def tournament(
     ] = Path("tournament"),
     plot: Annotated[Path | None, typer.Option(help="Draw scores and win shares here (PNG).")]
     = None,
-    variant: VariantOption = None,
-    lang: LangOption = None,
+    empty_table: Annotated[str, typer.Option(help="Variant (R5a).")] = "draw_or_feed",
+    dragon_min_on_table: Annotated[int, typer.Option(help="Variant (R8).")] = 1,
 ) -> None:
     """Play seat-rotated games between bots; write win shares (95% CI), scores, discards,
     seat advantage and OpenSkill ratings as JSON and CSV."""
@@ -112,7 +98,7 @@ def tournament(
     from kingsbreakfast.sim.report import build_report, write_csv, write_games_csv, write_json
 
     try:
-        rules = parse_variants(variant)
+        rules = Rules(empty_table, dragon_min_on_table)
         lineup = parse_lineup(bots, players)
         config = TournamentConfig(lineup, games, seed, rules)
     except (ValueError, KingsBreakfastError) as error:
@@ -168,8 +154,6 @@ def analyze(
     plots: Annotated[
         Path | None, typer.Option(help="Directory for the plots (seats, king's plate).")
     ] = None,
-    variant: VariantOption = None,
-    lang: LangOption = None,
 ) -> None:
     """Balance questions by simulation: seat (first cook) advantage for each table size,
     dragon use, the king's final plate, scores and tie-breaks."""
@@ -186,17 +170,13 @@ def analyze(
         raise _fail(f"table sizes must be 3 to 5 (R2), not {players}")
     if games < 1:
         raise _fail("games must be at least 1")
-    try:
-        rules = parse_variants(variant)
-    except KingsBreakfastError as error:
-        raise _fail(str(error)) from None
     with Progress(
         "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
         TimeRemainingColumn(), transient=True,
     ) as bar:
         task = bar.add_task("games", total=games * len(sizes))
         try:
-            result = run_analysis(bot, sizes, games, seed, workers, rules=rules,
+            result = run_analysis(bot, sizes, games, seed, workers,
                                   progress=lambda k: bar.advance(task, k))
         except ValueError as error:
             raise _fail(str(error)) from None

@@ -1,11 +1,32 @@
 """The King's Breakfast rules engine: pure rules, standard library only, no I/O.
 
 Everything else in the project (bots, simulations, user interfaces, the server) speaks the
-types defined here and never reaches into their internals.
+types defined here and imports them from this package only, never from its modules, so the
+modules can be split or merged without touching a caller (an import-linter contract in
+pyproject.toml holds everyone to it). What is exported is what callers need: the types, the
+stable action ids (see docs/engine.md), the variant switch values, and the refusal reasons the
+user interfaces show.
 """
 
-from .actions import ALL_ACTIONS, NUM_ACTIONS, Action
-from .cards import CARD_IDS, DECK_SIZE, DISHES, DRAGON, DRAGON_ID, NUM_DISHES
+from .actions import (
+    ALL_ACTIONS,
+    DRAW_ID,
+    FEED_PAIRS,
+    FIRST_FEED_ID,
+    NUM_ACTIONS,
+    PASS_ID,
+    PLACE_DRAGON_ID,
+    Action,
+)
+from .cards import (
+    CARD_IDS,
+    DECK_SIZE,
+    DISHES,
+    DRAGON,
+    DRAGON_ID,
+    NUM_DISHES,
+    UNSHUFFLED_DECK,
+)
 from .determinize import WorldSampler, sample_world, unseen_cards
 from .errors import (
     ActionFormatError,
@@ -15,7 +36,7 @@ from .errors import (
     SetupError,
 )
 from .record import FORMAT, OutcomeDict, Record, outcome, read_record, replay
-from .rules import DEFAULT_RULES, Rules
+from .rules import DEFAULT_RULES, DRAW_OR_FEED, MUST_DRAW, Rules, explain_illegal
 from .scoring import (
     DishScore,
     PlayerScore,
@@ -26,23 +47,30 @@ from .scoring import (
     score,
     score_hand,
 )
-from .state import CHANCE, MAX_PLAYERS, MIN_PLAYERS, State, shuffled_deck
+from .state import MAX_PLAYERS, MIN_PLAYERS, State, shuffled_deck
 from .views import HandView, Turn, View
 
 __all__ = [
     "ALL_ACTIONS",
     "CARD_IDS",
-    "CHANCE",
     "DECK_SIZE",
     "DEFAULT_RULES",
     "DISHES",
     "DRAGON",
     "DRAGON_ID",
+    "DRAW_ID",
+    "DRAW_OR_FEED",
+    "FEED_PAIRS",
+    "FIRST_FEED_ID",
     "FORMAT",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "MUST_DRAW",
     "NUM_ACTIONS",
     "NUM_DISHES",
+    "PASS_ID",
+    "PLACE_DRAGON_ID",
+    "UNSHUFFLED_DECK",
     "Action",
     "ActionFormatError",
     "DishScore",
@@ -61,6 +89,7 @@ __all__ = [
     "Turn",
     "View",
     "WorldSampler",
+    "explain_illegal",
     "outcome",
     "pick_winners",
     "places",

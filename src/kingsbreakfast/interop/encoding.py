@@ -16,8 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from kingsbreakfast.engine import MAX_PLAYERS, MIN_PLAYERS, NUM_DISHES, View, unseen_cards
-from kingsbreakfast.engine.rules import MUST_DRAW
+from kingsbreakfast.engine import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    MUST_DRAW,
+    NUM_DISHES,
+    View,
+    unseen_cards,
+)
 
 MAX_ROUNDS: Final = 18
 """110 // (2 × 3): no game has more rounds (R4, R10)."""

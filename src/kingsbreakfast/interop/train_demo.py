@@ -20,8 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from kingsbreakfast.engine import NUM_ACTIONS
-from kingsbreakfast.engine.actions import FEED_PAIRS
+from kingsbreakfast.engine import FEED_PAIRS, NUM_ACTIONS
 
 from . import encoding
 from .gymnasium import KingsBreakfastEnv

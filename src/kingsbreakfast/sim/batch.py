@@ -30,9 +30,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kingsbreakfast.engine import DEFAULT_RULES, DISHES, MAX_PLAYERS, MIN_PLAYERS, Rules
-from kingsbreakfast.engine.cards import UNSHUFFLED_DECK
-from kingsbreakfast.engine.rules import MUST_DRAW
+from kingsbreakfast.engine import (
+    DEFAULT_RULES,
+    DISHES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    MUST_DRAW,
+    UNSHUFFLED_DECK,
+    Rules,
+)
 
 from . import _batch_kernel as kernel
 

@@ -7,8 +7,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kingsbreakfast.bots import Bot
-from kingsbreakfast.engine import NUM_DISHES, Rules, State
-from kingsbreakfast.engine.actions import DRAW_ID, FIRST_FEED_ID, PASS_ID, PLACE_DRAGON_ID
+from kingsbreakfast.engine import (
+    DRAW_ID,
+    FIRST_FEED_ID,
+    NUM_DISHES,
+    PASS_ID,
+    PLACE_DRAGON_ID,
+    Rules,
+    State,
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,9 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from kingsbreakfast.engine import DISHES, Action, View
-from kingsbreakfast.engine.actions import DRAW_ID, PASS_ID, PLACE_DRAGON_ID
-from kingsbreakfast.engine.rules import explain_illegal
+from kingsbreakfast.engine import (
+    DISHES,
+    DRAW_ID,
+    PASS_ID,
+    PLACE_DRAGON_ID,
+    Action,
+    View,
+    explain_illegal,
+)
 from kingsbreakfast.i18n.errors import explain
 
 from . import strings

@@ -10,7 +10,6 @@ import datetime as _dt
 from pathlib import Path
 
 from kingsbreakfast.engine import Record, RecordError, read_record
-from kingsbreakfast.engine.record import parse_json
 
 from .session import Game
 
@@ -37,4 +36,4 @@ def load_record(path: Path) -> Record:
         raise RecordError(
             f"cannot read {path}: {error.strerror or error}", "unreadable_file"
         ) from None
-    return read_record(parse_json(data))
+    return read_record(data)

@@ -17,9 +17,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from kingsbreakfast.engine import DISHES, Action, View
-from kingsbreakfast.engine.actions import PLACE_DRAGON_ID
-from kingsbreakfast.engine.scoring import Scoring
+from kingsbreakfast.engine import DISHES, PLACE_DRAGON_ID, Action, Scoring, View
 from kingsbreakfast.i18n import N_
 from kingsbreakfast.i18n.words import dish_name
 

@@ -19,7 +19,7 @@ from kingsbreakfast.bots import (
     describe_bot,
     make_bot,
 )
-from kingsbreakfast.bots.levels import EXPERT_SIMULATIONS, MEDIUM_MISTAKES
+from kingsbreakfast.bots.registry import EXPERT_SIMULATIONS, MEDIUM_MISTAKES
 from kingsbreakfast.engine import State, sample_world
 
 CHEAP = {"ismcts": {"simulations": 40}, "expert": {"simulations": 60}}

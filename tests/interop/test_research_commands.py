@@ -21,8 +21,8 @@ def test_batch_prints_statistics_and_json() -> None:
     assert result.exit_code == 0, result.output
     assert "2000 games, 3 players" in result.output
     assert "greedy" in result.output and "games/s" in result.output
-    result = runner.invoke(app, ["batch", "--games", "500", "--json", "--empty-table",
-                                 "must_draw"])
+    result = runner.invoke(app, ["batch", "--games", "500", "--json", "--variant",
+                                 "empty_table=must_draw"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["games"] == 500
@@ -35,7 +35,7 @@ def test_batch_prints_statistics_and_json() -> None:
     [
         (["--players", "7"], "players must be from 3 to 5"),
         (["--policy", "smart"], "unknown batch policy 'smart'"),
-        (["--dragon-min-on-table", "3"], "dragon_min_on_table"),
+        (["--variant", "dragon_min_on_table=3"], "dragon_min_on_table"),
     ],
 )
 def test_batch_refuses_bad_options(arguments: list[str], message: str) -> None:

@@ -273,8 +273,12 @@ def test_the_record_is_served_only_after_the_game(sqlite_url: str) -> None:
         assert State(record["deck"], 3, record["first_cook"]).__class__ is State
         final = me.last()
         assert final["score"] is not None and final["view"]["to_move"] is None
+        # the engine's one JSON form of a scoring (R11, R12), the same the command line prints
+        assert final["score"] == table.state.score().to_dict()
         step = await master.replay_step(table.id, 5)
         assert step["step"] == 5 and all("draws" in h for h in step["view"]["hands"])
+        last = await master.replay_step(table.id, len(table.state.actions))
+        assert last["score"] == table.state.score().to_dict()
         master.detach(table, me)  # the last watcher leaves: served from the archive now
         assert table.id not in master.tables
         assert (await master.record(table.id)) == record

@@ -1,14 +1,17 @@
-"""A connection that never reads is dropped when it falls behind, and never slows anyone."""
+"""A connection that never reads is dropped when it falls behind, and never slows anyone; a
+closing connection first sends what it queued, unless its peer is gone or stalled."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any
 
+import pytest
 from starlette.websockets import WebSocketState
 
+from kingsbreakfast.server import app
 from kingsbreakfast.server.app import OUTBOX_FRAMES, SocketOutbox
-from kingsbreakfast.server.wire import CLOSE_TRY_LATER
+from kingsbreakfast.server.wire import CLOSE_POLICY, CLOSE_TRY_LATER
 
 
 class StalledSocket:
@@ -55,3 +58,62 @@ def test_a_stalled_reader_is_dropped_and_a_reader_is_not() -> None:
     assert stalled.closed is not None and stalled.closed[0] == CLOSE_TRY_LATER
     assert stalled.sent == 1
     assert reading.closed is None and reading.sent == OUTBOX_FRAMES * 3
+
+
+class BrokenSocket(StalledSocket):
+    """A peer that went away: the first send fails."""
+
+    async def send_text(self, text: str) -> None:
+        self.sent += 1
+        raise RuntimeError("the peer is gone")
+
+
+def test_a_closing_connection_sends_what_it_queued_first() -> None:
+    async def main() -> ReadingSocket:
+        reading = ReadingSocket()
+        outbox = SocketOutbox(reading, 0)  # type: ignore[arg-type]
+        for n in range(5):
+            outbox.push(f"frame {n}")
+        outbox.push("the error saying why")
+        outbox.close(CLOSE_POLICY, "too many refused messages")
+        outbox.push("too late")  # nothing is queued after the close
+        await outbox.wait_closed()
+        return reading
+
+    reading = asyncio.run(main())
+    assert reading.sent == 6
+    assert reading.closed == (CLOSE_POLICY, "too many refused messages")
+
+
+def test_a_gone_peer_does_not_hold_up_the_close(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(app, "FLUSH_SECONDS", 3600.0)  # only the peer's failure can end it
+
+    async def main() -> BrokenSocket:
+        broken = BrokenSocket()
+        outbox = SocketOutbox(broken, 0)  # type: ignore[arg-type]
+        for n in range(5):
+            outbox.push(f"frame {n}")
+        outbox.close(CLOSE_POLICY, "too many refused messages")
+        await asyncio.wait_for(outbox.wait_closed(), 60)
+        return broken
+
+    broken = asyncio.run(main())
+    assert broken.sent == 1
+    assert broken.closed == (CLOSE_POLICY, "too many refused messages")
+
+
+def test_a_stalled_peer_is_closed_after_the_flush_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(app, "FLUSH_SECONDS", 0.01)
+
+    async def main() -> StalledSocket:
+        stalled = StalledSocket()
+        outbox = SocketOutbox(stalled, 0)  # type: ignore[arg-type]
+        outbox.push("frame 0")
+        outbox.push("frame 1")
+        outbox.close(CLOSE_POLICY, "too many refused messages")
+        await asyncio.wait_for(outbox.wait_closed(), 60)
+        return stalled
+
+    stalled = asyncio.run(main())
+    assert stalled.sent == 1
+    assert stalled.closed == (CLOSE_POLICY, "too many refused messages")

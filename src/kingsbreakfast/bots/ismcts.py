@@ -40,13 +40,15 @@ PRIOR_POINTS = 4.0
 """A root action the heuristic values this many points below its best gets 1/e of the bias."""
 
 DESCRIPTION = (
-    "ISMCTS searches. Before each move it imagines thousands of complete games: each time it "
-    "deals the cards it cannot see at random in a way that agrees with everything it has "
-    "seen, walks a search tree shared by all these imagined deals, tries a new action, and "
-    "plays the game out quickly to the end. Actions that led to wins in many of the imagined "
-    "games are tried more often, and in the end it plays the action it explored most. Every "
-    "player in the tree plays for their own win, so it expects sensible play from the others, "
-    "and the more simulations (or seconds) it is given the stronger it plays."
+    "ISMCTS searches. Before each move it runs many simulations (2,000 unless told otherwise, "
+    "or as many as fit its seconds). Each one deals the cards it cannot see at random in a way "
+    "that agrees with everything it has seen, walks down a search tree shared by all these "
+    "deals, tries one new action, and then stops: it does not play the game out but values "
+    "the position it reached by the card counter's estimate of every player's final points, "
+    "counting the chance of winning three times as much as the points. Actions that led to "
+    "good positions are tried more often, and in the end it plays the action it tried most. "
+    "Every player in the tree plays for their own win, so it expects sensible play from the "
+    "others, and more simulations make it stronger, though less and less so."
 )
 
 WIN_WEIGHT = 0.75

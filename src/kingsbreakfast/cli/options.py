@@ -1,4 +1,5 @@
-"""Command-line options that several commands share, declared once so they read the same."""
+"""Command-line options that several commands share, declared once so they read and behave
+the same on every command."""
 
 from __future__ import annotations
 
@@ -6,9 +7,65 @@ from typing import Annotated
 
 import typer
 
-EmptyTableOption = Annotated[
-    str, typer.Option(help="Variant: draw_or_feed (ruling R5a) or must_draw.")
+from kingsbreakfast.engine import DRAW_OR_FEED, MUST_DRAW, KingsBreakfastError, Rules
+from kingsbreakfast.i18n import LANGUAGES, UnknownLanguageError, choose_language, set_language
+
+
+def use_language(ctx: typer.Context, lang: str | None) -> str | None:
+    """Pick the language as soon as ``--lang`` is read, or stop with a clear error.
+
+    On the command line as a whole (``kingsbreakfast --lang de …``) no ``--lang`` still
+    chooses: KINGSBREAKFAST_LANG, then the system locale. On a single command it only
+    overrides, so ``kingsbreakfast --lang de rules`` stays German.
+    """
+    if lang is None and ctx.parent is not None:
+        return lang
+    try:
+        set_language(choose_language(lang))
+    except UnknownLanguageError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    return lang
+
+
+LangOption = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        help=f"Language: {', '.join(LANGUAGES)} (default: KINGSBREAKFAST_LANG, then the "
+        "system locale, then English).",
+        show_default=False,
+        callback=use_language,
+    ),
 ]
-DragonMinOption = Annotated[
-    int, typer.Option(help="Variant: dragons needed on the table to feed one (1 or 2).")
+
+VariantOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--variant",
+        help="A variant switch NAME=VALUE (docs/rules.md, Variants): "
+        f"empty_table={DRAW_OR_FEED} (the ruling, R5a) or {MUST_DRAW}; dragon_min_on_table=1 "
+        "(R8) or 2. Repeat the option for several.",
+        show_default=False,
+    ),
 ]
+
+
+def parse_variants(switches: list[str] | None) -> Rules:
+    """``--variant empty_table=must_draw --variant dragon_min_on_table=2`` → Rules.
+
+    A switch without ``=``, an unknown switch or a value the switch does not take is a
+    :class:`KingsBreakfastError` that names the switch and what it accepts.
+    """
+    values: dict[str, object] = {}
+    for switch in switches or []:
+        key, sep, value = switch.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not key or not value:
+            raise KingsBreakfastError(
+                f"--variant {switch!r}: write it as NAME=VALUE, e.g. empty_table=must_draw",
+                "bad_variant",
+                switch=switch,
+            )
+        values[key] = int(value) if value.isdigit() else value
+    return Rules.from_dict(values)

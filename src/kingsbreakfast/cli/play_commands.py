@@ -15,9 +15,10 @@ from typing import Annotated
 
 import typer
 
-from kingsbreakfast.engine import KingsBreakfastError, Record, RecordError, Rules
-from kingsbreakfast.i18n import UnknownLanguageError, check_language, set_language
-from kingsbreakfast.tui.opponents import UnknownBotError, bot_names
+from kingsbreakfast.bots import BOT_NAMES, LEVELS, UnknownBotError, find_bot
+from kingsbreakfast.cli.options import LangOption, VariantOption, parse_variants
+from kingsbreakfast.engine import KingsBreakfastError, Record, RecordError
+from kingsbreakfast.tui.opponents import default_bot
 from kingsbreakfast.tui.plain import AGAIN, PlainGame
 from kingsbreakfast.tui.replay_plain import PlainReplay
 from kingsbreakfast.tui.saving import load_record
@@ -32,22 +33,6 @@ INSTALL_TUI = (
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the ``kingsbreakfast`` command line."""
     app.command(name="play")(play)
-
-
-def parse_variants(switches: list[str]) -> Rules:
-    """``--variant empty_table=must_draw --variant dragon_min_on_table=2`` → Rules
-    (docs/rules.md, *Variants*); a bad switch is an error naming it."""
-    values: dict[str, object] = {}
-    for switch in switches:
-        key, sep, value = switch.partition("=")
-        key, value = key.strip(), value.strip()
-        if not sep or not key or not value:
-            raise KingsBreakfastError(
-                f"--variant {switch!r}: write it as NAME=VALUE, e.g. empty_table=must_draw",
-                "bad_variant",
-            )
-        values[key] = int(value) if value.isdigit() else value
-    return Rules.from_dict(values)
 
 
 def _split(text: str | None) -> list[str]:
@@ -65,8 +50,8 @@ def play(
         str | None,
         typer.Option(
             help="Bots for the other seats, in seat order, comma-separated; one name serves "
-            "them all. Levels: easy, medium, hard, expert; bots: random, greedy, heuristic, "
-            "ismcts. Default: medium.",
+            f"them all. Levels: {', '.join(LEVELS)}; bots: {', '.join(BOT_NAMES)}. "
+            f"Default: {default_bot()}.",
             show_default=False,
         ),
     ] = None,
@@ -86,22 +71,8 @@ def play(
     seed: Annotated[
         int | None, typer.Option(help="Seed for the deck, the first cook and the bots.")
     ] = None,
-    lang: Annotated[
-        str | None,
-        typer.Option(
-            help="Language of the game's words and log: en, de, hu, fr or vi (default: as "
-            "chosen for the whole command line: KINGSBREAKFAST_LANG, then the system locale).",
-            show_default=False,
-        ),
-    ] = None,
-    variant: Annotated[
-        list[str] | None,
-        typer.Option(
-            help="A variant switch NAME=VALUE: empty_table=must_draw, dragon_min_on_table=2 "
-            "(repeat the option for several).",
-            show_default=False,
-        ),
-    ] = None,
+    lang: LangOption = None,
+    variant: VariantOption = None,
     speed: Annotated[
         float, typer.Option(help="Seconds a bot pauses before its move (keys + and - change it).")
     ] = 0.5,
@@ -134,15 +105,13 @@ def play(
 ) -> None:
     """Play King's Breakfast in the terminal against bots, or hot-seat with friends."""
     try:
-        if lang is not None:
-            set_language(check_language(lang))
         if speed < 0 or hint_seconds <= 0:
             raise KingsBreakfastError(
                 "--speed must be 0 or more and --hint-seconds more than 0", "bad_timing"
             )
         start = _starter(players, bots, seat, hotseat, names, seed, variant or [], resume)
         game = start()
-    except (KingsBreakfastError, SeatingError, UnknownBotError, UnknownLanguageError) as error:
+    except (KingsBreakfastError, SeatingError, UnknownBotError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
     if _plain_wanted(plain):
@@ -174,10 +143,7 @@ def _starter(
     rules = parse_variants(variants)
     plan = plan_seats(players, _split(bots), seat, hotseat, _split(names))
     for choice in {s.bot for s in plan if s.bot is not None}:
-        if choice.lower() not in bot_names():
-            raise UnknownBotError(
-                f"unknown bot {choice!r}: choose one of {', '.join(bot_names())}"
-            )
+        find_bot(choice)  # an unknown name is refused before the screen opens
     return lambda: Game.new(plan, seed, rules)
 
 

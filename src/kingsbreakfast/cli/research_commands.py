@@ -13,8 +13,9 @@ from typing import Annotated
 
 import typer
 
-from kingsbreakfast.cli.options import DragonMinOption, EmptyTableOption
-from kingsbreakfast.engine import KingsBreakfastError, Rules
+from kingsbreakfast.bots import BOTS, batch_policy
+from kingsbreakfast.cli.options import LangOption, VariantOption, parse_variants
+from kingsbreakfast.engine import KingsBreakfastError
 
 
 def _fail(message: str) -> typer.Exit:
@@ -28,13 +29,15 @@ def batch(
     policy: Annotated[
         list[str] | None,
         typer.Option(
-            help="random or greedy; once for every seat, or once per seat (repeat the option).",
+            help="A bot the batch simulator can play ("
+            f"{', '.join(e.name for e in BOTS if e.batch_policy is not None)}); once for "
+            "every seat, or once per seat (repeat the option).",
         ),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed: the same seed plays the same games.")] = 0,
-    empty_table: EmptyTableOption = "draw_or_feed",
-    dragon_min_on_table: DragonMinOption = 1,
+    variant: VariantOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
+    lang: LangOption = None,
 ) -> None:
     """Simulate many games at native speed (batch simulator) and print scores and wins."""
     try:
@@ -44,9 +47,9 @@ def batch(
             f"the batch simulator needs numpy and numba (pip install 'kingsbreakfast[batch]'): "
             f"{error}"
         ) from None
-    names = policy or ["random"]
     try:
-        rules = Rules(empty_table, dragon_min_on_table)
+        names = [batch_policy(name) for name in policy or ["random"]]
+        rules = parse_variants(variant)
         simulate(1, players, names[0] if len(names) == 1 else names, rules=rules)  # compile
         start = time.perf_counter()
         result = simulate(
@@ -64,7 +67,7 @@ def batch(
     print(f"{games / seconds:,.0f} games/s ({seconds:.2f} s)")
 
 
-def tensor_layout() -> None:
+def tensor_layout(lang: LangOption = None) -> None:
     """Print the view tensor shared by the OpenSpiel, PettingZoo and Gymnasium adapters."""
     from kingsbreakfast.interop import encoding
 

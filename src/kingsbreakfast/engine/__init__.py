@@ -47,12 +47,13 @@ from .scoring import (
     score,
     score_hand,
 )
-from .state import MAX_PLAYERS, MIN_PLAYERS, State, shuffled_deck
+from .state import CHANCE, MAX_PLAYERS, MIN_PLAYERS, State, shuffled_deck
 from .views import HandView, Turn, View
 
 __all__ = [
     "ALL_ACTIONS",
     "CARD_IDS",
+    "CHANCE",
     "DECK_SIZE",
     "DEFAULT_RULES",
     "DISHES",

@@ -544,6 +544,12 @@ class State:
         other._turns = self._turns
         return other
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        """``copy.deepcopy`` (how OpenSpiel copies a Python game's state) is ``clone``: the
+        immutable parts are shared, and it is several times faster than copying field by
+        field."""
+        return self.clone()
+
     # -- reading the state ---------------------------------------------------------------
     @property
     def num_players(self) -> int:

@@ -68,6 +68,8 @@ class View:
     round: int
     cook: int
     to_move: int | None
+    """The seat to move; -1 while a card is turned up by chance (only for a state whose deck
+    order is unknown); None once the game is over."""
     pending_dragon: bool
     """The player to move has just drawn a dragon and must use or place it (R7a)."""
     deck_size: int
@@ -102,8 +104,9 @@ class View:
         return None if self.seat is None else self.hands[self.seat]
 
     def legal_actions(self) -> tuple[Action, ...]:
-        """The actions open to the player to move; legality is public knowledge."""
-        if self.to_move is None:
+        """The actions open to the player to move; legality is public knowledge. None while
+        a card is turned up (``to_move`` is the chance value, -1) or once the game is over."""
+        if self.to_move is None or self.to_move < 0:
             return ()
         return legal_actions(
             self.table, self.table_dragons, self.king, self.deck_size, self.pending_dragon,

@@ -3,8 +3,8 @@
 Two utilities, both from the engine's own scoring (R11) and winners rule (R12):
 
 ``rank`` (zero-sum)
-    (players ranked below me − players ranked above me) / (players − 1), ranking by points
-    and then by fewer discarded cards (R12); seats equal on both share a place. The sole
+    (players ranked below me − players ranked above me) / (players − 1), by the engine's R12
+    places (points, then fewer discarded cards; seats equal on both share a place). The sole
     winner gets 1 and the sole last −1; the values add up to 0.
 ``score`` (general-sum)
     my points (R11), from 0 to :data:`MAX_POINTS`.
@@ -32,11 +32,11 @@ def utilities(scoring: Scoring, utility: str) -> list[float]:
     """The value of the final ``scoring`` to each seat."""
     if utility == "score":
         return [float(points) for points in scoring.points]
-    keys = [(p.points, -p.discarded) for p in scoring.players]
-    n = len(keys)
+    ranked = scoring.places
+    n = len(ranked)
     return [
-        (sum(other < mine for other in keys) - sum(other > mine for other in keys)) / (n - 1)
-        for mine in keys
+        (sum(other > mine for other in ranked) - (mine - 1)) / (n - 1)  # below - above
+        for mine in ranked
     ]
 
 

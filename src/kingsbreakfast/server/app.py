@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from asyncio import FIRST_COMPLETED
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from importlib import resources
@@ -19,14 +20,16 @@ from typing import Annotated, Any, Final
 from fastapi import FastAPI, Header, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from starlette.types import Message as AsgiMessage
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from kingsbreakfast.bots import OPPONENT_LEVELS
 from kingsbreakfast.i18n import UnknownLanguageError
 from kingsbreakfast.i18n import accept_language as i18n_accept_language
 
 from . import strings
-from .master import BOT_LEVELS, LobbyError, Master
+from .master import ArchivedGame, LobbyError, Master, ReplayStep
 from .storage import DEFAULT_URL, Storage, StorageError
 from .tables import Table
 from .wire import (
@@ -38,6 +41,7 @@ from .wire import (
     CLOSE_UNSUPPORTED,
     Hello,
     ProtocolError,
+    TableInfo,
     error_frame,
     parse_message,
 )
@@ -50,6 +54,8 @@ OUTBOX_FRAMES: Final = 64
 RATE_PER_SECOND: Final = 10.0
 RATE_BURST: Final = 30.0
 MAX_STRIKES: Final = 20
+FLUSH_SECONDS: Final = 2.0
+"""How long a closing connection may take to send the frames queued before its close."""
 """Refused frames (bad JSON, floods) a connection may send before it is closed."""
 
 
@@ -65,7 +71,7 @@ class CreateTable(BaseModel):
     name: str = Field(description="the host's display name", max_length=200)
     seats: int = Field(4, ge=3, le=5, description="number of seats (R2: 3 to 5)")
     rules: dict[str, Any] = Field(default_factory=dict, description="variant switches")
-    bot_level: str = Field("easy", description=f"one of {', '.join(BOT_LEVELS)}")
+    bot_level: str = Field("easy", description=f"one of {', '.join(OPPONENT_LEVELS)}")
     clock_seconds: int | None = Field(None, ge=5, le=3600, description="turn clock")
     public: bool = Field(True, description="listed in the public table list")
 
@@ -73,26 +79,6 @@ class CreateTable(BaseModel):
 class JoinTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(description="display name", max_length=200)
-
-
-class SeatInfo(BaseModel):
-    kind: str
-    name: str
-    connected: bool
-    zombie: bool
-
-
-class TableInfo(BaseModel):
-    id: str
-    status: str
-    num_seats: int
-    rules: dict[str, Any]
-    bot_level: str
-    clock_seconds: int | None
-    public: bool
-    host: int | None
-    version: int
-    seats: list[SeatInfo]
 
 
 class SeatGrant(BaseModel):
@@ -105,18 +91,11 @@ class SeatGrant(BaseModel):
 class ErrorBody(BaseModel):
     code: str
     message: str
-    params: dict[str, Any]
+    params: dict[str, JsonValue]
 
 
 class ErrorReply(BaseModel):
     error: ErrorBody
-
-
-class ArchivedGame(BaseModel):
-    id: str
-    num_seats: int
-    finished_at: str | None
-    players: list[str]
 
 
 ERRORS: Final[dict[int | str, dict[str, Any]]] = {
@@ -124,7 +103,7 @@ ERRORS: Final[dict[int | str, dict[str, Any]]] = {
 }
 
 
-def _error(status: int, code: str, message: str, params: dict[str, Any]) -> JSONResponse:
+def _error(status: int, code: str, message: str, params: dict[str, JsonValue]) -> JSONResponse:
     return JSONResponse(
         {"error": {"code": code, "message": message, "params": params}}, status_code=status
     )
@@ -170,12 +149,12 @@ def create_app(
 
     # -- lobby --------------------------------------------------------------------------
     @app.get("/api/tables", response_model=list[TableInfo])
-    async def list_tables() -> list[dict[str, Any]]:
+    async def list_tables() -> list[TableInfo]:
         """Public tables waiting for players or in play."""
         return the_master.public_tables()
 
     @app.post("/api/tables", response_model=SeatGrant, status_code=201, responses=ERRORS)
-    async def create_table(body: CreateTable) -> dict[str, Any]:
+    async def create_table(body: CreateTable) -> SeatGrant:
         """Open a table; the creator hosts it from seat 0."""
         table, seat, token = await the_master.create_table(
             body.name, seats=body.seats, rules=body.rules, bot_level=body.bot_level,
@@ -184,14 +163,14 @@ def create_app(
         return _grant(table, seat, token)
 
     @app.get("/api/tables/{table_id}", response_model=TableInfo, responses=ERRORS)
-    async def get_table(table_id: str) -> dict[str, Any]:
+    async def get_table(table_id: str) -> TableInfo:
         return the_master.get(table_id).public_info()
 
     @app.post(
         "/api/tables/{table_id}/join", response_model=SeatGrant, status_code=201,
         responses=ERRORS,
     )
-    async def join_table(table_id: str, body: JoinTable) -> dict[str, Any]:
+    async def join_table(table_id: str, body: JoinTable) -> SeatGrant:
         """Take the first free seat by the invite link."""
         seat, token = await the_master.join(table_id, body.name)
         return _grant(the_master.get(table_id), seat, token)
@@ -207,13 +186,13 @@ def create_app(
     @app.post("/api/tables/{table_id}/start", response_model=TableInfo, responses=ERRORS)
     async def start_table(
         table_id: str, x_seat_token: Annotated[str, Header(max_length=64)]
-    ) -> dict[str, Any]:
+    ) -> TableInfo:
         """The host deals; bots take the empty seats."""
         await the_master.start(table_id, x_seat_token)
         return the_master.get(table_id).public_info()
 
     @app.get("/api/archive", response_model=list[ArchivedGame], responses=ERRORS)
-    async def archive() -> list[dict[str, Any]]:
+    async def archive() -> list[ArchivedGame]:
         """Recently finished public games."""
         return await the_master.archive()
 
@@ -222,8 +201,9 @@ def create_app(
         """The full ``kingsbreakfast/1`` record, once the game is over (409 before)."""
         return await the_master.record(game_id)
 
-    @app.get("/games/{game_id}/replay/{step}", responses=ERRORS)
-    async def game_replay(game_id: str, step: int) -> dict[str, Any]:
+    # no response model: the engine's score shape is a plain TypedDict pydantic cannot read
+    @app.get("/games/{game_id}/replay/{step}", response_model=None, responses=ERRORS)
+    async def game_replay(game_id: str, step: int) -> ReplayStep:
         """A finished game as it stood after ``step`` actions, every hand shown."""
         return await the_master.replay_step(game_id, step)
 
@@ -287,13 +267,8 @@ def create_app(
     return app
 
 
-def _grant(table: Table, seat: int, token: str) -> dict[str, Any]:
-    return {
-        "table": table.public_info(),
-        "seat": seat,
-        "token": token,
-        "invite": f"/t/{table.id}",
-    }
+def _grant(table: Table, seat: int, token: str) -> SeatGrant:
+    return SeatGrant(table=table.public_info(), seat=seat, token=token, invite=f"/t/{table.id}")
 
 
 async def _send_and_close(websocket: WebSocket, code: str, message: str, close: int) -> None:
@@ -334,22 +309,29 @@ class SocketOutbox:
         try:
             while True:
                 text = await self.queue.get()
-                await self.websocket.send_text(text)
+                try:
+                    await self.websocket.send_text(text)
+                finally:
+                    self.queue.task_done()
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass
 
     async def _close(self, code: int, reason: str) -> None:
         if code != CLOSE_TRY_LATER:  # let queued frames (the error saying why) go first
-            with suppress(TimeoutError):
-                await asyncio.wait_for(self._flush(), 2.0)
+            await self._flush(FLUSH_SECONDS)
         self.sender.cancel()
         if self.websocket.client_state == WebSocketState.CONNECTED:
             with suppress(WebSocketDisconnect, RuntimeError, OSError):
                 await self.websocket.close(code, reason[:120])
 
-    async def _flush(self) -> None:
-        while not self.queue.empty() and not self.sender.done():
-            await asyncio.sleep(0.01)
+    async def _flush(self, timeout: float) -> None:
+        """Wait until every queued frame was handed to the socket, the sender stopped (the
+        peer went away) or ``timeout`` passed, whichever comes first."""
+        sent = asyncio.ensure_future(self.queue.join())
+        try:
+            await asyncio.wait((sent, self.sender), timeout=timeout, return_when=FIRST_COMPLETED)
+        finally:
+            sent.cancel()
 
     async def wait_closed(self) -> None:
         if self._closer is not None:
@@ -380,10 +362,7 @@ async def _session(master: Master, table: Table, websocket: WebSocket) -> None:
             raise ProtocolError("no_hello", "the first message must be a hello")
         seat = master.authenticate(table, hello)
     except ProtocolError as error:
-        close = CLOSE_BAD_TOKEN if error.code == "bad_token" else (
-            CLOSE_TOO_BIG if error.code == "frame_too_big" else CLOSE_POLICY
-        )
-        await _send_and_close(websocket, error.code, error.message, close)
+        await _send_and_close(websocket, error.code, error.message, error.close)
         return
     outbox = SocketOutbox(websocket, seat)
     master.attach(table, outbox)
@@ -433,7 +412,7 @@ async def _session(master: Master, table: Table, websocket: WebSocket) -> None:
         await outbox.wait_closed()
 
 
-def _frame_text(event: Any) -> str | None:
+def _frame_text(event: AsgiMessage) -> str | None:
     if event.get("type") != "websocket.receive":
         return None
     text = event.get("text")

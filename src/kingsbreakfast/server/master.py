@@ -20,9 +20,12 @@ import unicodedata
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import Any, Final, TypeVar
+from typing import Any, Final, ParamSpec, TypeVar
 
-from kingsbreakfast.bots import LEVELS, IsmctsBot, make_bot
+from pydantic import JsonValue
+from typing_extensions import TypedDict
+
+from kingsbreakfast.bots import OPPONENT_LEVELS, IsmctsBot, make_bot
 from kingsbreakfast.engine import (
     CARD_IDS,
     DISHES,
@@ -33,6 +36,7 @@ from kingsbreakfast.engine import (
     KingsBreakfastError,
     Record,
     Rules,
+    ScoringDict,
     State,
     shuffled_deck,
 )
@@ -50,35 +54,58 @@ from .tables import (
     Table,
     bot_name,
     new_token,
-    scoring_dict,
     state_frame,
     state_frames,
     token_digest,
 )
-from .wire import CLOSE_LEFT, Act, Hello, Message, Ping, ProtocolError, Sync, encode, error_frame
+from .wire import (
+    CLOSE_LEFT,
+    Act,
+    Hello,
+    Message,
+    Ping,
+    ProtocolError,
+    Sync,
+    TableInfo,
+    error_frame,
+    pong_frame,
+)
 
 log = logging.getLogger("kingsbreakfast.server")
 
-BOT_LEVELS: Final = ("random", *LEVELS)
 MAX_NAME_CHARS: Final = 32
 MAX_CLOCK_SECONDS: Final = 3600
 MIN_CLOCK_SECONDS: Final = 5
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
-class LobbyError(Exception):
+class ArchivedGame(TypedDict):
+    """A finished public game in the archive list: who played, never the cards."""
+
+    id: str
+    num_seats: int
+    finished_at: str | None
+    players: list[str]
+
+
+class ReplayStep(TypedDict):
+    """A finished game after ``step`` of its ``steps`` actions, every hand shown."""
+
+    step: int
+    steps: int
+    players: list[str]
+    view: dict[str, JsonValue]
+    score: ScoringDict | None
+
+
+class LobbyError(KingsBreakfastError):
     """A lobby request that cannot be granted; ``status`` is the HTTP status to answer."""
 
     def __init__(self, status: int, code: str, message: str, **params: Any) -> None:
-        super().__init__(message)
+        super().__init__(message, code, **params)
         self.status = status
-        self.code = code
-        self.params = params
-
-    @property
-    def message(self) -> str:
-        return str(self.args[0])
 
 
 def clean_name(name: object) -> str:
@@ -146,7 +173,7 @@ class Master:
         self._db_thread.shutdown(wait=True)
         self.storage.dispose()
 
-    async def _db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    async def _db(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._db_thread, partial(fn, *args, **kwargs))
 
@@ -249,10 +276,10 @@ class Master:
             parsed_rules = Rules.from_dict(rules)
         except KingsBreakfastError as error:
             raise LobbyError(422, error.code, error.message, **error.params) from None
-        if bot_level not in BOT_LEVELS:
+        if bot_level not in OPPONENT_LEVELS:
             raise LobbyError(
-                422, "bad_bot_level", f"bot level must be one of {', '.join(BOT_LEVELS)}",
-                choices=list(BOT_LEVELS),
+                422, "bad_bot_level", f"bot level must be one of {', '.join(OPPONENT_LEVELS)}",
+                choices=list(OPPONENT_LEVELS),
             )
         if clock_seconds is not None and (
             type(clock_seconds) is not int
@@ -373,7 +400,7 @@ class Master:
             self._schedule(table)  # first: the frame carries the new clock
             self._broadcast(table)
 
-    def public_tables(self) -> list[dict[str, Any]]:
+    def public_tables(self) -> list[TableInfo]:
         return [
             t.public_info()
             for t in self.tables.values()
@@ -413,7 +440,7 @@ class Master:
     async def receive(self, table: Table, conn: Outbox, message: Message) -> None:
         """One parsed client message (shape was checked by the parser)."""
         if isinstance(message, Ping):
-            conn.push(encode({"type": "pong", "version": table.version}))
+            conn.push(pong_frame(table.version))
         elif isinstance(message, Sync):
             conn.push(state_frame(table, conn.seat))
         elif isinstance(message, Hello):
@@ -586,7 +613,7 @@ class Master:
         state, names = await self._finished(table_id)
         return Record.from_state(state, names).to_dict()
 
-    async def replay_step(self, table_id: str, step: int) -> dict[str, Any]:
+    async def replay_step(self, table_id: str, step: int) -> ReplayStep:
         """The finished game as it stood after ``step`` actions, every hand shown."""
         state, names = await self._finished(table_id)
         actions = state.actions
@@ -601,7 +628,7 @@ class Master:
         view["legal"] = []
         for seat, hand in enumerate(view["hands"]):
             hand["draws"] = dict(zip(DISHES, at.draws(seat), strict=True))
-        score = scoring_dict(at.score()) if at.is_over else None
+        score = at.score().to_dict() if at.is_over else None
         return {
             "step": step, "steps": len(actions), "players": names, "view": view, "score": score,
         }
@@ -621,7 +648,7 @@ class Master:
         assert restored.state is not None
         return restored.state, restored.names()
 
-    async def archive(self, limit: int = 50) -> list[dict[str, Any]]:
+    async def archive(self, limit: int = 50) -> list[ArchivedGame]:
         records = await self._db(self.storage.list_archive, limit)
         return [
             {

@@ -13,12 +13,14 @@ import hmac
 import random
 import secrets
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, Protocol
+from typing import Final, Protocol
+
+from orjson import Fragment
 
 from kingsbreakfast.bots import Bot
-from kingsbreakfast.engine import DISHES, Rules, Scoring, State
+from kingsbreakfast.engine import Rules, State
 
-from .wire import encode
+from .wire import Clock, SeatInfo, StateFrame, TableInfo, encode, shared_part
 
 OPEN: Final = "open"
 HUMAN: Final = "human"
@@ -111,8 +113,17 @@ class Table:
             for number, seat in enumerate(self.seats)
         ]
 
-    def public_info(self) -> dict[str, Any]:
+    def public_info(self) -> TableInfo:
         """What anyone may see of the table (lobby list, invite page): never the deck."""
+        seats: list[SeatInfo] = [
+            {
+                "kind": seat.kind,
+                "name": seat.name if seat.kind == HUMAN else "",
+                "connected": self.connected(number),
+                "zombie": seat.zombie,
+            }
+            for number, seat in enumerate(self.seats)
+        ]
         return {
             "id": self.id,
             "status": self.status,
@@ -123,15 +134,7 @@ class Table:
             "public": self.public,
             "host": self.host,
             "version": self.version,
-            "seats": [
-                {
-                    "kind": seat.kind,
-                    "name": seat.name if seat.kind == HUMAN else "",
-                    "connected": self.connected(number),
-                    "zombie": seat.zombie,
-                }
-                for number, seat in enumerate(self.seats)
-            ],
+            "seats": seats,
         }
 
 
@@ -140,97 +143,53 @@ def bot_name(seat: int, level: str) -> str:
     return f"Bot {seat + 1} ({level})"
 
 
-def scoring_dict(scoring: Scoring) -> dict[str, Any]:
-    return {
-        "winners": list(scoring.winners),
-        "tie_break": scoring.tie_break,
-        "players": [
-            {
-                "seat": player.seat,
-                "points": player.points,
-                "discarded": player.discarded,
-                "dishes": [
-                    {
-                        "dish": DISHES[ds.dish],
-                        "king": ds.king,
-                        "held": ds.held,
-                        "points": ds.points,
-                        "discarded": ds.discarded,
-                    }
-                    for ds in player.dishes
-                ],
-            }
-            for player in scoring.players
-        ],
-    }
-
-
 def state_frames(table: Table, seats: set[int | None]) -> dict[int | None, str]:
     """The frames of :func:`state_frame` for several seats at once, byte for byte the same,
     with the parts every seat shares (the public history, the table's public information)
     encoded once. Each seat's own part is still ``state.view(seat).to_dict()``."""
     if table.state is None:
         return {seat: state_frame(table, seat) for seat in seats}
-    table_json = encode(table.public_info())
-    history_json: str | None = None
-    clock = None
-    if table.deadline is not None and not table.state.is_over:
-        clock = {"seat": table.state.to_move, "deadline_ms": int(table.deadline * 1000)}
+    shared_table = shared_part(table.public_info())
+    shared_history: Fragment | None = None
+    clock = _clock(table)
     frames: dict[int | None, str] = {}
     for seat in seats:
         view = table.state.view(seat)
-        if history_json is None:
-            history_json = encode(view.to_dict()["history"])
+        if shared_history is None:
+            shared_history = shared_part(view.to_dict()["history"])
         scoring = view.score() if view.finished else None
         view_dict = replace(view, history=()).to_dict()
-        view_dict["history"] = _HOLE
-        view_head, view_tail = encode(view_dict).split(_HOLE_JSON, 1)
-        skeleton = encode(
-            {
-                "type": "state",
-                "you": seat,
-                "table": _HOLE,
-                "version": table.version,
-                "view": _HOLE2,
-                "score": None if scoring is None else scoring_dict(scoring),
-                "clock": clock,
-            }
-        )
-        head, rest = skeleton.split(_HOLE_JSON, 1)
-        middle, tail = rest.split(_HOLE2_JSON, 1)
-        frames[seat] = "".join(
-            (head, table_json, middle, view_head, history_json, view_tail, tail)
-        )
+        view_dict["history"] = shared_history
+        frame: StateFrame = {
+            "type": "state",
+            "you": seat,
+            "table": shared_table,
+            "version": table.version,
+            "view": view_dict,
+            "score": None if scoring is None else scoring.to_dict(),
+            "clock": clock,
+        }
+        frames[seat] = encode(frame)
     return frames
 
 
-_HOLE: Final = "@hole@"
-_HOLE_JSON: Final = encode(_HOLE)
-_HOLE2: Final = "@hole2@"
-_HOLE2_JSON: Final = encode(_HOLE2)
+def _clock(table: Table) -> Clock | None:
+    if table.deadline is None or table.state is None or table.state.is_over:
+        return None
+    return {"seat": table.state.to_move, "deadline_ms": int(table.deadline * 1000)}
 
 
 def state_frame(table: Table, seat: int | None) -> str:
     """The full picture of the table for one seat (None: a spectator)."""
-    view_dict: dict[str, Any] | None = None
-    score: dict[str, Any] | None = None
-    if table.state is not None:
-        view = table.state.view(seat)
-        view_dict = view.to_dict()
-        scoring = view.score() if view.finished else None
-        if scoring is not None:
-            score = scoring_dict(scoring)
-    clock = None
-    if table.deadline is not None and table.state is not None and not table.state.is_over:
-        clock = {"seat": table.state.to_move, "deadline_ms": int(table.deadline * 1000)}
-    return encode(
-        {
-            "type": "state",
-            "you": seat,
-            "table": table.public_info(),
-            "version": table.version,
-            "view": view_dict,
-            "score": score,
-            "clock": clock,
-        }
-    )
+    view = None if table.state is None else table.state.view(seat)
+    scoring = view.score() if view is not None and view.finished else None
+    frame: StateFrame = {
+        "type": "state",
+        "you": seat,
+        "table": table.public_info(),
+        "version": table.version,
+        "view": None if view is None else view.to_dict(),
+        "score": None if scoring is None else scoring.to_dict(),
+        "clock": _clock(table),
+    }
+    return encode(frame)

@@ -1,9 +1,11 @@
-"""The WebSocket protocol: what a client may send, and how every frame is written.
+"""The WebSocket protocol: the shape of every frame, both ways, declared once here.
 
-Client frames are small JSON objects checked field by field before anything else looks at
-them (the first check of the match master's fixed order: shape). Server frames are written
-with sorted keys and no blanks, so the same content is always the same bytes: a property test
-relies on that to show two games differing only in hidden cards look identical to a seat.
+A client frame is validated by pydantic against a union tagged by its ``type`` (the first
+check of the match master's fixed order: shape). A refusal carries a stable code naming the
+first fault in the order a reader meets them: not JSON, not an object, unknown type, unknown
+field, then the faulty field. Server frames are TypedDicts written with sorted keys and no
+blanks, so the same content is always the same bytes: a property test relies on that to show
+two games differing only in hidden cards look identical to a seat.
 
 Client → server::
 
@@ -19,13 +21,24 @@ Server → client: ``state`` (a full view of the table for this connection), ``e
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Annotated, Any, Final, Literal, TypeAlias, get_args
 
 from orjson import OPT_SORT_KEYS as _SORT_KEYS
+from orjson import Fragment
 from orjson import dumps as _dumps
+from pydantic import (
+    ConfigDict,
+    Field,
+    JsonValue,
+    PlainValidator,
+    StringConstraints,
+    TypeAdapter,
+)
+from pydantic import ValidationError as _ValidationError
+from pydantic.dataclasses import dataclass
+from typing_extensions import TypedDict
 
-from kingsbreakfast.engine import Action, ActionFormatError
+from kingsbreakfast.engine import Action, ActionFormatError, KingsBreakfastError, ScoringDict
 
 MAX_FRAME_BYTES: Final = 2048
 """No legal client frame comes near this; anything longer is refused (close 1009)."""
@@ -41,49 +54,78 @@ CLOSE_NO_TABLE: Final = 4004
 CLOSE_BAD_TOKEN: Final = 4003
 CLOSE_LEFT: Final = 4001
 
-_FIELDS: Final = {
-    "hello": {"type", "token"},
-    "act": {"type", "version", "action"},
-    "sync": {"type"},
-    "ping": {"type"},
-}
+
+_CLOSE_FOR: Final = {"bad_token": CLOSE_BAD_TOKEN, "frame_too_big": CLOSE_TOO_BIG}
 
 
-class ProtocolError(Exception):
-    """A client frame the server cannot accept; ``code`` is stable, the message English."""
+class ProtocolError(KingsBreakfastError):
+    """A client frame the server cannot accept.
+
+    ``close`` is the WebSocket close code to use when the fault ends the connection (a bad
+    first frame): a client learns from it whether to retry, fetch a new seat, or give up.
+    """
 
     def __init__(self, code: str, message: str, **params: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.params = params
-
-    @property
-    def message(self) -> str:
-        return str(self.args[0])
+        super().__init__(message, code, **params)
+        self.close: int = _CLOSE_FOR.get(code, CLOSE_POLICY)
 
 
-@dataclass(frozen=True, slots=True)
+_CLIENT_FRAME: Final = ConfigDict(extra="forbid", strict=True)
+"""Strict: ``"3"``, ``true`` or ``3.0`` is not a version, and no field goes unread."""
+
+SeatToken: TypeAlias = Annotated[
+    str, StringConstraints(min_length=1, max_length=MAX_TOKEN_CHARS)
+]
+Version: TypeAlias = Annotated[int, Field(ge=0, le=MAX_VERSION)]
+
+
+def _record_action(value: object) -> Action:
+    """A record's action object, read by the engine so the wire and the records agree on
+    what an action is; an Action passes as is (messages built in the server's own code)."""
+    if isinstance(value, Action):
+        return value
+    return Action.from_record(value)
+
+
+RecordAction: TypeAlias = Annotated[Action, PlainValidator(_record_action)]
+
+
+@dataclass(frozen=True, slots=True, config=_CLIENT_FRAME)
 class Hello:
-    token: str | None
+    token: SeatToken | None = None
+    type: Literal["hello"] = "hello"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, config=_CLIENT_FRAME)
 class Act:
-    version: int
-    action: Action
+    version: Version
+    action: RecordAction
+    type: Literal["act"] = "act"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, config=_CLIENT_FRAME)
 class Sync:
-    pass
+    type: Literal["sync"] = "sync"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, config=_CLIENT_FRAME)
 class Ping:
-    pass
+    type: Literal["ping"] = "ping"
 
 
-Message = Hello | Act | Sync | Ping
+Message: TypeAlias = Hello | Act | Sync | Ping
+
+_MESSAGES: Final[TypeAdapter[Message]] = TypeAdapter(
+    Annotated[Message, Field(discriminator="type")]
+)
+_KINDS: Final = tuple(
+    sorted(str(member.__dataclass_fields__["type"].default) for member in get_args(Message))
+)
+_FIELD_FAULTS: Final = {
+    "token": ("bad_token_field", "'token' must be a seat token (text) or null"),
+    "version": ("bad_version_field", "'version' must be the whole number of the state you saw"),
+    "action": ("bad_action", "an act message needs an action object in 'action'"),
+}
 
 
 def parse_message(text: str | bytes) -> Message:
@@ -94,54 +136,120 @@ def parse_message(text: str | bytes) -> Message:
             limit=MAX_FRAME_BYTES,
         )
     try:
-        obj = json.loads(text)
-    except (ValueError, RecursionError):
-        raise ProtocolError("bad_json", "the frame is not JSON text (or nests too deep)") from None
-    if not isinstance(obj, dict):
-        raise ProtocolError("not_object", "a message must be a JSON object")
-    kind = obj.get("type")
-    if not isinstance(kind, str) or kind not in _FIELDS:
-        raise ProtocolError(
-            "unknown_type",
-            f"'type' must be one of {', '.join(sorted(_FIELDS))}",
-            expected=sorted(_FIELDS),
-        )
-    unknown = sorted(set(obj) - _FIELDS[kind])
-    if unknown:
-        raise ProtocolError(
-            "unknown_field", f"unknown field {unknown[0][:40]!r} in a {kind} message",
-            field=unknown[0][:40],
-        )
-    if kind == "hello":
-        token = obj.get("token")
-        if token is not None and (not isinstance(token, str) or not 0 < len(token) <= (
-            MAX_TOKEN_CHARS
-        )):
-            raise ProtocolError(
-                "bad_token_field", "'token' must be a seat token (text) or null"
-            )
-        return Hello(token)
-    if kind == "act":
-        version = obj.get("version")
-        if type(version) is not int or not 0 <= version <= MAX_VERSION:
-            raise ProtocolError(
-                "bad_version_field", "'version' must be the whole number of the state you saw"
-            )
-        try:
-            action = Action.from_record(obj.get("action"))
-        except ActionFormatError as error:
-            raise ProtocolError("bad_action", error.message, **error.params) from None
-        return Act(version, action)
-    if kind == "sync":
-        return Sync()
-    return Ping()
+        return _MESSAGES.validate_json(text)
+    except _ValidationError as error:
+        raise _refusal(error) from None
 
 
-def encode(frame: Any) -> str:
+def _refusal(error: _ValidationError) -> ProtocolError:
+    """The first fault of a refused frame, as a stable code (the client translates it)."""
+    faults = error.errors(include_url=False)
+    unknown = sorted(
+        (str(fault["loc"][-1])[:40], str(fault["loc"][0]))
+        for fault in faults
+        if fault["type"] in ("unexpected_keyword_argument", "extra_forbidden")
+    )
+    if unknown:  # an unknown field is named before any faulty value
+        name, kind = unknown[0]
+        return ProtocolError(
+            "unknown_field", f"unknown field {name!r} in a {kind} message", field=name
+        )
+    first = faults[0]
+    if first["type"] == "json_invalid":
+        return ProtocolError("bad_json", "the frame is not JSON text (or nests too deep)")
+    if first["type"] in ("union_tag_invalid", "union_tag_not_found"):
+        return ProtocolError(
+            "unknown_type", f"'type' must be one of {', '.join(_KINDS)}",
+            expected=list(_KINDS),
+        )
+    if len(first["loc"]) < 2:
+        return ProtocolError("not_object", "a message must be a JSON object")
+    cause = first.get("ctx", {}).get("error")
+    if isinstance(cause, ActionFormatError):
+        return ProtocolError("bad_action", cause.message, **cause.params)
+    code, message = _FIELD_FAULTS[str(first["loc"][1])]
+    return ProtocolError(code, message)
+
+
+# -- server → client ------------------------------------------------------------------------
+
+
+class SeatInfo(TypedDict):
+    """One seat as anyone may see it: a bot's name is left to the client, a token never."""
+
+    kind: str
+    name: str
+    connected: bool
+    zombie: bool
+
+
+class TableInfo(TypedDict):
+    """What anyone may see of a table (lobby list, invite page, every state frame): never
+    the deck."""
+
+    id: str
+    status: str
+    num_seats: int
+    rules: dict[str, JsonValue]
+    bot_level: str
+    clock_seconds: int | None
+    public: bool
+    host: int | None
+    version: int
+    seats: list[SeatInfo]
+
+
+class Clock(TypedDict):
+    seat: int | None
+    deadline_ms: int
+    """Wall-clock milliseconds at which the player to move runs out of time."""
+
+
+class StateFrame(TypedDict):
+    """A full picture of the table for one connection: ``view`` is ``state.view(you)``
+    (spectators: None), ``score`` the final breakdown once the game is over.
+
+    A broadcast shares ``table`` and the view's history between seats as :class:`Fragment`
+    (the same JSON, encoded once)."""
+
+    type: Literal["state"]
+    you: int | None
+    table: TableInfo | Fragment
+    version: int
+    view: dict[str, JsonValue | Fragment] | None
+    score: ScoringDict | None
+    clock: Clock | None
+
+
+class ErrorFrame(TypedDict):
+    """A refusal: ``message`` is English, ``code`` and ``params`` let a client translate it."""
+
+    type: Literal["error"]
+    code: str
+    message: str
+    params: dict[str, JsonValue]
+    version: int | None
+
+
+class PongFrame(TypedDict):
+    type: Literal["pong"]
+    version: int
+
+
+ServerFrame: TypeAlias = StateFrame | ErrorFrame | PongFrame
+
+
+def encode(frame: ServerFrame) -> str:
     """The one way a server frame becomes text: same content, same bytes (sorted keys, no
     blanks, UTF-8 as is). orjson writes exactly what ``json.dumps`` would here, several times
     faster; encoding frames is the largest single cost of a busy server."""
     return _dumps(frame, option=_SORT_KEYS).decode("utf-8")
+
+
+def shared_part(part: TableInfo | list[dict[str, JsonValue]]) -> Fragment:
+    """A part several frames hold alike, encoded once: :func:`encode` copies the bytes in
+    as they are, so the frames come out exactly as if each had encoded it."""
+    return Fragment(_dumps(part, option=_SORT_KEYS))
 
 
 def encode_slow(frame: Any) -> str:
@@ -149,7 +257,15 @@ def encode_slow(frame: Any) -> str:
     return json.dumps(frame, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def error_frame(code: str, message: str, params: dict[str, Any], version: int | None) -> str:
-    return encode(
-        {"type": "error", "code": code, "message": message, "params": params, "version": version}
-    )
+def error_frame(
+    code: str, message: str, params: dict[str, JsonValue], version: int | None
+) -> str:
+    frame: ErrorFrame = {
+        "type": "error", "code": code, "message": message, "params": params, "version": version
+    }
+    return encode(frame)
+
+
+def pong_frame(version: int) -> str:
+    frame: PongFrame = {"type": "pong", "version": version}
+    return encode(frame)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from kingsbreakfast.engine import places
+
 from .match import GameResult
 from .tournament import TournamentConfig, game_plan
 
@@ -37,18 +39,7 @@ def rate(config: TournamentConfig, games: Sequence[GameResult]) -> list[Rating]:
         plan = game_plan(config, index)
         seat_labels = [config.lineup[entry].label for entry in plan.seats]
         teams = [[model.rating(mu=mu[lab], sigma=sigma[lab])] for lab in seat_labels]
-        # R12: more points first; equal points ranked by fewer discards; else shared
-        order = sorted(range(len(seat_labels)), key=lambda s: (-game.points[s], game.discarded[s]))
-        ranks = [0.0] * len(seat_labels)
-        for position, seat in enumerate(order):
-            prev = order[position - 1] if position else None
-            if prev is not None and (game.points[prev], game.discarded[prev]) == (
-                game.points[seat],
-                game.discarded[seat],
-            ):
-                ranks[seat] = ranks[prev]
-            else:
-                ranks[seat] = float(position + 1)
+        ranks = [float(place) for place in places(game.points, game.discarded)]  # R12
         new = model.rate(teams, ranks=ranks)
         delta_mu: dict[str, float] = {}
         new_sigma: dict[str, float] = {}

@@ -7,11 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kingsbreakfast.bots import BOT_NAMES, LEVELS, Bot, make_bot
-
-_INT_OPTIONS = frozenset({"simulations", "rollout_rounds", "world_reuse"})
-_FLOAT_OPTIONS = frozenset({"seconds", "exploration", "leader_weight", "prior_weight",
-                            "mistakes"})
+from kingsbreakfast.bots import Bot, find_bot, make_bot
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,35 +33,33 @@ class BotSpec:
 
 
 def parse_spec(text: str) -> BotSpec:
-    """``name[:option=value...]`` to a :class:`BotSpec`, with a clear error for bad input."""
+    """``name[:option=value...]`` to a :class:`BotSpec`, with a clear error for bad input.
+
+    Names and option types come from the bots' registry, so a line-up accepts exactly what
+    ``make_bot`` does."""
     parts = [p.strip() for p in text.strip().split(":")]
-    name = parts[0].lower()
-    if name not in BOT_NAMES + LEVELS:
-        raise ValueError(f"unknown bot {parts[0]!r}: choose one of {', '.join(BOT_NAMES + LEVELS)}")
+    entry = find_bot(parts[0])
     options: list[tuple[str, Any]] = []
     for part in parts[1:]:
         key, sep, raw = part.partition("=")
         key = key.strip()
         if not sep or not key:
             raise ValueError(f"bad bot option {part!r} in {text!r}: write option=value")
-        value: Any
+        if not entry.options:
+            raise ValueError(f"bot {entry.name!r} takes no options (got {key} in {text!r})")
+        kind = entry.options.get(key)
+        if kind is None:
+            raise ValueError(
+                f"unknown bot option {key!r} in {text!r} (options of {entry.name}: "
+                f"{', '.join(entry.options)})"
+            )
         try:
-            if key in _INT_OPTIONS:
-                value = int(raw)
-            elif key in _FLOAT_OPTIONS:
-                value = float(raw)
-            else:
-                raise ValueError(
-                    f"unknown bot option {key!r} in {text!r} (options: "
-                    f"{', '.join(sorted(_INT_OPTIONS | _FLOAT_OPTIONS))})"
-                )
-        except ValueError as error:
-            if "unknown bot option" in str(error):
-                raise
+            value = kind(raw)
+        except ValueError:
             raise ValueError(f"bad value {raw!r} for {key} in {text!r}") from None
         options.append((key, value))
-    spec = BotSpec(name, tuple(options))
-    spec.build()  # refuse options the bot does not take, now rather than in a worker
+    spec = BotSpec(entry.name, tuple(options))
+    spec.build()  # refuse values the bot does not take, now rather than in a worker
     return spec
 
 

@@ -17,7 +17,8 @@ from kingsbreakfast.engine import DISHES
 from .match import GameResult
 from .tournament import TournamentConfig, game_plan
 
-Z95 = 1.959964
+Z95 = statistics.NormalDist().inv_cdf(0.975)
+"""Half-width of a 95% normal interval, in standard errors."""
 SCORE_BIN = 10
 """Width of the score histogram's bins, in points."""
 

@@ -10,9 +10,8 @@ number of workers, the order they finish in, or the backend.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from kingsbreakfast.engine import Rules
@@ -123,15 +122,12 @@ def _run_processes(
     progress: Progress | None,
 ) -> Iterator[list[GameResult]]:
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(play_chunk, config, start, stop) for start, stop in chunks]
-        done = [False] * len(futures)
-        while not all(done):
-            for i, future in enumerate(futures):
-                if not done[i] and future.done():
-                    done[i] = True
-                    if progress is not None:
-                        start, stop = chunks[i]
-                        progress(stop - start)
-            time.sleep(0.05)
-        for future in futures:  # in order, whatever order they finished in
+        futures = {
+            pool.submit(play_chunk, config, start, stop): stop - start for start, stop in chunks
+        }
+        for future in as_completed(futures):  # progress as chunks finish, in any order
+            future.result()  # a worker's error stops the tournament here
+            if progress is not None:
+                progress(futures[future])
+        for future in futures:  # the results in game order, whatever order they finished in
             yield future.result()

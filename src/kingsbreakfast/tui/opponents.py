@@ -18,10 +18,6 @@ DEFAULT_LEVEL = "medium"
 """The opponent a newcomer meets unless ``--bots`` says otherwise."""
 
 
-class UnknownBotError(ValueError):
-    """A bot name the bots package does not know; the message lists the names it does."""
-
-
 def bot_names() -> tuple[str, ...]:
     """The names ``--bots`` accepts: the levels (weakest first), then the bots."""
     return (*LEVELS, *BOT_NAMES)
@@ -32,11 +28,8 @@ def default_bot() -> str:
 
 
 def make_opponent(name: str) -> Bot:
-    """A bot by name; :class:`UnknownBotError` names the choices when it is not known."""
-    try:
-        return make_bot(name)
-    except ValueError as error:
-        raise UnknownBotError(str(error)) from None
+    """A bot by name; the bots' ``UnknownBotError`` names the choices when it is not known."""
+    return make_bot(name)
 
 
 @dataclass(frozen=True, slots=True)

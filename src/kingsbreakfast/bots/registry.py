@@ -1,0 +1,184 @@
+"""The one table of bots: every name a player, a table host, a tournament or a batch run may
+ask for, with how it plays and how to build it.
+
+Everything that offers bots by name reads this table (the ``bots`` command and ``play``, the
+server's lobby, tournament line-ups, the batch simulator's policies), so a new bot or level
+is added here once and appears everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from .base import Bot
+from .greedy import GreedyBot
+from .heuristic import HeuristicBot
+from .ismcts import IsmctsBot
+from .random_bot import RandomBot
+
+MEDIUM_MISTAKES: Final = 0.25
+"""Share of medium's moves played at random: a step below hard, which is the same card
+counter without slips."""
+EXPERT_SIMULATIONS: Final = 1000
+"""Expert's search budget. Its strength against the card counter levels off after a few
+hundred simulations (docs/analysis.md), so more would only make players wait."""
+
+_HEURISTIC_OPTIONS: Final[Mapping[str, type]] = {"leader_weight": float, "mistakes": float}
+_ISMCTS_OPTIONS: Final[Mapping[str, type]] = {
+    "simulations": int,
+    "seconds": float,
+    "exploration": float,
+    "rollout_rounds": int,
+    "prior_weight": float,
+    "world_reuse": int,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class BotEntry:
+    """One name in the table of bots."""
+
+    name: str
+    summary: str
+    """One line on what the name stands for; a bot's full paragraph is ``description``."""
+    factory: Callable[..., Bot]
+    """Builds the bot from its options (keyword arguments, each one of ``options``)."""
+    options: Mapping[str, type] = field(default_factory=dict)
+    """The options the bot takes and the type of each, so text like ``simulations=60`` can
+    be read before a worker process builds the bot."""
+    level: int | None = None
+    """Place on the difficulty ladder (1 is the weakest); None for a bot that is no level."""
+    offered: bool = False
+    """Offered to a table's host as the opponent for the empty seats."""
+    batch_policy: str | None = None
+    """The batch simulator's policy that plays this way, if it has one."""
+
+    @property
+    def description(self) -> str:
+        """One paragraph on how it plays: the bot's own, after the summary for a level, so
+        a level read on its own (a menu, a level bot's ``description``) says everything."""
+        bot = self.factory()
+        paragraph: str = getattr(bot, "description", "")
+        return f"{self.summary} {paragraph}" if self.level is not None else paragraph
+
+
+def _ismcts(default_simulations: int | None) -> Callable[..., Bot]:
+    """The search with its default budget; a time budget alone stays a time budget only."""
+
+    def build(**options: Any) -> Bot:
+        if "simulations" not in options:
+            if "seconds" in options:
+                options["simulations"] = None
+            elif default_simulations is not None:
+                options["simulations"] = default_simulations
+        return IsmctsBot(**options)
+
+    return build
+
+
+def _medium(**options: Any) -> Bot:
+    return HeuristicBot(**{"mistakes": MEDIUM_MISTAKES, **options})
+
+
+BOTS: Final[tuple[BotEntry, ...]] = (
+    BotEntry(
+        "random", "Any legal action at random.", RandomBot, offered=True, batch_policy="random"
+    ),
+    BotEntry(
+        "greedy", "The best score if the game ended after this round.", GreedyBot,
+        batch_policy="greedy",
+    ),
+    BotEntry(
+        "heuristic", "Counts cards and keeps under the king.", HeuristicBot, _HEURISTIC_OPTIONS
+    ),
+    BotEntry(
+        "ismcts", "Searches many deals of the unseen cards.", _ismcts(None), _ISMCTS_OPTIONS
+    ),
+    BotEntry(
+        "easy", "Easy is the greedy bot.", GreedyBot, level=1, offered=True,
+        batch_policy="greedy",
+    ),
+    BotEntry(
+        "medium",
+        f"Medium is the heuristic bot, except that {round(100 * MEDIUM_MISTAKES)}% of its "
+        "moves are random slips.",
+        _medium, _HEURISTIC_OPTIONS, level=2, offered=True,
+    ),
+    BotEntry(
+        "hard", "Hard is the heuristic bot, without slips.", HeuristicBot, _HEURISTIC_OPTIONS,
+        level=3, offered=True,
+    ),
+    BotEntry(
+        "expert", f"Expert is the ismcts bot with {EXPERT_SIMULATIONS} simulations a move.",
+        _ismcts(EXPERT_SIMULATIONS), _ISMCTS_OPTIONS, level=4, offered=True,
+    ),
+)
+"""Every bot and level: the bots first, then the levels weakest first."""
+
+_BY_NAME: Final = {entry.name: entry for entry in BOTS}
+
+LEVELS: Final = tuple(
+    entry.name for entry in sorted(BOTS, key=lambda e: e.level or 0) if entry.level is not None
+)
+"""Difficulty levels, weakest first."""
+BOT_NAMES: Final = tuple(entry.name for entry in BOTS if entry.level is None)
+"""The bots that are not levels, in the order they are listed."""
+OPPONENT_LEVELS: Final = tuple(entry.name for entry in BOTS if entry.offered)
+"""What a table's host may choose for the seats nobody takes."""
+
+
+class UnknownBotError(ValueError):
+    """A name that is not in the table; the message lists the names that are."""
+
+    def __init__(self, name: str, choices: tuple[str, ...] | None = None) -> None:
+        known = choices if choices is not None else tuple(_BY_NAME)
+        super().__init__(f"unknown bot {name!r}: choose one of {', '.join(known)}")
+
+
+def find_bot(name: str) -> BotEntry:
+    """The entry for ``name`` (any case, spaces around ignored)."""
+    entry = _BY_NAME.get(name.strip().lower())
+    if entry is None:
+        raise UnknownBotError(name)
+    return entry
+
+
+def make_bot(name: str, **options: Any) -> Bot:
+    """A bot by its name or level, with options from its entry's ``options``.
+
+    A level's bot carries the level's name and description, so menus and results say
+    ``medium`` rather than the bot it is built on.
+    """
+    entry = find_bot(name)
+    unknown = sorted(set(options) - set(entry.options))
+    if unknown and not entry.options:
+        raise ValueError(f"bot {entry.name!r} takes no options (got {', '.join(unknown)})")
+    if unknown:
+        raise ValueError(
+            f"bad option for bot {entry.name!r}: {unknown[0]!r} (options: "
+            f"{', '.join(entry.options)})"
+        )
+    try:
+        bot = entry.factory(**options)
+    except TypeError as error:  # a value of the wrong kind reached the constructor
+        raise ValueError(f"bad option for bot {entry.name!r}: {error}") from None
+    if entry.level is not None:
+        bot.name = entry.name
+        bot.description = entry.description  # type: ignore[attr-defined]
+    return bot
+
+
+def describe_bot(name: str) -> str:
+    """One paragraph on how the bot or level plays (for menus and ``--help``)."""
+    return find_bot(name).description
+
+
+def batch_policy(name: str) -> str:
+    """The batch simulator's policy for a bot or level, for research runs that name bots."""
+    entry = _BY_NAME.get(name.strip().lower())
+    if entry is None or entry.batch_policy is None:
+        with_policy = ", ".join(e.name for e in BOTS if e.batch_policy is not None)
+        raise ValueError(f"unknown batch policy {name!r}: choose one of {with_policy}")
+    return entry.batch_policy

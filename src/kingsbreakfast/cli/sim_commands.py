@@ -1,0 +1,222 @@
+"""Commands for bots, hint, tournament and analyze."""
+
+from __future__ import annotations
+
+import json
+import random
+import textwrap
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from kingsbreakfast.bots import BOTS, LEVELS, find_bot
+from kingsbreakfast.cli.options import LangOption, VariantOption, parse_variants
+from kingsbreakfast.engine import KingsBreakfastError, read_record
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def bots(lang: LangOption = None) -> None:
+    """List the bots, with how each plays, and the difficulty levels built on them."""
+    for entry in BOTS:
+        if entry.level is None:
+            print(f"{entry.name}\n{_indented(entry.description)}")
+            if entry.options:
+                print(_indented(f"Options: {', '.join(entry.options)}."))
+            print()
+    print("Levels, weakest first:\n")
+    for name in LEVELS:
+        print(f"{name}\n{_indented(find_bot(name).summary)}\n")
+
+
+def _indented(text: str) -> str:
+    return textwrap.fill(text, 92, initial_indent="  ", subsequent_indent="  ")
+
+
+def hint(
+    record: Annotated[
+        Path, typer.Argument(help="A kingsbreakfast/1 record of an unfinished game.")
+    ],
+    seat: Annotated[
+        int | None, typer.Option(help="Whose view to use (default: the seat to move).")
+    ] = None,
+    simulations: Annotated[int, typer.Option(help="Search budget.")] = 3000,
+    seed: Annotated[int, typer.Option(help="Seed for the search.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    lang: LangOption = None,
+) -> None:
+    """Rank the legal actions of the player to move, with estimated final points and win
+    chance, from what SEAT can see (never the hidden cards)."""
+    from kingsbreakfast.bots.hint import rank_actions
+
+    try:
+        state = read_record(record.read_bytes()).replay()
+    except OSError as error:
+        raise _fail(f"cannot read {record}: {error.strerror or error}") from None
+    except KingsBreakfastError as error:
+        raise _fail(str(error)) from None
+    if state.is_over:
+        raise _fail("the game in this record is over: there is nothing to hint")
+    viewer = state.to_move if seat is None else seat
+    try:
+        view = state.view(viewer)
+    except KingsBreakfastError as error:
+        raise _fail(str(error)) from None
+    if simulations < 1:
+        raise _fail("simulations must be at least 1")
+    ranking = rank_actions(view, random.Random(seed), simulations=simulations)
+    if as_json:
+        print(json.dumps([
+            {"action": str(e.action), "expected_points": e.expected_points,
+             "win_chance": e.win_chance, "visits": e.visits} for e in ranking
+        ], indent=1))
+        return
+    print(f"Seat {state.to_move} to move; estimates for seat {viewer} ({simulations} simulations):")
+    for e in ranking:
+        print(f"  {e.action!s:<24} {e.expected_points:6.1f} points  "
+              f"{100 * e.win_chance:5.1f}% win  ({e.visits} visits)")
+
+
+def tournament(
+    bots: Annotated[
+        str, typer.Option(help="One bot per seat, comma-separated: expert,heuristic,greedy,"
+                          "random or hard,medium*3; options as expert:simulations=60.")
+    ] = "expert,heuristic,greedy,random",
+    players: Annotated[int, typer.Option(help="Players at the table, 3 to 5.")] = 4,
+    games: Annotated[int, typer.Option(help="Games to play (blocks of one deck per seat "
+                                       "rotation).")] = 1000,
+    seed: Annotated[int, typer.Option(help="Tournament seed: same seed, same results.")] = 1,
+    workers: Annotated[int, typer.Option(help="Parallel worker processes.")] = 1,
+    backend: Annotated[str, typer.Option(help="local or ray.")] = "local",
+    address: Annotated[
+        str | None, typer.Option(help="Ray cluster address (default: a local ray.init()).")
+    ] = None,
+    output: Annotated[
+        Path, typer.Option(help="Results prefix: writes PREFIX.json, PREFIX.csv and "
+                           "PREFIX-games.csv.")
+    ] = Path("tournament"),
+    plot: Annotated[Path | None, typer.Option(help="Draw scores and win shares here (PNG).")]
+    = None,
+    variant: VariantOption = None,
+    lang: LangOption = None,
+) -> None:
+    """Play seat-rotated games between bots; write win shares (95% CI), scores, discards,
+    seat advantage and OpenSkill ratings as JSON and CSV."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from kingsbreakfast.sim import TournamentConfig, parse_lineup, run_tournament
+    from kingsbreakfast.sim.report import build_report, write_csv, write_games_csv, write_json
+
+    try:
+        rules = parse_variants(variant)
+        lineup = parse_lineup(bots, players)
+        config = TournamentConfig(lineup, games, seed, rules)
+    except (ValueError, KingsBreakfastError) as error:
+        raise _fail(str(error)) from None
+    if any(spec.time_bounded for spec in lineup):
+        typer.echo("note: a bot with a time budget makes the results depend on machine "
+                   "speed; use simulations for reproducible tournaments", err=True)
+    with Progress(
+        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+        TimeRemainingColumn(), transient=True,
+    ) as bar:
+        task = bar.add_task("games", total=games)
+        try:
+            results = run_tournament(
+                config, workers, backend, address, lambda k: bar.advance(task, k)
+            )
+        except (ValueError, RuntimeError) as error:
+            raise _fail(str(error)) from None
+    report = build_report(config, results)
+    json_path = output.with_name(output.name + ".json")
+    csv_path = output.with_name(output.name + ".csv")
+    games_path = output.with_name(output.name + "-games.csv")
+    write_json(report, json_path)
+    write_csv(report, csv_path)
+    write_games_csv(config, results, games_path)
+    for bot in report["bots"]:
+        share = bot["win_share"]
+        print(f"{bot['label']:<32} win {100 * share['mean']:5.1f}% "
+              f"[{100 * share['low']:5.1f}, {100 * share['high']:5.1f}]  "
+              f"points {bot['mean_points']:6.1f}  discarded {bot['mean_discarded']:5.2f}")
+    print("seats (0 = first cook): " + "  ".join(
+        f"{s['seat']}: {100 * s['win_share']['mean']:.1f}%" for s in report["seats"]))
+    print(f"written: {json_path}, {csv_path}, {games_path}")
+    if plot is not None:
+        from kingsbreakfast.sim.plot import plot_tournament
+
+        plot_tournament(config, results, report, plot)
+        print(f"plot: {plot}")
+
+
+def analyze(
+    bot: Annotated[str, typer.Option(help="The bot in every seat (name[:option=value]).")]
+    = "heuristic",
+    players: Annotated[str, typer.Option(help="Table sizes, comma-separated.")] = "3,4,5",
+    games: Annotated[int, typer.Option(help="Games per table size.")] = 2000,
+    seed: Annotated[int, typer.Option(help="Seed: same seed, same answers.")] = 1,
+    workers: Annotated[int, typer.Option(help="Parallel worker processes.")] = 1,
+    output: Annotated[Path, typer.Option(help="Write the findings as JSON here.")]
+    = Path("analysis.json"),
+    markdown_out: Annotated[
+        Path | None, typer.Option("--markdown", help="Write the findings as Markdown here.")
+    ] = None,
+    plots: Annotated[
+        Path | None, typer.Option(help="Directory for the plots (seats, king's plate).")
+    ] = None,
+    variant: VariantOption = None,
+    lang: LangOption = None,
+) -> None:
+    """Balance questions by simulation: seat (first cook) advantage for each table size,
+    dragon use, the king's final plate, scores and tie-breaks."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from kingsbreakfast.sim.analyze import analyze as run_analysis
+    from kingsbreakfast.sim.analyze import markdown
+
+    try:
+        sizes = [int(p) for p in players.split(",")]
+    except ValueError:
+        raise _fail(f"bad --players {players!r}: write sizes like 3,4,5") from None
+    if any(not 3 <= n <= 5 for n in sizes):
+        raise _fail(f"table sizes must be 3 to 5 (R2), not {players}")
+    if games < 1:
+        raise _fail("games must be at least 1")
+    try:
+        rules = parse_variants(variant)
+    except KingsBreakfastError as error:
+        raise _fail(str(error)) from None
+    with Progress(
+        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+        TimeRemainingColumn(), transient=True,
+    ) as bar:
+        task = bar.add_task("games", total=games * len(sizes))
+        try:
+            result = run_analysis(bot, sizes, games, seed, workers, rules=rules,
+                                  progress=lambda k: bar.advance(task, k))
+        except ValueError as error:
+            raise _fail(str(error)) from None
+    output.write_text(json.dumps(result, indent=2) + "\n")
+    text = markdown(result)
+    print(text)
+    if markdown_out is not None:
+        markdown_out.write_text(text)
+    if plots is not None:
+        from kingsbreakfast.sim.plot import plot_king, plot_seats
+
+        plots.mkdir(parents=True, exist_ok=True)
+        plot_seats(result["tables"], plots / "analysis-seats.png")
+        plot_king(result["tables"], plots / "analysis-king.png")
+        print(f"plots: {plots / 'analysis-seats.png'}, {plots / 'analysis-king.png'}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the ``kingsbreakfast`` command line."""
+    app.command(name="bots")(bots)
+    app.command()(hint)
+    app.command()(tournament)
+    app.command()(analyze)

@@ -109,3 +109,11 @@ def test_the_plot_is_drawn(tmp_path: Path) -> None:
     path = tmp_path / "t.png"
     plot_tournament(config, games, build_report(config, games), path)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_progress_counts_every_game_once_with_several_workers() -> None:
+    config = small_config(games=9)
+    reported: list[int] = []
+    games = run_tournament(config, workers=2, progress=reported.append)
+    assert sum(reported) == len(games) == 9
+    assert all(k > 0 for k in reported)

@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from kingsbreakfast.engine import KingsBreakfastError
+
 from .base import Bot
 from .greedy import GreedyBot
 from .heuristic import HeuristicBot
@@ -129,12 +131,18 @@ OPPONENT_LEVELS: Final = tuple(entry.name for entry in BOTS if entry.offered)
 """What a table's host may choose for the seats nobody takes."""
 
 
-class UnknownBotError(ValueError):
+class UnknownBotError(KingsBreakfastError, ValueError):
     """A name that is not in the table; the message lists the names that are."""
+
+    code = "unknown_bot"
 
     def __init__(self, name: str, choices: tuple[str, ...] | None = None) -> None:
         known = choices if choices is not None else tuple(_BY_NAME)
-        super().__init__(f"unknown bot {name!r}: choose one of {', '.join(known)}")
+        super().__init__(
+            f"unknown bot {name!r}: choose one of {', '.join(known)}",
+            name=name,
+            choices=list(known),
+        )
 
 
 def find_bot(name: str) -> BotEntry:

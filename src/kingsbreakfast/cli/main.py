@@ -214,7 +214,7 @@ def _tell(
 
 
 @app.command()
-def examples() -> None:
+def examples(lang: LangOption = None) -> None:
     """List the example records that ship with the package (replay them by name)."""
     for name in _example_names():
         print(name)

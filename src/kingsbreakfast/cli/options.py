@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from kingsbreakfast.engine import DRAW_OR_FEED, MUST_DRAW, KingsBreakfastError, Rules
+from kingsbreakfast.engine import DRAW_OR_FEED, MUST_DRAW, KingsBreakfastError, Rules, SetupError
 from kingsbreakfast.i18n import LANGUAGES, UnknownLanguageError, choose_language, set_language
 
 
@@ -55,17 +55,21 @@ def parse_variants(switches: list[str] | None) -> Rules:
     """``--variant empty_table=must_draw --variant dragon_min_on_table=2`` → Rules.
 
     A switch without ``=``, an unknown switch or a value the switch does not take is a
-    :class:`KingsBreakfastError` that names the switch and what it accepts.
+    :class:`SetupError` that names the switch and what it accepts. The engine's sentence is
+    kept whole, since the translated one for a record's rules leaves out the accepted values.
     """
     values: dict[str, object] = {}
     for switch in switches or []:
         key, sep, value = switch.partition("=")
         key, value = key.strip(), value.strip()
         if not sep or not key or not value:
-            raise KingsBreakfastError(
+            raise SetupError(
                 f"--variant {switch!r}: write it as NAME=VALUE, e.g. empty_table=must_draw",
                 "bad_variant",
                 switch=switch,
             )
         values[key] = int(value) if value.isdigit() else value
-    return Rules.from_dict(values)
+    try:
+        return Rules.from_dict(values)
+    except KingsBreakfastError as error:
+        raise SetupError(f"--variant: {error.message}", "bad_variant", **error.params) from None

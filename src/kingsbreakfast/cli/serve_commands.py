@@ -6,6 +6,8 @@ from typing import Annotated
 
 import typer
 
+from kingsbreakfast.cli.options import LangOption
+
 
 def register(app: typer.Typer) -> None:
     app.command("serve")(serve)
@@ -39,6 +41,7 @@ def serve(
             "frame; off by default (see docs/server.md, Load)"
         ),
     ] = False,
+    lang: LangOption = None,
 ) -> None:
     """Serve games in the browser: open http://HOST:PORT/ and share the table's link."""
     try:

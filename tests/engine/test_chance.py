@@ -194,3 +194,27 @@ def test_chance_answered_from_a_deck_plays_the_game_that_deck_deals(
     assert known.is_over and unknown.is_over
     assert known.removed_unseen == unknown.removed_unseen == 110 - turned_up
     assert known.remaining_deck == ()  # the leftovers left unseen (R10)
+
+
+def test_worlds_are_dealt_from_views_of_an_unknown_deck_but_not_at_a_chance_step() -> None:
+    """A world needs only what a seat sees, so a state with an unknown deck serves as well
+    as one with a known deck, once no card is waiting to be turned up."""
+    from kingsbreakfast.engine import SetupError, WorldSampler
+
+    rng = random.Random(12)
+    state = State.with_unknown_deck(4)
+    with pytest.raises(SetupError, match="turned up"):
+        WorldSampler(state.view(0))
+    while len(state.history) < 20:
+        if state.is_chance:
+            cards, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_chance(rng.choices(cards, weights)[0])
+        else:
+            legal = state.legal_actions()
+            state.apply(7 if 7 in legal else legal[rng.randrange(len(legal))])
+    while state.is_chance:
+        state.apply_chance(next(card for card, _ in state.chance_outcomes()))
+    view = state.view(1)
+    world = WorldSampler(view).sample(rng)
+    assert world.deck_known and world.view(1) == view
+    check_conservation(world)

@@ -5,6 +5,11 @@ with a player's view. The cards a seat cannot see are the deck and the other pla
 dish cards; all of them are exchangeable from its point of view, so dealing them uniformly
 at random gives a world consistent with everything it observed. Drawn dragons are always
 shown (R7b), so a hidden card is never a dragon: dragons only go back into the deck.
+
+A world could leave its deck order unknown and let chance steps turn the cards up as they
+are needed; it gets a shuffled deck instead, so that search code plays it with no chance step
+in its inner loops (the known-deck path of the engine, its fastest), and the view the world is
+dealt from may come from a state with either kind of deck.
 """
 
 from __future__ import annotations
@@ -58,6 +63,11 @@ class WorldSampler:
     )
 
     def __init__(self, view: View) -> None:
+        if view.to_move is not None and view.to_move < 0:
+            raise SetupError(
+                "a world is dealt where a player is to move, not while a card is turned up",
+                "chance_step",
+            )
         dishes, dragons = unseen_cards(view)
         if min(dishes) < 0 or dragons < 0:
             raise SetupError("the view is inconsistent: more cards are seen than exist", "bad_view")

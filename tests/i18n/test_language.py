@@ -51,6 +51,48 @@ def test_accept_language_picks_the_best_we_have() -> None:
     assert accept_language("fr;q=bad, de") == "de"
 
 
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        ("de-AT", "de"),  # a region of a language we have
+        ("DE-at", "de"),
+        ("fr-CA;q=0.8, en;q=0.5", "fr"),
+        ("ja, fr-CA;q=0.8, hu-HU;q=0.9", "hu"),
+        ("en-US,en;q=0.9,de;q=0.8", "en"),
+        ("de;q=0.5, vi-VN;q=0.5", "de"),  # a tie keeps the header's order
+        ("x-klingon, ja;q=0.9, vi-VN;q=0.2", "vi"),
+        ("fr;Q=0.4, de;q=0.3", "fr"),
+        ("*", "en"),  # anything: our default
+        ("ja, *;q=0.5", "en"),
+        ("fr-CA;q=0.8, *;q=0.9", "en"),  # any language but French is liked better
+        ("en;q=0, *", "de"),  # anything but English: the first other catalogue
+        ("en;q=0, de;q=0, *;q=0.1", "hu"),
+        ("*;q=0, fr", "fr"),
+        ("", "en"),
+        (",, ;q=1", "en"),
+    ],
+)
+def test_accept_language_ranks_q_values_regions_and_the_wildcard(
+    header: str, expected: str
+) -> None:
+    assert accept_language(header) == expected
+
+
+def test_only_the_servers_language_choice_needs_babel() -> None:
+    """Babel ships with the server extra; a terminal game translates without it."""
+    blocked = (
+        "import sys; sys.modules['babel'] = None\n"
+        "from kingsbreakfast.i18n import choose_language, language, ngettext\n"
+        "with language(choose_language('de', {})):\n"
+        "    print(ngettext('{count} card', '{count} cards', 2).format(count=2))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", blocked], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "2 Karten"
+
+
 def test_dish_and_dragon_names_follow_r1() -> None:
     expected = {
         "en": (["bread", "cheese", "ham", "chicken", "fruit", "cake", "wine"], "Emerald"),

@@ -23,6 +23,8 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
+from kingsbreakfast.engine import KingsBreakfastError
+
 DOMAIN: Final = "kingsbreakfast"
 LOCALES: Final = Path(__file__).parent / "locales"
 LANGUAGES: Final = ("en", "de", "hu", "fr", "vi")
@@ -40,14 +42,17 @@ ENV_VAR: Final = "KINGSBREAKFAST_LANG"
 _current: ContextVar[str] = ContextVar("kingsbreakfast_language", default=DEFAULT)
 
 
-class UnknownLanguageError(ValueError):
-    """A language code we have no catalogue for."""
+class UnknownLanguageError(KingsBreakfastError, ValueError):
+    """A language we have no catalogue for; ``params["language"]`` is what was asked for."""
 
-    def __init__(self, code: str) -> None:
+    code = "unknown_language"
+
+    def __init__(self, language: str) -> None:
         super().__init__(
-            f"unknown language {code!r}: choose one of {', '.join(LANGUAGES)}"
+            f"unknown language {language!r}: choose one of {', '.join(LANGUAGES)}",
+            language=language,
+            choices=list(LANGUAGES),
         )
-        self.code = code
 
 
 def check_language(code: str) -> str:
@@ -96,28 +101,45 @@ def choose_language(
 
 
 def accept_language(header: str | None) -> str:
-    """The best supported language from an HTTP ``Accept-Language`` header (web clients)."""
+    """The best supported language from an HTTP ``Accept-Language`` header (web clients).
+
+    The header is ranked by its q-values (a tag with ``q=0`` or an unreadable q is refused,
+    ties keep the header's order) and ``*`` stands for every language of ours the header does
+    not name. Babel then matches the ranking against our catalogues: case, regions (``de-AT``
+    → ``de``) and its aliases. Babel is imported here only: it comes with the server, and the
+    rest of the package plays without it.
+    """
+    from babel import Locale
+
     if not header:
         return DEFAULT
     ranked: list[tuple[float, int, str]] = []
+    refused: set[str] = set()
     for position, item in enumerate(header.split(",")):
-        parts = item.strip().split(";")
-        tag = parts[0].strip()
+        tag, *params = (part.strip() for part in item.split(";"))
         weight = 1.0
-        for param in parts[1:]:
-            key, _, value = param.strip().partition("=")
-            if key == "q":
+        for param in params:
+            key, _, value = param.partition("=")
+            if key.strip().lower() == "q":
                 try:
                     weight = float(value)
                 except ValueError:
                     weight = 0.0
-        if not tag or weight <= 0:
+        if not tag:
             continue
-        try:
-            ranked.append((-weight, position, check_language(tag)))
-        except UnknownLanguageError:
-            continue
-    return min(ranked)[2] if ranked else DEFAULT
+        if weight > 0:
+            ranked.append((-weight, position, tag))
+        else:
+            refused.add(tag.lower())
+    preferred: list[str] = []
+    for _weight, _position, tag in sorted(ranked):
+        if tag == "*":
+            named = {t.split("-")[0].lower() for _w, _p, t in ranked} | refused
+            preferred.extend(code for code in LANGUAGES if code not in named)
+        else:
+            preferred.append(tag.replace("_", "-"))
+    found = Locale.negotiate(preferred, LANGUAGES, sep="-")
+    return DEFAULT if found is None else found.language
 
 
 @cache

@@ -1,8 +1,13 @@
 """Durable storage of tables, seats and actions through SQLAlchemy (SQLite or PostgreSQL).
 
-Calls are synchronous and short; the app runs them in a worker thread so the event loop never
-waits on a disk. Each accepted action is its own transaction, committed before anyone hears
-of it (commit, then broadcast), so what a player saw acknowledged survives a ``kill -9``.
+Calls are synchronous and short; the match master runs them in one worker thread, in order,
+so the event loop never waits on a disk. Actions are written by group commit: the actions
+of every table that arrive while a transaction is running go together in the next one
+(:meth:`Storage.append_actions`), so under load many tables share a commit instead of one
+each. A table broadcasts its action only once the transaction holding it has committed, so
+what a player saw acknowledged survives a ``kill -9`` of the server; if a shared transaction
+fails, each of its actions is retried in a transaction of its own and only the refused ones
+are refused.
 """
 
 from __future__ import annotations

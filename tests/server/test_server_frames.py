@@ -5,10 +5,21 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 from kingsbreakfast.engine import Rules, State
 from kingsbreakfast.server.tables import HUMAN, Seat, Table, state_frame, state_frames
-from kingsbreakfast.server.wire import encode_slow
+from kingsbreakfast.server.wire import (
+    Clock,
+    ErrorFrame,
+    PongFrame,
+    SeatInfo,
+    StateFrame,
+    TableInfo,
+    encode_slow,
+    error_frame,
+    pong_frame,
+)
 
 
 def test_state_frames_equal_state_frame_all_game_long() -> None:
@@ -27,8 +38,28 @@ def test_state_frames_equal_state_frame_all_game_long() -> None:
             for seat in seats:
                 assert fast[seat] == state_frame(table, seat)
                 assert fast[seat] == encode_slow(json.loads(fast[seat]))
+                assert_declared_shape(json.loads(fast[seat]))
             if state.is_over:
                 break
             state.apply(rng.choice(state.legal_actions()))
             table.version += 1
         assert '"score":{' in fast[0]
+
+
+def assert_declared_shape(frame: dict[str, Any]) -> None:
+    """A state frame holds exactly the fields its TypedDicts declare, no more, no fewer."""
+    assert set(frame) == StateFrame.__required_keys__
+    assert set(frame["table"]) == TableInfo.__required_keys__
+    assert all(set(seat) == SeatInfo.__required_keys__ for seat in frame["table"]["seats"])
+    assert frame["clock"] is None or set(frame["clock"]) == Clock.__required_keys__
+
+
+def test_error_and_pong_frames_have_their_declared_shape() -> None:
+    error = json.loads(error_frame("stale_version", "the game moved on", {"yours": 1}, 2))
+    assert set(error) == ErrorFrame.__required_keys__
+    assert error == {
+        "type": "error", "code": "stale_version", "message": "the game moved on",
+        "params": {"yours": 1}, "version": 2,
+    }
+    assert json.loads(pong_frame(7)) == {"type": "pong", "version": 7}
+    assert set(json.loads(pong_frame(7))) == PongFrame.__required_keys__

@@ -53,6 +53,17 @@ def test_the_four_messages_parse() -> None:
         ("x" * (MAX_FRAME_BYTES + 1), "frame_too_big"),
         ("[" * 1500 + "]" * 1500, "frame_too_big"),
         ("[" * 1000 + "]" * 1000, "bad_json"),
+        (b"\xff\xfe", "bad_json"),
+        ('{"type": "ping"} {"type": "ping"}', "bad_json"),
+        ("{}", "unknown_type"),
+        ('{"type": 5}', "unknown_type"),
+        ('"hello"', "not_object"),
+        ('{"type": "hello", "token": "' + "t" * 65 + '"}', "bad_token_field"),
+        ('{"type": "act", "action": {"type": "draw"}}', "bad_version_field"),
+        ('{"type": "act", "version": -1, "action": {"type": "draw"}}', "bad_version_field"),
+        ('{"type": "act", "version": 3.0, "action": {"type": "draw"}}', "bad_version_field"),
+        ('{"type": "act", "version": 1}', "bad_action"),
+        ('{"type": "act", "version": "x", "action": 1, "cards": []}', "unknown_field"),
     ],
 )
 def test_bad_frames_are_refused_by_name(text: str, code: str) -> None:
@@ -60,6 +71,22 @@ def test_bad_frames_are_refused_by_name(text: str, code: str) -> None:
         parse_message(text)
     assert refused.value.code == code
     assert refused.value.message
+
+
+def test_a_refusal_names_the_first_fault_a_reader_meets() -> None:
+    with pytest.raises(ProtocolError) as refused:
+        parse_message('{"type": "act", "zeta": 1, "alpha": 2, "version": "x", "action": 1}')
+    assert (refused.value.code, refused.value.params) == ("unknown_field", {"field": "alpha"})
+    with pytest.raises(ProtocolError) as refused:
+        parse_message('{"type": "act", "version": "x", "action": 1}')
+    assert refused.value.code == "bad_version_field"
+    with pytest.raises(ProtocolError) as refused:
+        parse_message('{"type": "act", "version": 2, "action": {"type": "take", "dish": "gold"}}')
+    assert refused.value.code == "bad_action"
+    assert "gold" in refused.value.message  # the engine's own reason (R1 names the dishes)
+    with pytest.raises(ProtocolError) as refused:
+        parse_message('{"type": "dance"}')
+    assert refused.value.params == {"expected": ["act", "hello", "ping", "sync"]}
 
 
 json_values = st.recursive(

@@ -10,8 +10,8 @@ gymnasium = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from kingsbreakfast.bots import RandomBot  # noqa: E402
+from kingsbreakfast.engine import IllegalActionError  # noqa: E402
 from kingsbreakfast.interop.gymnasium import ENV_ID, KingsBreakfastEnv  # noqa: E402
-from kingsbreakfast.interop.pettingzoo import IllegalAction  # noqa: E402
 
 
 def test_gymnasium_env_checker() -> None:
@@ -74,7 +74,7 @@ def test_illegal_action_loses_or_raises() -> None:
         env.step(0)
     strict = KingsBreakfastEnv(players=4, illegal_action="raise")
     strict.reset(seed=0)
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalActionError):
         strict.step(illegal)
 
 

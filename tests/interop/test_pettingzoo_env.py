@@ -9,8 +9,8 @@ import pytest
 np = pytest.importorskip("numpy")
 pettingzoo_test = pytest.importorskip("pettingzoo.test")
 
-from kingsbreakfast.engine import Rules, State  # noqa: E402
-from kingsbreakfast.interop.pettingzoo import IllegalAction, env, raw_env  # noqa: E402
+from kingsbreakfast.engine import IllegalActionError, Rules, State  # noqa: E402
+from kingsbreakfast.interop.pettingzoo import env, raw_env  # noqa: E402
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -80,8 +80,11 @@ def test_illegal_actions_lose_or_raise() -> None:
     assert "not legal" in game.infos[offender]["illegal_action"]
     strict = raw_env(players=3, illegal_action="raise")
     strict.reset(seed=1)
-    with pytest.raises(IllegalAction, match="not legal now"):
+    with pytest.raises(IllegalActionError, match="not legal now") as caught:
         strict.step(illegal)
+    # the engine's own error: a stable code and the action, for any language's message
+    assert caught.value.code == "illegal_action"
+    assert caught.value.params["action_id"] == illegal and caught.value.params["reason"]
     with pytest.raises(ValueError, match="integer from 0 to 37"):
         strict.step(99)
 

@@ -1,8 +1,9 @@
-"""Engine errors in the player's language, rebuilt from their stable code and parameters.
+"""The project's errors in the player's language, rebuilt from their stable code and parameters.
 
-The engine speaks English only (it stays free of anything but the standard library); every
-error it raises carries a ``code`` and ``params`` so that this table can say the same thing
-in any language. An error without an entry here falls back to the engine's English.
+The engine speaks English only (it stays free of anything but the standard library). Every
+error the project reports to a person derives from the engine's ``KingsBreakfastError`` and
+so carries a ``code`` and ``params``, and this table can say the same thing in any language.
+An error without an entry here falls back to its English sentence.
 """
 
 from __future__ import annotations

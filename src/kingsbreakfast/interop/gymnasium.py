@@ -33,11 +33,10 @@ import numpy as np
 from gymnasium import spaces
 
 from kingsbreakfast.bots import Bot, make_bot
-from kingsbreakfast.engine import NUM_ACTIONS, Rules, State
+from kingsbreakfast.engine import NUM_ACTIONS, IllegalActionError, Rules, State
 
 from . import encoding
 from .pettingzoo import (
-    IllegalAction,
     action_mask,
     check_action,
     check_illegal_choice,
@@ -112,7 +111,7 @@ class KingsBreakfastEnv(gymnasium.Env[Obs, np.int64]):
         refused = None
         try:
             chosen = check_action(self.game, action)
-        except IllegalAction as error:
+        except IllegalActionError as error:
             if self.illegal_action == "raise":
                 raise
             if self.illegal_action == "substitute":
@@ -131,7 +130,7 @@ class KingsBreakfastEnv(gymnasium.Env[Obs, np.int64]):
             info["illegal_action"] = refused
         return self._observation(), reward, self.game.is_over, False, info
 
-    def _forfeit(self, error: IllegalAction) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+    def _forfeit(self, error: IllegalActionError) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         """End the episode on an illegal action (``illegal_action="lose"``)."""
         self._forfeited = str(error)
         reward = forfeit_utilities(self.players, self.seat, self.utility)[self.seat]

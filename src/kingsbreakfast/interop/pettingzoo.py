@@ -44,7 +44,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped, unused-ignore]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped, unused-ignore]
 
-from kingsbreakfast.engine import NUM_ACTIONS, Action, Rules, State
+from kingsbreakfast.engine import NUM_ACTIONS, Action, IllegalActionError, Rules, State
 
 from . import encoding
 from .text import describe
@@ -68,13 +68,9 @@ def action_mask(state: State, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
 ILLEGAL_ACTION_CHOICES = ("lose", "raise", "substitute")
 
 
-class IllegalAction(ValueError):
-    """An action the rules do not allow now; the message names the rule."""
-
-
 def check_action(state: State, action: object) -> Action:
-    """The action as an engine Action; :class:`IllegalAction` says why it cannot be played,
-    a plain ValueError that it is not an action id at all."""
+    """The action as an engine Action; the engine's :class:`IllegalActionError` says why it
+    cannot be played, a plain ValueError that it is not an action id at all."""
     if isinstance(action, np.integer | np.ndarray) and np.ndim(action) == 0:
         action = int(action)
     if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
@@ -84,11 +80,14 @@ def check_action(state: State, action: object) -> Action:
     assert seat is not None
     why = state.view(seat).why_illegal(chosen)
     if why is not None:
-        raise IllegalAction(f"{chosen} (action {action}) is not legal now: {why}")
+        raise IllegalActionError(
+            f"{chosen} (action {action}) is not legal now: {why}",
+            action=str(chosen), action_id=action, reason=why,
+        )
     return chosen
 
 
-def substitute(state: State, error: IllegalAction) -> tuple[Action, str]:
+def substitute(state: State, error: IllegalActionError) -> tuple[Action, str]:
     """``illegal_action="substitute"``: the legal action played instead of a refused one,
     and the note that says so."""
     chosen = state.legal_actions()[0]
@@ -198,7 +197,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         try:
             chosen = check_action(self.game, action)
-        except IllegalAction as error:
+        except IllegalActionError as error:
             if self.illegal_action == "raise":
                 raise
             if self.illegal_action == "substitute":
@@ -261,4 +260,4 @@ def parallel_env(**kwargs: Any) -> ParallelEnv:
     return TurnParallelEnv(**kwargs)
 
 
-__all__ = ["NAME", "IllegalAction", "env", "parallel_env", "raw_env"]
+__all__ = ["NAME", "env", "parallel_env", "raw_env"]

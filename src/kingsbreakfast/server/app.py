@@ -33,7 +33,6 @@ from .master import ArchivedGame, LobbyError, Master, ReplayStep
 from .storage import DEFAULT_URL, Storage, StorageError
 from .tables import Table
 from .wire import (
-    CLOSE_BAD_TOKEN,
     CLOSE_NO_TABLE,
     CLOSE_POLICY,
     CLOSE_TOO_BIG,
@@ -141,9 +140,9 @@ def create_app(
         return _error(error.status, error.code, error.message, error.params)
 
     @app.exception_handler(StorageError)
-    async def storage_error(_request: Request, _error_: StorageError) -> JSONResponse:
+    async def storage_error(_request: Request, error: StorageError) -> JSONResponse:
         return _error(
-            503, "storage_unavailable", "the database is not answering; try again",
+            503, error.code, "the database is not answering; try again",
             {"retryable": True},
         )
 

@@ -514,7 +514,7 @@ class Master:
             log.warning("table %s: commit refused (%s)", table.id, error)
             if conn is not None:
                 self._refuse(
-                    conn, table, "storage_unavailable",
+                    conn, table, error.code,
                     "the move could not be saved; try again in a moment", retryable=True,
                 )
             return False

@@ -25,14 +25,22 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+from kingsbreakfast.engine import KingsBreakfastError
+
 from .models import ActionRow, GameRow, SeatRow
 
 DEFAULT_URL = "sqlite:///kingsbreakfast.db"
 _INSERT_ACTION = insert(cast(Table, ActionRow.__table__))  # Core, not the ORM's bulk path
 
 
-class StorageError(Exception):
-    """The database refused or could not be reached; the move was not applied (retryable)."""
+class StorageError(KingsBreakfastError):
+    """The database refused or could not be reached; the move was not applied (retryable).
+
+    The message may name the database's fault, so it is for the log: players are told only
+    that the store is not answering, under the stable ``code``.
+    """
+
+    code = "storage_unavailable"
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from kingsbreakfast.bots.hint import ActionEstimate
 from kingsbreakfast.engine import DISHES, PLACE_DRAGON_ID, Action, Scoring, View
 from kingsbreakfast.i18n import N_
 from kingsbreakfast.i18n.words import dish_name
@@ -24,7 +25,7 @@ from kingsbreakfast.i18n.words import dish_name
 from . import strings
 from .language import TranslatedBindings
 from .moves import DISH_KEYS, action_label, first_dishes, second_dishes
-from .opponents import HintLine, rank_moves
+from .opponents import rank_moves
 
 PLACE, USE = "place", "use"
 
@@ -149,7 +150,7 @@ class HintScreen(TranslatedBindings, ModalScreen[Action | None]):
         ranked = rank_moves(self.view, self.rng, seconds=self.seconds)
         self.app.call_from_thread(self._show, ranked)
 
-    def _show(self, ranked: list[HintLine]) -> None:
+    def _show(self, ranked: list[ActionEstimate]) -> None:
         if not self.is_mounted:
             return  # closed before the search finished
         self.query_one("#hint-status", Static).update(strings.hint_header())

@@ -20,6 +20,7 @@ from kingsbreakfast.bots import Bot
 from kingsbreakfast.engine import (
     Action,
     IllegalActionError,
+    KingsBreakfastError,
     Record,
     RecordError,
     Rules,
@@ -85,14 +86,10 @@ class LogEntry:
     __hash__ = None  # type: ignore[assignment]
 
 
-@dataclass(slots=True)
-class SeatingError(ValueError):
+class SeatingError(KingsBreakfastError, ValueError):
     """Seats that cannot make a game (wrong count, unknown bot); ``message`` says why."""
 
-    message: str
-
-    def __str__(self) -> str:
-        return self.message
+    code = "bad_seating"
 
 
 @dataclass

@@ -79,3 +79,12 @@ def test_finished_games_have_no_hint() -> None:
         state.apply(legal[rng.randrange(len(legal))])
     with pytest.raises(ValueError, match="game is over"):
         rank_actions(state.view(0), random.Random(0), simulations=10)
+
+
+def test_an_estimate_in_json_names_its_action_in_text() -> None:
+    state = position(3)
+    best = rank_actions(state.view(state.to_move), random.Random(0), simulations=100)[0]
+    data = best.to_dict()
+    assert list(data) == ["action", "expected_points", "win_chance", "visits"]
+    assert data["action"] == str(best.action) and data["visits"] == best.visits
+    assert (data["expected_points"], data["win_chance"]) == (best.expected_points, best.win_chance)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import TypedDict
 
 from kingsbreakfast.engine import Action, View
 
@@ -15,6 +16,15 @@ from .ismcts import IsmctsBot
 
 HINT_SIMULATIONS = 3000
 """Default budget when neither simulations nor seconds is given: about a second's search."""
+
+
+class ActionEstimateDict(TypedDict):
+    """One estimate in JSON; ``action`` is the action's short text (``take ham``)."""
+
+    action: str
+    expected_points: float
+    win_chance: float
+    visits: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +38,14 @@ class ActionEstimate:
     """Estimated chance (0-1) that the viewing seat wins (R12; a shared win counts in part)."""
     visits: int
     """Simulations that went through this action: how much the estimate is worth."""
+
+    def to_dict(self) -> ActionEstimateDict:
+        return {
+            "action": str(self.action),
+            "expected_points": self.expected_points,
+            "win_chance": self.win_chance,
+            "visits": self.visits,
+        }
 
 
 def rank_actions(
@@ -54,4 +72,4 @@ def rank_actions(
     ]
 
 
-__all__ = ["HINT_SIMULATIONS", "ActionEstimate", "rank_actions"]
+__all__ = ["HINT_SIMULATIONS", "ActionEstimate", "ActionEstimateDict", "rank_actions"]

@@ -70,10 +70,7 @@ def hint(
         raise _fail("simulations must be at least 1")
     ranking = rank_actions(view, random.Random(seed), simulations=simulations)
     if as_json:
-        print(json.dumps([
-            {"action": str(e.action), "expected_points": e.expected_points,
-             "win_chance": e.win_chance, "visits": e.visits} for e in ranking
-        ], indent=1))
+        print(json.dumps([e.to_dict() for e in ranking], indent=1))
         return
     print(f"Seat {state.to_move} to move; estimates for seat {viewer} ({simulations} simulations):")
     for e in ranking:

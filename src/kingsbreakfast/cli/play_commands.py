@@ -15,14 +15,14 @@ from typing import Annotated
 
 import typer
 
-from kingsbreakfast.bots import BOT_NAMES, LEVELS, UnknownBotError, find_bot
+from kingsbreakfast.bots import BOT_NAMES, LEVELS, find_bot
 from kingsbreakfast.cli.options import LangOption, VariantOption, parse_variants
 from kingsbreakfast.engine import KingsBreakfastError, Record, RecordError
 from kingsbreakfast.tui.opponents import default_bot
 from kingsbreakfast.tui.plain import AGAIN, PlainGame
 from kingsbreakfast.tui.replay_plain import PlainReplay
 from kingsbreakfast.tui.saving import load_record
-from kingsbreakfast.tui.session import Game, SeatingError, plan_seats
+from kingsbreakfast.tui.session import Game, plan_seats
 
 INSTALL_TUI = (
     "the full-screen game needs Textual: pip install 'kingsbreakfast[tui]' "
@@ -111,7 +111,7 @@ def play(
             )
         start = _starter(players, bots, seat, hotseat, names, seed, variant or [], resume)
         game = start()
-    except (KingsBreakfastError, SeatingError, UnknownBotError) as error:
+    except KingsBreakfastError as error:  # bad seats, an unknown bot, a bad record
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
     if _plain_wanted(plain):

@@ -9,19 +9,24 @@ An error without an entry here falls back to its English sentence.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from kingsbreakfast.engine import DISHES, KingsBreakfastError
 from kingsbreakfast.i18n import _, ngettext
 from kingsbreakfast.i18n.words import dish_name
 
 
-def _dish(params: Mapping[str, Any]) -> str:
+def _dish(params: Mapping[str, object]) -> str:
     name = params.get("dish")
     return dish_name(DISHES.index(name)) if name in DISHES else str(name)
 
 
-_MESSAGES: dict[str, Callable[[Mapping[str, Any]], str]] = {
+def _count(params: Mapping[str, object], key: str) -> int:
+    """The count that picks the plural form; 0 when the error does not carry one."""
+    value = params.get(key, 0)
+    return value if isinstance(value, int) else 0
+
+
+_MESSAGES: dict[str, Callable[[Mapping[str, object]], str]] = {
     "game_over": lambda p: _("the game is over (R10)"),
     "not_your_turn": lambda p: _("it is seat {to_move}'s turn, not seat {seat}'s (R5)").format(
         to_move=p.get("to_move"), seat=p.get("seat")
@@ -39,7 +44,7 @@ _MESSAGES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "too_few_dragons_on_table": lambda p: ngettext(
         "feeding a dragon from the table needs {needed} dragons there, and there is {present}",
         "feeding a dragon from the table needs {needed} dragons there, and there are {present}",
-        int(p.get("present", 0)),
+        _count(p, "present"),
     ).format(needed=p.get("needed"), present=p.get("present")),
     "empty_table_must_draw": lambda p: _(
         "the table is empty: you must draw a card (variant empty_table: must_draw)"

@@ -9,13 +9,48 @@ tournament (:mod:`.tournament`), so the answers are reproducible from the seed.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TypedDict
 
 from kingsbreakfast.engine import Rules
 
 from .specs import parse_spec
-from .stats import as_dict, summarize_bots, summarize_games, summarize_seats
+from .stats import (
+    GamesSummaryDict,
+    SeatSummaryDict,
+    as_dict,
+    summarize_bots,
+    summarize_games,
+    summarize_seats,
+)
 from .tournament import Progress, TournamentConfig, run_tournament
+
+
+class ScoresDict(TypedDict):
+    mean: float
+    stdev: float
+    median: float
+    mean_discarded: float
+
+
+class TableRow(TypedDict):
+    """One table size of an analysis: its seats, scores and what its games say about the rules."""
+
+    players: int
+    games: int
+    seats: list[SeatSummaryDict]
+    first_cook_edge: float
+    """The first cook's win share over parity (1 / players): above 1 is an advantage (R3)."""
+    scores: ScoresDict
+    game: GamesSummaryDict
+
+
+class Analysis(TypedDict):
+    """The analysis's JSON document (``kingsbreakfast analyze --json``, the plots, Markdown)."""
+
+    bot: str
+    seed: int
+    rules: dict[str, str | int]
+    tables: list[TableRow]
 
 
 def analyze(
@@ -26,10 +61,10 @@ def analyze(
     workers: int = 1,
     rules: Rules | None = None,
     progress: Progress | None = None,
-) -> dict[str, Any]:
+) -> Analysis:
     """One row per table size: seats, dragons, king's plate, scores."""
     spec = parse_spec(bot)
-    rows = []
+    rows: list[TableRow] = []
     for n in players:
         config = TournamentConfig((spec,) * n, games, seed, rules or Rules())
         results = run_tournament(config, workers, progress=progress)
@@ -54,7 +89,7 @@ def analyze(
     return {"bot": spec.label, "seed": seed, "rules": (rules or Rules()).to_dict(), "tables": rows}
 
 
-def markdown(result: dict[str, Any]) -> str:
+def markdown(result: Analysis) -> str:
     """The findings as Markdown tables (pasted into ``docs/analysis.md``)."""
     lines = [
         f"Bot in every seat: `{result['bot']}`; seed {result['seed']}.",

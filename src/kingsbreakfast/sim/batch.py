@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import numpy as np
 import numpy.typing as npt
@@ -49,6 +49,22 @@ MAX_GAMES = 10**7
 
 IntArray = npt.NDArray[np.integer[Any]]
 BoolArray = npt.NDArray[np.bool_]
+
+
+class BatchGame(TypedDict):
+    """One game of a batch as plain values, dish ids as keys (the engine's words)."""
+
+    points: list[int]
+    discarded: list[int]
+    winners: list[int]
+    king: dict[str, int]
+    removed_dishes: dict[str, int]
+    removed_dragons: int
+    removed_unseen: int
+    table_dragons: int
+    rounds: int
+    actions: NotRequired[list[int]]
+    """Every action id in order, when the batch recorded them."""
 
 
 @dataclass(frozen=True)
@@ -150,11 +166,11 @@ class BatchResult:
             mean_discarded=tuple(float(x) for x in self.discarded.mean(axis=0)),
         )
 
-    def game(self, g: int) -> dict[str, Any]:
+    def game(self, g: int) -> BatchGame:
         """One game's final state as plain Python values (dish ids as keys)."""
         if not 0 <= g < self.games:
             raise IndexError(f"game {g} is not in this batch of {self.games}")
-        out: dict[str, Any] = {
+        out: BatchGame = {
             "points": [int(x) for x in self.points[g]],
             "discarded": [int(x) for x in self.discarded[g]],
             "winners": [int(s) for s in np.flatnonzero(self.winners[g])],

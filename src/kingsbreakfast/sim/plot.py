@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
+from .analyze import TableRow
 from .match import GameResult
+from .report import Report
 from .tournament import TournamentConfig, game_plan
 
 
 def plot_tournament(
     config: TournamentConfig,
     games: Sequence[GameResult],
-    report: dict[str, Any],
+    report: Report,
     path: Path,
     title: str | None = None,
 ) -> None:
@@ -57,7 +58,7 @@ def plot_tournament(
     plt.close(fig)
 
 
-def plot_seats(rows: Sequence[dict[str, Any]], path: Path) -> None:
+def plot_seats(rows: Sequence[TableRow], path: Path) -> None:
     """Win share by seat (0 = first cook) for each table size, from :mod:`.analyze`."""
     import matplotlib
 
@@ -87,7 +88,7 @@ def plot_seats(rows: Sequence[dict[str, Any]], path: Path) -> None:
     plt.close(fig)
 
 
-def plot_king(rows: Sequence[dict[str, Any]], path: Path) -> None:
+def plot_king(rows: Sequence[TableRow], path: Path) -> None:
     """The king's mean final plate by dish for each table size, from :mod:`.analyze`."""
     import matplotlib
 

@@ -6,15 +6,52 @@ import csv
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from .match import GameResult
 from .ratings import rate
-from .stats import as_dict, summarize_bots, summarize_games, summarize_seats
+from .stats import (
+    BotSummaryDict,
+    GamesSummaryDict,
+    SeatSummaryDict,
+    as_dict,
+    summarize_bots,
+    summarize_games,
+    summarize_seats,
+)
 from .tournament import TournamentConfig, game_plan
 
 
-def build_report(config: TournamentConfig, games: Sequence[GameResult]) -> dict[str, Any]:
+class TournamentDict(TypedDict):
+    """How the tournament was played: enough to run it again."""
+
+    players: int
+    games: int
+    seed: int
+    lineup: list[str]
+    rules: dict[str, str | int]
+    seat_rotation: str
+    reproducible: bool
+
+
+class RatingDict(TypedDict):
+    label: str
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+class Report(TypedDict):
+    """The tournament's JSON document, read back by the command line and the plots."""
+
+    tournament: TournamentDict
+    bots: list[BotSummaryDict]
+    seats: list[SeatSummaryDict]
+    ratings: list[RatingDict]
+    games: GamesSummaryDict
+
+
+def build_report(config: TournamentConfig, games: Sequence[GameResult]) -> Report:
     """Everything a tournament measured; contains nothing that depends on timing."""
     return {
         "tournament": {
@@ -36,11 +73,11 @@ def build_report(config: TournamentConfig, games: Sequence[GameResult]) -> dict[
     }
 
 
-def write_json(report: dict[str, Any], path: Path) -> None:
+def write_json(report: Report, path: Path) -> None:
     path.write_text(json.dumps(report, indent=2, sort_keys=False) + "\n")
 
 
-def write_csv(report: dict[str, Any], path: Path) -> None:
+def write_csv(report: Report, path: Path) -> None:
     """One row per bot: the figures people compare."""
     ratings = {r["label"]: r for r in report["ratings"]}
     with path.open("w", newline="") as handle:

@@ -5,7 +5,6 @@ and ``spec*k`` for k seats of the same bot (``hard,medium*3``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from kingsbreakfast.bots import Bot, find_bot, make_bot
 
@@ -15,7 +14,7 @@ class BotSpec:
     """A bot by name with its options; ``label`` is how it appears in results."""
 
     name: str
-    options: tuple[tuple[str, Any], ...] = ()
+    options: tuple[tuple[str, object], ...] = ()
 
     @property
     def label(self) -> str:
@@ -39,7 +38,7 @@ def parse_spec(text: str) -> BotSpec:
     ``make_bot`` does."""
     parts = [p.strip() for p in text.strip().split(":")]
     entry = find_bot(parts[0])
-    options: list[tuple[str, Any]] = []
+    options: list[tuple[str, object]] = []
     for part in parts[1:]:
         key, sep, raw = part.partition("=")
         key = key.strip()

@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
+from typing import TypedDict, overload
 
 from kingsbreakfast.engine import DISHES
 
@@ -21,6 +22,51 @@ Z95 = statistics.NormalDist().inv_cdf(0.975)
 """Half-width of a 95% normal interval, in standard errors."""
 SCORE_BIN = 10
 """Width of the score histogram's bins, in points."""
+
+
+class ShareDict(TypedDict):
+    mean: float
+    low: float
+    high: float
+    samples: int
+
+
+class BotSummaryDict(TypedDict):
+    """One bot's line of a tournament report (JSON)."""
+
+    label: str
+    seats_played: int
+    win_share: ShareDict
+    mean_points: float
+    stdev_points: float
+    median_points: float
+    mean_discarded: float
+    score_histogram: dict[str, int]
+
+
+class SeatSummaryDict(TypedDict):
+    """One seat's line of a tournament report or an analysis table (JSON)."""
+
+    seat: int
+    win_share: ShareDict
+    mean_points: float
+
+
+class GamesSummaryDict(TypedDict):
+    """What the games of a tournament say about the rules: dragons, the king's plate
+    (R8, R10), rounds, tie-breaks (R12)."""
+
+    games: int
+    mean_rounds: float
+    mean_king_cards: float
+    mean_king_by_dish: dict[str, float]
+    mean_dragons_fed_from_table: float
+    mean_dragons_used_when_drawn: float
+    mean_dragons_placed: float
+    games_with_a_dragon_fed: float
+    mean_draws: float
+    tie_break_discards: float
+    tie_break_shared: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +177,7 @@ def summarize_seats(config: TournamentConfig, games: Sequence[GameResult]) -> li
     return out
 
 
-def summarize_games(games: Sequence[GameResult]) -> dict[str, object]:
+def summarize_games(games: Sequence[GameResult]) -> GamesSummaryDict:
     """Facts about the rules in play: dragons, the king's plate, rounds, tie-breaks."""
     total = len(games)
     king_by_dish = [statistics.fmean(g.king[d] for g in games) for d in range(len(DISHES))]
@@ -154,5 +200,29 @@ def summarize_games(games: Sequence[GameResult]) -> dict[str, object]:
     }
 
 
-def as_dict(item: BotSummary | SeatSummary) -> dict[str, object]:
-    return asdict(item)
+def _share_dict(share: Share) -> ShareDict:
+    return {"mean": share.mean, "low": share.low, "high": share.high, "samples": share.samples}
+
+
+@overload
+def as_dict(item: BotSummary) -> BotSummaryDict: ...
+@overload
+def as_dict(item: SeatSummary) -> SeatSummaryDict: ...
+def as_dict(item: BotSummary | SeatSummary) -> BotSummaryDict | SeatSummaryDict:
+    """The JSON form, field for field in the dataclass's order (the report's key order)."""
+    if isinstance(item, SeatSummary):
+        return {
+            "seat": item.seat,
+            "win_share": _share_dict(item.win_share),
+            "mean_points": item.mean_points,
+        }
+    return {
+        "label": item.label,
+        "seats_played": item.seats_played,
+        "win_share": _share_dict(item.win_share),
+        "mean_points": item.mean_points,
+        "stdev_points": item.stdev_points,
+        "median_points": item.median_points,
+        "mean_discarded": item.mean_discarded,
+        "score_histogram": dict(item.score_histogram),
+    }

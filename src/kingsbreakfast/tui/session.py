@@ -14,7 +14,6 @@ import datetime as _dt
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from kingsbreakfast.bots import Bot
 from kingsbreakfast.engine import (
@@ -243,7 +242,7 @@ class Game:
         )
 
 
-def seats_from_tag(tag: Any, names: Sequence[str]) -> list[Seat]:
+def seats_from_tag(tag: object, names: Sequence[str]) -> list[Seat]:
     """Read the record's ``seats`` key back; a missing or malformed one seats a human at
     seat 0 and bots elsewhere."""
     if (

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Iterator, Mapping
-from typing import IO, Any
+from typing import IO
 
 
 def web_strings(
     fileobj: IO[bytes],
-    keywords: Mapping[str, Any],
+    keywords: Mapping[str, object],
     comment_tags: Collection[str],
-    options: Mapping[str, Any],
+    options: Mapping[str, object],
 ) -> Iterator[tuple[int, str, tuple[str, str], list[str]]]:
     """Yield each entry of the JSON table as ``pgettext("web:<id>", text)``."""
     text = fileobj.read().decode("utf-8")

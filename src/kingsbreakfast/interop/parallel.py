@@ -25,12 +25,14 @@ rounds.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 from gymnasium import spaces
 from pettingzoo import ParallelEnv  # type: ignore[import-untyped, unused-ignore]
 
-from .pettingzoo import NAME, raw_env
+from kingsbreakfast.engine import State
+
+from .pettingzoo import NAME, Observation, raw_env
 
 
 class TurnParallelEnv(ParallelEnv):  # type: ignore[misc]
@@ -62,20 +64,20 @@ class TurnParallelEnv(ParallelEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     @property
-    def game(self) -> Any:
+    def game(self) -> State:
         """The engine state being played (for inspection; never hand it to a player)."""
         return self.aec.game
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
         self.aec.reset(seed=seed, options=options)
         self.agents = self.possible_agents[:]
         self.steps = 0
         return self._observations(), self._infos()
 
     def step(self, actions: dict[str, Any]) -> tuple[
-        dict[str, Any],
+        dict[str, Observation],
         dict[str, float],
         dict[str, bool],
         dict[str, bool],
@@ -110,12 +112,12 @@ class TurnParallelEnv(ParallelEnv):  # type: ignore[misc]
     def close(self) -> None:
         self.aec.close()
 
-    def state(self) -> Any:
+    def state(self) -> NoReturn:
         raise NotImplementedError(
             "a global state would show every hidden card; use each agent's observation"
         )
 
-    def _observations(self) -> dict[str, Any]:
+    def _observations(self) -> dict[str, Observation]:
         return {agent: self.aec.observe(agent) for agent in self.agents}
 
     def _infos(self) -> dict[str, dict[str, Any]]:

@@ -37,7 +37,7 @@ plays every action. Agents are ``player_0`` … ``player_{n-1}`` (seat numbers).
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 import numpy as np
 from gymnasium import spaces
@@ -63,6 +63,13 @@ def action_mask(state: State, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
     if state.to_move == seat:
         mask[list(state.legal_actions())] = 1
     return mask
+
+
+class Observation(TypedDict):
+    """What an agent is shown: its view's tensor and which actions it may take now."""
+
+    observation: np.ndarray[Any, np.dtype[np.float32]]
+    action_mask: np.ndarray[Any, np.dtype[np.int8]]
 
 
 ILLEGAL_ACTION_CHOICES = ("lose", "raise", "substitute")
@@ -181,7 +188,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self._mover()
 
-    def observe(self, agent: str) -> dict[str, Any]:
+    def observe(self, agent: str) -> Observation:
         seat = self._seat[agent]
         return {
             "observation": np.asarray(encoding.encode(self.game.view(seat)), np.float32),

@@ -13,6 +13,8 @@ by its index among the legal actions is the same action the engine would choose.
 
 from __future__ import annotations
 
+# The kernel's arrays and generator state are typed by numba when it compiles them (numba
+# reads no annotations), so Any stands for "whatever array numba was handed".
 from typing import Any
 
 import numpy as np

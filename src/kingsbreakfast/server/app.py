@@ -69,7 +69,7 @@ class CreateTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(description="the host's display name", max_length=200)
     seats: int = Field(4, ge=3, le=5, description="number of seats (R2: 3 to 5)")
-    rules: dict[str, Any] = Field(default_factory=dict, description="variant switches")
+    rules: dict[str, JsonValue] = Field(default_factory=dict, description="variant switches")
     bot_level: str = Field("easy", description=f"one of {', '.join(OPPONENT_LEVELS)}")
     clock_seconds: int | None = Field(None, ge=5, le=3600, description="turn clock")
     public: bool = Field(True, description="listed in the public table list")

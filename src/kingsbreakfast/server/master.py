@@ -260,7 +260,7 @@ class Master:
         name: str,
         *,
         seats: int,
-        rules: dict[str, Any],
+        rules: dict[str, JsonValue],
         bot_level: str,
         clock_seconds: int | None,
         public: bool,
@@ -459,7 +459,7 @@ class Master:
 
     def _refuse(
         self, conn: Outbox, table: Table, code: str, message: str, resync: bool = False,
-        **params: Any,
+        **params: JsonValue,
     ) -> None:
         conn.push(error_frame(code, message, params, table.version))
         if resync:

@@ -62,8 +62,8 @@ def test_variants_parse_in_one_place() -> None:
 @pytest.mark.parametrize(
     ("switch", "named", "allowed"),
     [
-        ("dragon_min_on_table=3", "dragon_min_on_table", "1 or 2"),
-        ("empty_table=skip", "empty_table", "draw_or_feed or must_draw"),
+        ("dragon_min_on_table=3", "dragon_min_on_table", "1, 2"),
+        ("empty_table=skip", "empty_table", "draw_or_feed, must_draw"),
         ("colour=red", "colour", "empty_table, dragon_min_on_table"),
     ],
 )

@@ -8,7 +8,14 @@ from typing import Annotated
 import typer
 
 from kingsbreakfast.engine import DRAW_OR_FEED, MUST_DRAW, KingsBreakfastError, Rules, SetupError
-from kingsbreakfast.i18n import LANGUAGES, UnknownLanguageError, choose_language, set_language
+from kingsbreakfast.i18n import (
+    LANGUAGES,
+    UnknownLanguageError,
+    _,
+    choose_language,
+    set_language,
+)
+from kingsbreakfast.i18n.errors import explain
 
 
 def use_language(ctx: typer.Context, lang: str | None) -> str | None:
@@ -54,9 +61,9 @@ VariantOption = Annotated[
 def parse_variants(switches: list[str] | None) -> Rules:
     """``--variant empty_table=must_draw --variant dragon_min_on_table=2`` → Rules.
 
-    A switch without ``=``, an unknown switch or a value the switch does not take is a
-    :class:`SetupError` that names the switch and what it accepts. The engine's sentence is
-    kept whole, since the translated one for a record's rules leaves out the accepted values.
+    A switch without ``=`` is refused here (``bad_variant``); an unknown switch or a value
+    the switch does not take is the engine's :class:`SetupError`, whose parameters name the
+    switch and what it accepts, so the translated sentence can say both.
     """
     values: dict[str, object] = {}
     for switch in switches or []:
@@ -66,10 +73,17 @@ def parse_variants(switches: list[str] | None) -> Rules:
             raise SetupError(
                 f"--variant {switch!r}: write it as NAME=VALUE, e.g. empty_table=must_draw",
                 "bad_variant",
-                switch=switch,
+                switch=repr(switch),
             )
         values[key] = int(value) if value.isdigit() else value
-    try:
-        return Rules.from_dict(values)
-    except KingsBreakfastError as error:
-        raise SetupError(f"--variant: {error.message}", "bad_variant", **error.params) from None
+    return Rules.from_dict(values)
+
+
+def fail(reason: Exception | str) -> typer.Exit:
+    """Say what is wrong on standard error and give the exit to raise (status 2, bad input).
+
+    An error of the project is told in the player's language from its code and parameters.
+    """
+    text = explain(reason) if isinstance(reason, KingsBreakfastError) else str(reason)
+    typer.echo(_("error: {reason}").format(reason=text), err=True)
+    return typer.Exit(2)

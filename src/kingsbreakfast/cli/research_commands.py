@@ -14,13 +14,8 @@ from typing import Annotated
 import typer
 
 from kingsbreakfast.bots import BOTS, batch_policy
-from kingsbreakfast.cli.options import LangOption, VariantOption, parse_variants
+from kingsbreakfast.cli.options import LangOption, VariantOption, fail, parse_variants
 from kingsbreakfast.engine import KingsBreakfastError
-
-
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(2)
 
 
 def batch(
@@ -43,7 +38,7 @@ def batch(
     try:
         from kingsbreakfast.sim.batch import simulate
     except ImportError as error:
-        raise _fail(
+        raise fail(
             f"the batch simulator needs numpy and numba (pip install 'kingsbreakfast[batch]'): "
             f"{error}"
         ) from None
@@ -57,7 +52,7 @@ def batch(
         )
         seconds = time.perf_counter() - start
     except (KingsBreakfastError, ValueError, TypeError) as error:
-        raise _fail(str(error)) from None
+        raise fail(error) from None
     stats = result.stats()
     if as_json:
         print(json.dumps({**stats.__dict__, "rules": rules.to_dict(), "seed": seed,

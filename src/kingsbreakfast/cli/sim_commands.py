@@ -11,13 +11,8 @@ from typing import Annotated
 import typer
 
 from kingsbreakfast.bots import BOTS, LEVELS, find_bot
-from kingsbreakfast.cli.options import LangOption, VariantOption, parse_variants
+from kingsbreakfast.cli.options import LangOption, VariantOption, fail, parse_variants
 from kingsbreakfast.engine import KingsBreakfastError, read_record
-
-
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(2)
 
 
 def bots(lang: LangOption = None) -> None:
@@ -56,18 +51,18 @@ def hint(
     try:
         state = read_record(record.read_bytes()).replay()
     except OSError as error:
-        raise _fail(f"cannot read {record}: {error.strerror or error}") from None
+        raise fail(f"cannot read {record}: {error.strerror or error}") from None
     except KingsBreakfastError as error:
-        raise _fail(str(error)) from None
+        raise fail(error) from None
     if state.is_over:
-        raise _fail("the game in this record is over: there is nothing to hint")
+        raise fail("the game in this record is over: there is nothing to hint")
     viewer = state.to_move if seat is None else seat
     try:
         view = state.view(viewer)
     except KingsBreakfastError as error:
-        raise _fail(str(error)) from None
+        raise fail(error) from None
     if simulations < 1:
-        raise _fail("simulations must be at least 1")
+        raise fail("simulations must be at least 1")
     ranking = rank_actions(view, random.Random(seed), simulations=simulations)
     if as_json:
         print(json.dumps([e.to_dict() for e in ranking], indent=1))
@@ -113,7 +108,7 @@ def tournament(
         lineup = parse_lineup(bots, players)
         config = TournamentConfig(lineup, games, seed, rules)
     except (ValueError, KingsBreakfastError) as error:
-        raise _fail(str(error)) from None
+        raise fail(error) from None
     if any(spec.time_bounded for spec in lineup):
         typer.echo("note: a bot with a time budget makes the results depend on machine "
                    "speed; use simulations for reproducible tournaments", err=True)
@@ -127,7 +122,7 @@ def tournament(
                 config, workers, backend, address, lambda k: bar.advance(task, k)
             )
         except (ValueError, RuntimeError) as error:
-            raise _fail(str(error)) from None
+            raise fail(error) from None
     report = build_report(config, results)
     json_path = output.with_name(output.name + ".json")
     csv_path = output.with_name(output.name + ".csv")
@@ -178,15 +173,15 @@ def analyze(
     try:
         sizes = [int(p) for p in players.split(",")]
     except ValueError:
-        raise _fail(f"bad --players {players!r}: write sizes like 3,4,5") from None
+        raise fail(f"bad --players {players!r}: write sizes like 3,4,5") from None
     if any(not 3 <= n <= 5 for n in sizes):
-        raise _fail(f"table sizes must be 3 to 5 (R2), not {players}")
+        raise fail(f"table sizes must be 3 to 5 (R2), not {players}")
     if games < 1:
-        raise _fail("games must be at least 1")
+        raise fail("games must be at least 1")
     try:
         rules = parse_variants(variant)
     except KingsBreakfastError as error:
-        raise _fail(str(error)) from None
+        raise fail(error) from None
     with Progress(
         "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
         TimeRemainingColumn(), transient=True,
@@ -196,7 +191,7 @@ def analyze(
             result = run_analysis(bot, sizes, games, seed, workers, rules=rules,
                                   progress=lambda k: bar.advance(task, k))
         except ValueError as error:
-            raise _fail(str(error)) from None
+            raise fail(error) from None
     output.write_text(json.dumps(result, indent=2) + "\n")
     text = markdown(result)
     print(text)

@@ -47,6 +47,7 @@ class Rules:
                 "unknown_rule_value",
                 switch="empty_table",
                 value=repr(self.empty_table),
+                expected=", ".join(EMPTY_TABLE_CHOICES),
             )
         value = self.dragon_min_on_table
         if type(value) is not int or value not in DRAGON_MIN_CHOICES:  # not bool, not 2.0
@@ -55,6 +56,7 @@ class Rules:
                 "unknown_rule_value",
                 switch="dragon_min_on_table",
                 value=repr(value),
+                expected=", ".join(map(str, DRAGON_MIN_CHOICES)),
             )
 
     @classmethod
@@ -69,6 +71,7 @@ class Rules:
                 f"unknown rule switch {unknown[0]!r} (known: empty_table, dragon_min_on_table)",
                 "unknown_rule_switch",
                 switch=unknown[0],
+                expected="empty_table, dragon_min_on_table",
             )
         return cls(**switches)
 

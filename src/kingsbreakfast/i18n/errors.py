@@ -76,12 +76,15 @@ _MESSAGES: dict[str, Callable[[Mapping[str, object]], str]] = {
         "'first_cook' must be a seat number from 0 to {last}, not {value}"
     ).format(last=p.get("last"), value=p.get("value")),
     "rules_not_object": lambda p: _("'rules' must be a JSON object"),
-    "unknown_rule_switch": lambda p: _("unknown rule switch {switch}").format(
-        switch=p.get("switch")
+    "unknown_rule_switch": lambda p: _("unknown rule switch {switch} (known: {expected})").format(
+        switch=p.get("switch"), expected=p.get("expected")
     ),
-    "unknown_rule_value": lambda p: _("unknown value {value} for the rule switch {switch}").format(
-        value=p.get("value"), switch=p.get("switch")
-    ),
+    "unknown_rule_value": lambda p: _(
+        "unknown value {value} for the rule switch {switch} (expected {expected})"
+    ).format(value=p.get("value"), switch=p.get("switch"), expected=p.get("expected")),
+    "bad_variant": lambda p: _(
+        "--variant {switch}: write it as NAME=VALUE, e.g. empty_table=must_draw"
+    ).format(switch=p.get("switch")),
     "deck_or_seed": lambda p: _("a record must give exactly one of 'deck' and 'seed'"),
     "bad_deck": lambda p: _(
         "the deck must hold 110 cards, 15 of each dish and 5 dragons (R1)"

@@ -6,6 +6,7 @@ the app uses WebSockets. Everything else (storage, engine, bots) is the real thi
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from typing import Any
@@ -82,3 +83,17 @@ async def act(master: Master, table: Table, conn: Capture, action: Action | str,
     if isinstance(action, str):
         action = Action.parse(action)
     await master.receive(table, conn, Act(table.version if version is None else version, action))
+
+
+async def until(condition: Callable[[], bool], seconds: float = 10.0) -> None:
+    """Wait until ``condition()`` holds, looking again at every turn of the event loop.
+
+    Checking at every turn (not every few milliseconds) sees each state the table passes
+    through, however fast its bots play; the bound only stops a test that would hang.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"still not true after {seconds} s: {condition}")
+        await asyncio.sleep(0)

@@ -13,7 +13,7 @@ from kingsbreakfast.engine import Action, State
 from kingsbreakfast.server.master import LobbyError
 from kingsbreakfast.server.tables import BOT, OPEN
 from kingsbreakfast.server.wire import CLOSE_LEFT, Hello, ProtocolError
-from server.kb_harness import Capture, act, make_master, seated_table
+from server.kb_harness import Capture, act, make_master, seated_table, until
 
 
 def run(coro: Any) -> Any:
@@ -162,25 +162,18 @@ def test_bots_fill_seats_and_a_zombie_is_played_until_return(sqlite_url: str) ->
         table, _tokens = await seated_table(master, 1, seats=3, bot_level="easy")
         assert table.state is not None
         # seat 0 is away: bots play seats 1 and 2, then a bot plays for seat 0 after the grace
-        for _ in range(200):
-            await asyncio.sleep(0.01)
-            if table.seats[0].zombie and table.version >= 6:
-                break
-        assert table.seats[0].zombie
-        assert any(turn.seat == 0 for turn in table.state.history)
+        await until(lambda: any(turn.seat == 0 for turn in table.state.history))
+        assert table.seats[0].zombie and not table.state.is_over
         # the player returns: the zombie ends, and on its turn the table waits for them
         me = Capture(0)
         master.attach(table, me)
         assert not table.seats[0].zombie
-        for _ in range(400):
-            # a move the zombie bot was already committing when the player came back may
-            # still land: wait until the table is idle at seat 0's turn
-            if table.state.to_move == 0 and not table.lock.locked():
-                break
-            await asyncio.sleep(0.01)
+        # a move the zombie bot was already committing when the player came back may still
+        # land: wait until the table is idle at seat 0's turn
+        await until(lambda: table.state.to_move == 0 and not table.lock.locked())
         waited_on = table.version
-        await asyncio.sleep(0.2)
-        assert table.state.to_move == 0 and table.version == waited_on
+        # nothing is scheduled for seat 0: no bot move, no clock; the table waits for them
+        assert table.timer is None and table.deadline is None
         view = me.last()["view"]
         assert view["to_move"] == 0 and view["legal"]
         await act(master, table, me, view["legal"][0])

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketState
 
-from kingsbreakfast.server import app
-from kingsbreakfast.server.app import OUTBOX_FRAMES, SocketOutbox
+from kingsbreakfast.server import transport
+from kingsbreakfast.server.transport import OUTBOX_FRAMES, SocketOutbox
 from kingsbreakfast.server.wire import CLOSE_POLICY, CLOSE_TRY_LATER
 
 
@@ -86,7 +86,7 @@ def test_a_closing_connection_sends_what_it_queued_first() -> None:
 
 
 def test_a_gone_peer_does_not_hold_up_the_close(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(app, "FLUSH_SECONDS", 3600.0)  # only the peer's failure can end it
+    monkeypatch.setattr(transport, "FLUSH_SECONDS", 3600.0)  # only the peer's failure can end it
 
     async def main() -> BrokenSocket:
         broken = BrokenSocket()
@@ -103,7 +103,7 @@ def test_a_gone_peer_does_not_hold_up_the_close(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_a_stalled_peer_is_closed_after_the_flush_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(app, "FLUSH_SECONDS", 0.01)
+    monkeypatch.setattr(transport, "FLUSH_SECONDS", 0.01)
 
     async def main() -> StalledSocket:
         stalled = StalledSocket()

@@ -7,12 +7,9 @@ URL, so access logs never hold one.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import time
-from asyncio import FIRST_COMPLETED
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager, suppress
+from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Final
@@ -21,8 +18,6 @@ from fastapi import FastAPI, Header, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
-from starlette.types import Message as AsgiMessage
-from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from kingsbreakfast.bots import OPPONENT_LEVELS
 from kingsbreakfast.i18n import UnknownLanguageError
@@ -32,31 +27,12 @@ from . import strings
 from .master import ArchivedGame, LobbyError, Master, ReplayStep
 from .storage import DEFAULT_URL, Storage, StorageError
 from .tables import Table
-from .wire import (
-    CLOSE_NO_TABLE,
-    CLOSE_POLICY,
-    CLOSE_TOO_BIG,
-    CLOSE_TRY_LATER,
-    CLOSE_UNSUPPORTED,
-    Hello,
-    ProtocolError,
-    TableInfo,
-    error_frame,
-    parse_message,
-)
+from .transport import OUTBOX_FRAMES, SocketOutbox, send_and_close, session
+from .wire import CLOSE_NO_TABLE, TableInfo
+
+__all__ = ["OUTBOX_FRAMES", "SocketOutbox", "create_app", "static_dir"]
 
 log = logging.getLogger("kingsbreakfast.server")
-
-HELLO_SECONDS: Final = 10.0
-OUTBOX_FRAMES: Final = 64
-"""A connection more than this many frames behind is dropped, never slowing its table."""
-RATE_PER_SECOND: Final = 10.0
-RATE_BURST: Final = 30.0
-MAX_STRIKES: Final = 20
-FLUSH_SECONDS: Final = 2.0
-"""How long a closing connection may take to send the frames queued before its close."""
-"""Refused frames (bad JSON, floods) a connection may send before it is closed."""
-
 
 def static_dir() -> Path:
     return Path(str(resources.files("kingsbreakfast.web").joinpath("static")))
@@ -248,9 +224,9 @@ def create_app(
         await websocket.accept()
         table = await the_master.find(table_id)
         if table is None:
-            await _send_and_close(websocket, "no_table", "there is no such table", CLOSE_NO_TABLE)
+            await send_and_close(websocket, "no_table", "there is no such table", CLOSE_NO_TABLE)
             return
-        await _session(the_master, table, websocket)
+        await session(the_master, table, websocket)
 
     # -- the browser client -----------------------------------------------------------
     static = static_dir()
@@ -270,151 +246,3 @@ def _grant(table: Table, seat: int, token: str) -> SeatGrant:
     return SeatGrant(table=table.public_info(), seat=seat, token=token, invite=f"/t/{table.id}")
 
 
-async def _send_and_close(websocket: WebSocket, code: str, message: str, close: int) -> None:
-    try:
-        await websocket.send_text(error_frame(code, message, {}, None))
-        await websocket.close(close, message[:120])
-    except (WebSocketDisconnect, RuntimeError):
-        pass
-
-
-class SocketOutbox:
-    """One connection's queue of frames, drained by its own task: a slow reader only ever
-    delays itself, and is dropped when it falls ``OUTBOX_FRAMES`` behind."""
-
-    def __init__(self, websocket: WebSocket, seat: int | None) -> None:
-        self.seat = seat
-        self.websocket = websocket
-        self.queue: asyncio.Queue[str] = asyncio.Queue(OUTBOX_FRAMES)
-        self.closed: tuple[int, str] | None = None
-        self.sender = asyncio.get_running_loop().create_task(self._drain())
-        self._closer: asyncio.Task[None] | None = None
-
-    def push(self, text: str) -> None:
-        if self.closed is not None:
-            return
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            self.close(CLOSE_TRY_LATER, "too far behind: reconnect for a fresh view")
-
-    def close(self, code: int, reason: str) -> None:
-        if self.closed is not None:
-            return
-        self.closed = (code, reason)
-        self._closer = asyncio.get_running_loop().create_task(self._close(code, reason))
-
-    async def _drain(self) -> None:
-        try:
-            while True:
-                text = await self.queue.get()
-                try:
-                    await self.websocket.send_text(text)
-                finally:
-                    self.queue.task_done()
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            pass
-
-    async def _close(self, code: int, reason: str) -> None:
-        if code != CLOSE_TRY_LATER:  # let queued frames (the error saying why) go first
-            await self._flush(FLUSH_SECONDS)
-        self.sender.cancel()
-        if self.websocket.client_state == WebSocketState.CONNECTED:
-            with suppress(WebSocketDisconnect, RuntimeError, OSError):
-                await self.websocket.close(code, reason[:120])
-
-    async def _flush(self, timeout: float) -> None:
-        """Wait until every queued frame was handed to the socket, the sender stopped (the
-        peer went away) or ``timeout`` passed, whichever comes first."""
-        sent = asyncio.ensure_future(self.queue.join())
-        try:
-            await asyncio.wait((sent, self.sender), timeout=timeout, return_when=FIRST_COMPLETED)
-        finally:
-            sent.cancel()
-
-    async def wait_closed(self) -> None:
-        if self._closer is not None:
-            await asyncio.gather(self._closer, return_exceptions=True)
-        self.sender.cancel()
-
-
-async def _session(master: Master, table: Table, websocket: WebSocket) -> None:
-    """Hello, then messages until the socket closes: the shape check happens here, the rest
-    in the match master."""
-    try:
-        first = await asyncio.wait_for(websocket.receive(), HELLO_SECONDS)
-    except TimeoutError:
-        await _send_and_close(websocket, "no_hello", "say hello first", CLOSE_POLICY)
-        return
-    except WebSocketDisconnect:
-        return
-    text = _frame_text(first)
-    if text is None:
-        if first.get("type") == "websocket.receive":
-            await _send_and_close(
-                websocket, "binary_frame", "frames must be JSON text", CLOSE_UNSUPPORTED
-            )
-        return
-    try:
-        hello = parse_message(text)
-        if not isinstance(hello, Hello):
-            raise ProtocolError("no_hello", "the first message must be a hello")
-        seat = master.authenticate(table, hello)
-    except ProtocolError as error:
-        await _send_and_close(websocket, error.code, error.message, error.close)
-        return
-    outbox = SocketOutbox(websocket, seat)
-    master.attach(table, outbox)
-    allowance = RATE_BURST
-    last = time.monotonic()
-    strikes = 0
-    try:
-        while outbox.closed is None:
-            event = await websocket.receive()
-            if event["type"] == "websocket.disconnect":
-                break
-            text = _frame_text(event)
-            if text is None:
-                outbox.push(error_frame("binary_frame", "frames must be JSON text", {}, None))
-                outbox.close(CLOSE_UNSUPPORTED, "frames must be JSON text")
-                break
-            now = time.monotonic()
-            allowance = min(RATE_BURST, allowance + (now - last) * RATE_PER_SECOND)
-            last = now
-            if allowance < 1.0:
-                strikes += 1
-                outbox.push(
-                    error_frame(
-                        "rate_limited", "too many messages: slow down",
-                        {"per_second": RATE_PER_SECOND}, table.version,
-                    )
-                )
-            else:
-                allowance -= 1.0
-                try:
-                    message = parse_message(text)
-                except ProtocolError as error:
-                    strikes += 1
-                    outbox.push(error_frame(error.code, error.message, error.params, None))
-                    if error.code == "frame_too_big":
-                        outbox.close(CLOSE_TOO_BIG, error.message)
-                        break
-                else:
-                    await master.receive(table, outbox, message)
-            if strikes >= MAX_STRIKES:
-                outbox.close(CLOSE_POLICY, "too many refused messages")
-                break
-    except WebSocketDisconnect:
-        pass
-    finally:
-        master.detach(table, outbox)
-        await outbox.wait_closed()
-
-
-def _frame_text(event: AsgiMessage) -> str | None:
-    if event.get("type") != "websocket.receive":
-        return None
-    text = event.get("text")
-    if isinstance(text, str):
-        return text
-    return None

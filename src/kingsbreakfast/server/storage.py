@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from typing import Any, cast
@@ -25,50 +24,13 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from kingsbreakfast.engine import KingsBreakfastError
-
 from .models import ActionRow, GameRow, SeatRow
+from .store import ActionItem, GameRecord, SeatRecord, StorageError
+
+__all__ = ["DEFAULT_URL", "GameRecord", "SeatRecord", "Storage", "StorageError", "normalize_url"]
 
 DEFAULT_URL = "sqlite:///kingsbreakfast.db"
 _INSERT_ACTION = insert(cast(Table, ActionRow.__table__))  # Core, not the ORM's bulk path
-
-
-class StorageError(KingsBreakfastError):
-    """The database refused or could not be reached; the move was not applied (retryable).
-
-    The message may name the database's fault, so it is for the log: players are told only
-    that the store is not answering, under the stable ``code``.
-    """
-
-    code = "storage_unavailable"
-
-
-@dataclass(frozen=True, slots=True)
-class SeatRecord:
-    seat: int
-    kind: str
-    name: str
-    token_hash: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class GameRecord:
-    """A table as stored: enough to rebuild its state by replaying ``actions`` on ``deck``."""
-
-    id: str
-    status: str
-    num_seats: int
-    rules: dict[str, Any]
-    bot_level: str
-    clock_seconds: int | None
-    public: bool
-    first_cook: int
-    deck: tuple[str, ...] | None
-    created_at: datetime
-    finished_at: datetime | None
-    seats: tuple[SeatRecord, ...]
-    actions: tuple[tuple[int, int], ...]
-    """(seat, action id) in order."""
 
 
 def normalize_url(url: str) -> str:
@@ -93,7 +55,7 @@ def _sqlite_pragmas(busy_ms: int) -> Callable[[Any, Any], None]:
 
 
 class Storage:
-    """Tables, seats and actions in one database."""
+    """Tables, seats and actions in one SQL database (a :class:`~.store.GameStore`)."""
 
     def __init__(self, url: str = DEFAULT_URL, *, busy_ms: int = 5000) -> None:
         self.url = normalize_url(url)
@@ -228,7 +190,7 @@ class Storage:
             ) from error
 
     def append_actions(
-        self, items: list[tuple[str, int, int, int, bool]]
+        self, items: list[ActionItem]
     ) -> list[StorageError | None]:
         """Group commit: several tables' actions (game, number, seat, action, game over) in
         one transaction. If that fails, each is committed alone, so one refused action never

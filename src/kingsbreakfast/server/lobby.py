@@ -1,0 +1,157 @@
+"""The lobby: what a table must be to be opened, who may sit, and what the archive shows.
+
+Nothing here holds a table in play; these are the checks and the read-only views that any
+server process can answer from the store alone.
+"""
+
+from __future__ import annotations
+
+import random
+import unicodedata
+from typing import Any, Final
+
+from pydantic import JsonValue
+from typing_extensions import TypedDict
+
+from kingsbreakfast.bots import OPPONENT_LEVELS
+from kingsbreakfast.engine import (
+    DISHES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Action,
+    KingsBreakfastError,
+    Rules,
+    ScoringDict,
+    State,
+    shuffled_deck,
+)
+
+from .store import GameRecord
+from .tables import HUMAN, bot_name
+
+MAX_NAME_CHARS: Final = 32
+MAX_CLOCK_SECONDS: Final = 3600
+MIN_CLOCK_SECONDS: Final = 5
+
+
+class ArchivedGame(TypedDict):
+    """A finished public game in the archive list: who played, never the cards."""
+
+    id: str
+    num_seats: int
+    finished_at: str | None
+    players: list[str]
+
+
+class ReplayStep(TypedDict):
+    """A finished game after ``step`` of its ``steps`` actions, every hand shown."""
+
+    step: int
+    steps: int
+    players: list[str]
+    view: dict[str, JsonValue]
+    score: ScoringDict | None
+
+
+class LobbyError(KingsBreakfastError):
+    """A lobby request that cannot be granted; ``status`` is the HTTP status to answer."""
+
+    def __init__(self, status: int, code: str, message: str, **params: Any) -> None:
+        super().__init__(message, code, **params)
+        self.status = status
+
+
+def clean_name(name: object) -> str:
+    """A display name: 1–32 printable characters, blanks trimmed."""
+    if not isinstance(name, str):
+        raise LobbyError(422, "bad_name", "the display name must be text")
+    text = " ".join(name.split())
+    if not text or len(text) > MAX_NAME_CHARS:
+        raise LobbyError(
+            422, "bad_name", f"the display name must have 1 to {MAX_NAME_CHARS} characters",
+            limit=MAX_NAME_CHARS,
+        )
+    if any(unicodedata.category(ch).startswith("C") for ch in text):
+        raise LobbyError(422, "bad_name", "the display name has a control character")
+    return text
+
+
+def check_table(
+    seats: object, rules: dict[str, JsonValue], bot_level: str, clock_seconds: object
+) -> Rules:
+    """Refuse a table that cannot be opened, naming the first fault; answers its rules."""
+    if type(seats) is not int or not MIN_PLAYERS <= seats <= MAX_PLAYERS:
+        raise LobbyError(
+            422, "bad_seats", "a table has 3 to 5 seats (R2)", min=MIN_PLAYERS,
+            max=MAX_PLAYERS,
+        )
+    try:
+        parsed_rules = Rules.from_dict(rules)
+    except KingsBreakfastError as error:
+        raise LobbyError(422, error.code, error.message, **error.params) from None
+    if bot_level not in OPPONENT_LEVELS:
+        raise LobbyError(
+            422, "bad_bot_level", f"bot level must be one of {', '.join(OPPONENT_LEVELS)}",
+            choices=list(OPPONENT_LEVELS),
+        )
+    if clock_seconds is not None and (
+        type(clock_seconds) is not int
+        or not MIN_CLOCK_SECONDS <= clock_seconds <= MAX_CLOCK_SECONDS
+    ):
+        raise LobbyError(
+            422, "bad_clock",
+            f"the turn clock is {MIN_CLOCK_SECONDS} to {MAX_CLOCK_SECONDS} seconds, or none",
+            min=MIN_CLOCK_SECONDS, max=MAX_CLOCK_SECONDS,
+        )
+    return parsed_rules
+
+
+def deal(num_seats: int) -> tuple[tuple[int, ...], int]:
+    """A deck shuffled from the system's entropy and a random first cook (R2)."""
+    system = random.SystemRandom()
+    return shuffled_deck(random.Random(system.getrandbits(64))), system.randrange(num_seats)
+
+
+def replay_state(record: GameRecord) -> State:
+    """A stored game rebuilt by replaying its actions on its deck."""
+    assert record.deck is not None
+    state = State(record.deck, record.num_seats, record.first_cook, Rules.from_dict(record.rules))
+    for seat, action in record.actions:
+        state.play(Action(action), seat=seat)
+    return state
+
+
+def replay_step(state: State, names: list[str], step: int) -> ReplayStep:
+    """A finished game as it stood after ``step`` actions, every hand shown."""
+    actions = state.actions
+    if not 0 <= step <= len(actions):
+        raise LobbyError(
+            404, "no_step", f"the game has steps 0 to {len(actions)}", last=len(actions)
+        )
+    at = State(state.initial_deck, state.num_players, state.first_cook, state.rules)
+    for action in actions[:step]:
+        at.apply(action)
+    view = at.view(None).to_dict()
+    view["legal"] = []
+    for seat, hand in enumerate(view["hands"]):
+        hand["draws"] = dict(zip(DISHES, at.draws(seat), strict=True))
+    score = at.score().to_dict() if at.is_over else None
+    return {
+        "step": step, "steps": len(actions), "players": names, "view": view, "score": score,
+    }
+
+
+def archived(records: list[GameRecord]) -> list[ArchivedGame]:
+    """The public finished games among ``records``, with who played them."""
+    return [
+        {
+            "id": r.id,
+            "num_seats": r.num_seats,
+            "finished_at": r.finished_at.isoformat() if r.finished_at else None,
+            "players": [
+                s.name if s.kind == HUMAN else bot_name(s.seat, r.bot_level) for s in r.seats
+            ],
+        }
+        for r in records
+        if r.public
+    ]

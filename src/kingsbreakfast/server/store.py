@@ -1,0 +1,96 @@
+"""What the match master needs from a database, as a ``Protocol``: the SQL store
+(:mod:`.storage`) serves SQLite and PostgreSQL, the in-memory one (:mod:`.memory_store`)
+serves tests, and the master cannot tell them apart.
+
+Every call is synchronous and short; :mod:`.persistence` runs them in one worker thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from kingsbreakfast.engine import KingsBreakfastError
+
+
+class StorageError(KingsBreakfastError):
+    """The database refused or could not be reached; the move was not applied (retryable).
+
+    The message may name the database's fault, so it is for the log: players are told only
+    that the store is not answering, under the stable ``code``.
+    """
+
+    code = "storage_unavailable"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    seat: int
+    kind: str
+    name: str
+    token_hash: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A table as stored: enough to rebuild its state by replaying ``actions`` on ``deck``."""
+
+    id: str
+    status: str
+    num_seats: int
+    rules: dict[str, Any]
+    bot_level: str
+    clock_seconds: int | None
+    public: bool
+    first_cook: int
+    deck: tuple[str, ...] | None
+    created_at: datetime
+    finished_at: datetime | None
+    seats: tuple[SeatRecord, ...]
+    actions: tuple[tuple[int, int], ...]
+    """(seat, action id) in order."""
+
+
+ActionItem = tuple[str, int, int, int, bool]
+"""One action to store: (game, number, seat, action id, whether it ends the game)."""
+
+
+class GameStore(Protocol):
+    """Tables, seats and actions: the durable half of every table."""
+
+    def migrate(self) -> None:
+        """Bring the schema up to date (idempotent)."""
+
+    def dispose(self) -> None: ...
+
+    def create_game(
+        self,
+        game_id: str,
+        *,
+        num_seats: int,
+        rules: dict[str, Any],
+        bot_level: str,
+        clock_seconds: int | None,
+        public: bool,
+        seats: list[SeatRecord],
+    ) -> None: ...
+
+    def save_seat(self, game_id: str, seat: SeatRecord) -> None: ...
+
+    def start_game(
+        self, game_id: str, deck: tuple[str, ...], first_cook: int, seats: list[SeatRecord]
+    ) -> None:
+        """The deal and the final seating, together."""
+
+    def append_actions(self, items: list[ActionItem]) -> list[StorageError | None]:
+        """Store several tables' actions at once; the answer says which were refused (a
+        refused action never takes the others down)."""
+
+    def load(self, game_id: str) -> GameRecord | None: ...
+
+    def load_unfinished(self) -> list[GameRecord]:
+        """Every table in the lobby or in play."""
+
+    def list_archive(self, limit: int = 50) -> list[GameRecord]:
+        """The most recently finished games."""

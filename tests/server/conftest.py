@@ -19,7 +19,9 @@ def _fresh_postgres(url: str) -> str:
     """Empty the test database so no table of an earlier test is resumed."""
     engine = create_engine(normalize_url(url))
     with engine.begin() as connection:
-        connection.execute(text("DROP TABLE IF EXISTS actions, seats, games, alembic_version"))
+        connection.execute(
+            text("DROP TABLE IF EXISTS leases, actions, seats, games, alembic_version")
+        )
     engine.dispose()
     return url
 

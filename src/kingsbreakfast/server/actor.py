@@ -28,7 +28,7 @@ from kingsbreakfast.engine import CARD_IDS, Action, IllegalActionError, State
 
 from .lobby import LobbyError
 from .persistence import Journal
-from .store import SeatRecord, StorageError
+from .store import LeaseLost, SeatRecord, StorageError
 from .tables import (
     BOT,
     HUMAN,
@@ -74,6 +74,8 @@ class Hall:
     wall_clock: Callable[[], float] = time.time
     closing: bool = False
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    lease_lost: Callable[[str], None] = lambda _table_id: None
+    """Told when a write was fenced off: the table belongs to another process now."""
     bot_thread: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-bot")
     )
@@ -114,7 +116,7 @@ class TableActor:
             try:
                 await self.journal.call(
                     self.journal.store.save_seat, table.id,
-                    SeatRecord(number, HUMAN, display, seat.token_hash),
+                    SeatRecord(number, HUMAN, display, seat.token_hash), self.journal.fence(),
                 )
             except StorageError:
                 seat.kind, seat.name, seat.token_hash = old
@@ -139,7 +141,8 @@ class TableActor:
             seat.kind, seat.name, seat.token_hash = OPEN, "", None
             try:
                 await self.journal.call(
-                    self.journal.store.save_seat, table.id, SeatRecord(number, OPEN, "", None)
+                    self.journal.store.save_seat, table.id, SeatRecord(number, OPEN, "", None),
+                    self.journal.fence(),
                 )
             except StorageError:
                 seat.kind, seat.name, seat.token_hash = old
@@ -173,7 +176,7 @@ class TableActor:
             ]
             await self.journal.call(
                 self.journal.store.start_game, table.id, tuple(CARD_IDS[c] for c in deck),
-                first_cook, records,
+                first_cook, records, self.journal.fence(),
             )
             table.seats = seats
             table.state = state
@@ -294,6 +297,8 @@ class TableActor:
             )
         except StorageError as error:
             log.warning("table %s: commit refused (%s)", table.id, error)
+            if isinstance(error, LeaseLost):
+                self.hall.lease_lost(table.id)
             if conn is not None:
                 self._refuse(
                     conn, error.code,

@@ -28,7 +28,7 @@ from .master import ArchivedGame, LobbyError, Master, ReplayStep
 from .storage import DEFAULT_URL, Storage, StorageError
 from .tables import Table
 from .transport import OUTBOX_FRAMES, SocketOutbox, send_and_close, session
-from .wire import CLOSE_NO_TABLE, TableInfo
+from .wire import CLOSE_NO_TABLE, CLOSE_TRY_LATER, TableInfo
 
 __all__ = ["OUTBOX_FRAMES", "SocketOutbox", "create_app", "static_dir"]
 
@@ -126,7 +126,7 @@ def create_app(
     @app.get("/api/tables", response_model=list[TableInfo])
     async def list_tables() -> list[TableInfo]:
         """Public tables waiting for players or in play."""
-        return the_master.public_tables()
+        return await the_master.lobby_tables()
 
     @app.post("/api/tables", response_model=SeatGrant, status_code=201, responses=ERRORS)
     async def create_table(body: CreateTable) -> SeatGrant:
@@ -139,7 +139,7 @@ def create_app(
 
     @app.get("/api/tables/{table_id}", response_model=TableInfo, responses=ERRORS)
     async def get_table(table_id: str) -> TableInfo:
-        return the_master.get(table_id).public_info()
+        return (await the_master.held(table_id)).public_info()
 
     @app.post(
         "/api/tables/{table_id}/join", response_model=SeatGrant, status_code=201,
@@ -148,7 +148,7 @@ def create_app(
     async def join_table(table_id: str, body: JoinTable) -> SeatGrant:
         """Take the first free seat by the invite link."""
         seat, token = await the_master.join(table_id, body.name)
-        return _grant(the_master.get(table_id), seat, token)
+        return _grant(await the_master.held(table_id), seat, token)
 
     @app.post("/api/tables/{table_id}/leave", status_code=204, responses=ERRORS)
     async def leave_table(
@@ -164,7 +164,7 @@ def create_app(
     ) -> TableInfo:
         """The host deals; bots take the empty seats."""
         await the_master.start(table_id, x_seat_token)
-        return the_master.get(table_id).public_info()
+        return (await the_master.held(table_id)).public_info()
 
     @app.get("/api/archive", response_model=list[ArchivedGame], responses=ERRORS)
     async def archive() -> list[ArchivedGame]:
@@ -222,7 +222,14 @@ def create_app(
     @app.websocket("/ws/tables/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
-        table = await the_master.find(table_id)
+        try:
+            table = await the_master.find(table_id)
+        except (LobbyError, StorageError) as error:  # held elsewhere, or the store is away
+            await send_and_close(
+                websocket, error.code, "the table cannot be served right now; reconnect",
+                CLOSE_TRY_LATER,
+            )
+            return
         if table is None:
             await send_and_close(websocket, "no_table", "there is no such table", CLOSE_NO_TABLE)
             return

@@ -12,6 +12,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from typing import Any
 
 from pydantic import JsonValue
@@ -19,6 +20,7 @@ from pydantic import JsonValue
 from kingsbreakfast.engine import Record, Rules, State
 
 from .actor import Dealer, Hall, TableActor, make_bots
+from .leases import Leases
 from .lobby import (
     ArchivedGame,
     LobbyError,
@@ -31,9 +33,9 @@ from .lobby import (
     replay_step,
 )
 from .persistence import Journal
-from .store import GameRecord, GameStore, SeatRecord
+from .store import GameRecord, GameStore, SeatRecord, StorageError
 from .tables import HUMAN, LOBBY, OPEN, OVER, PLAYING, Outbox, Seat, Table, new_token, token_digest
-from .wire import Hello, Message, TableInfo
+from .wire import CLOSE_MOVED, Hello, Message, TableInfo
 
 __all__ = ["ArchivedGame", "LobbyError", "Master", "ReplayStep", "clean_name", "deal"]
 
@@ -51,13 +53,24 @@ class Master:
         zombie_grace: float = 30.0,
         wall_clock: Callable[[], float] = time.time,
         dealer: Dealer | None = None,
+        lease_seconds: float | None = None,
+        owner: str | None = None,
     ) -> None:
         self.storage = storage
         self.journal = Journal(storage)
         self.dealer = dealer or deal
         self.hall = Hall(bot_delay=bot_delay, zombie_grace=zombie_grace, wall_clock=wall_clock)
+        self.hall.lease_lost = self._lease_lost
         self.tables: dict[str, Table] = {}
         self._actors: dict[str, TableActor] = {}
+        self.leases: Leases | None = None
+        """None: this process owns every table (one process, SQLite or PostgreSQL). Else
+        several processes share the database and each table is held by lease (cluster)."""
+        if lease_seconds is not None:
+            self.leases = Leases(self.journal, lease_seconds, owner)
+            self.journal.fence = self.leases.fence
+        self._keeper: asyncio.Task[None] | None = None
+        self._taking: dict[str, asyncio.Lock] = {}
 
     # The pace of every table lives in the hall; tests tune it through the master.
     @property
@@ -85,9 +98,14 @@ class Master:
         self.hall.wall_clock = value
 
     # -- life cycle -----------------------------------------------------------------------
-    async def open(self) -> None:
-        """Migrate the schema and bring back every unfinished table (restart recovery)."""
-        await self.journal.call(self.storage.migrate)
+    async def open(self, migrate: bool = True) -> None:
+        """Migrate the schema and bring back every unfinished table (restart recovery). In a
+        cluster, tables are taken on demand and orphans by the lease keeper instead."""
+        if migrate:
+            await self.journal.call(self.storage.migrate)
+        if self.leases is not None:
+            self._keeper = asyncio.get_running_loop().create_task(keep_leases(self))
+            return
         for record in await self.journal.call(self.storage.load_unfinished):
             actor = self._hold(restore(record))
             actor.schedule()
@@ -95,10 +113,20 @@ class Master:
 
     async def close(self) -> None:
         self.hall.closing = True
+        if self._keeper is not None:
+            self._keeper.cancel()
+            await asyncio.gather(self._keeper, return_exceptions=True)
         for actor in self._actors.values():
             actor.stop()
         await asyncio.gather(*self.hall.tasks, return_exceptions=True)
         self.hall.bot_thread.shutdown(wait=False, cancel_futures=True)
+        if self.leases is not None and self.leases.epochs:
+            # hand every table over at once: a rolling restart waits for no lease to expire
+            with suppress(StorageError):
+                await self.journal.call(
+                    self.storage.release_leases, self.leases.owner, list(self.leases.epochs),
+                    self.leases.seconds,
+                )
         await self.journal.close()
 
     def _hold(self, table: Table) -> TableActor:
@@ -112,6 +140,83 @@ class Master:
         actor = self._actors.pop(table_id, None)
         if actor is not None:
             actor.stop()
+
+    # -- ownership (cluster) ----------------------------------------------------------------
+    def _lease_lost(self, table_id: str) -> None:
+        """A write was fenced off: let the table go (its clients reconnect to the owner)."""
+        self.let_go(table_id)
+
+    def let_go(self, table_id: str) -> None:
+        """Forget a table another process owns now; its sockets are closed so their clients
+        reconnect, and the proxy sends them to the new owner."""
+        table = self.tables.get(table_id)
+        self._drop(table_id)
+        if self.leases is not None:
+            self.leases.forget(table_id)
+        if table is not None:
+            for conn in list(table.connections):
+                conn.close(CLOSE_MOVED, "this table moved to another server: reconnect")
+            table.connections.clear()
+            log.info("table %s: handed to another process", table_id)
+
+    async def hand_over(self, table_id: str) -> None:
+        """Another process has a client for this table: finish what is in flight, then
+        release the lease so it can take the table at once."""
+        table = self.tables.get(table_id)
+        if self.leases is None or table is None:
+            return
+        async with table.lock:
+            self.let_go(table_id)
+            await self.journal.call(
+                self.storage.release_leases, self.leases.owner, [table_id], self.leases.seconds
+            )
+
+    async def own(self, table_id: str, wait: float | None = None) -> Table | None:
+        """The table, held by this process: taken from the store (its game replayed) when
+        another process had it. None when there is no such table in the lobby or in play."""
+        table = self.tables.get(table_id)
+        if self.leases is None or len(table_id) > 32:
+            return table
+        if table is not None and (self.leases.holds(table_id) or table.status == OVER):
+            return table
+        if wait is None:
+            wait = self.leases.seconds + 2.0
+        lock = self._taking.setdefault(table_id, asyncio.Lock())
+        try:
+            async with lock:  # two sockets of one table arriving together take it once
+                return await self._take(table_id, wait)
+        finally:
+            if not lock.locked():
+                self._taking.pop(table_id, None)
+
+    async def _take(self, table_id: str, wait: float) -> Table | None:
+        assert self.leases is not None
+        table = self.tables.get(table_id)
+        if table is not None and (self.leases.holds(table_id) or table.status == OVER):
+            return table
+        record = await self.journal.call(self.storage.load, table_id)
+        if record is None or record.status == OVER:
+            return None
+        if not await self.leases.take(table_id, wait):
+            raise LobbyError(
+                503, "table_busy", "another server still holds this table; try again",
+                retryable=True,
+            )
+        # read again under the lease: the last owner may have written since
+        record = await self.journal.call(self.storage.load, table_id)
+        if record is None:
+            return None
+        actor = self._hold(restore(record))
+        actor.schedule()
+        log.info("table %s: taken over at version %d", table_id, actor.table.version)
+        return actor.table
+
+    async def held(self, table_id: str) -> Table:
+        """The table for a lobby call on it (404 when there is none)."""
+        table = await self.own(table_id)
+        if table is None:
+            raise LobbyError(404, "no_table", "there is no such table", table=table_id[:40])
+        return table
 
     def actor(self, table: Table) -> TableActor:
         actor = self._actors.get(table.id)
@@ -129,7 +234,7 @@ class Master:
     async def find(self, table_id: str) -> Table | None:
         """A table in memory, or a finished one brought back from the archive so a returning
         player still sees the final view and the score."""
-        table = self.tables.get(table_id)
+        table = await self.own(table_id)
         if table is not None or len(table_id) > 32:
             return table
         record = await self.journal.call(self.storage.load, table_id)
@@ -174,22 +279,24 @@ class Master:
             public=public,
             seats=_seat_records(table),
         )
+        if self.leases is not None:
+            await self.leases.take(table.id, 0.0)
         self._hold(table)
         log.info("table %s created (%d seats)", table.id, seats)
         return table, 0, token
 
     async def join(self, table_id: str, name: str) -> tuple[int, str]:
         """Claim the first open seat: in the lobby, or a seat its player left during play."""
-        table = self.get(table_id)
-        return await self.actor(table).claim_seat(clean_name(name))
+        display = clean_name(name)
+        return await self.actor(await self.held(table_id)).claim_seat(display)
 
     async def leave(self, table_id: str, token: str) -> None:
         """Free the token's seat and invalidate the token; its sockets are closed."""
-        await self.actor(self.get(table_id)).free_seat(token)
+        await self.actor(await self.held(table_id)).free_seat(token)
 
     async def start(self, table_id: str, token: str) -> None:
         """The host deals: empty seats get bots, the deck is shuffled here and stays here."""
-        await self.actor(self.get(table_id)).deal(token, self.dealer)
+        await self.actor(await self.held(table_id)).deal(token, self.dealer)
 
     def public_tables(self) -> list[TableInfo]:
         return [
@@ -197,6 +304,22 @@ class Master:
             for t in self.tables.values()
             if t.public and t.status in (LOBBY, PLAYING)
         ]
+
+    async def lobby_tables(self) -> list[TableInfo]:
+        """Public tables waiting or in play: in a cluster, every process's, from the store
+        (who is connected is known only for the tables held here)."""
+        if self.leases is None:
+            return self.public_tables()
+        records = await self.journal.call(self.storage.load_unfinished)
+        infos: list[TableInfo] = []
+        for record in records:
+            if not record.public:
+                continue
+            table = self.tables.get(record.id)
+            if table is None:
+                table = restore(record, replay=False)
+            infos.append(table.public_info())
+        return infos
 
     # -- connections ----------------------------------------------------------------------
     def authenticate(self, table: Table, hello: Hello) -> int | None:
@@ -250,8 +373,9 @@ class Master:
         return archived(await self.journal.call(self.storage.list_archive, limit))
 
 
-def restore(record: GameRecord) -> Table:
-    """A stored table back in memory, its game replayed from the deck and the actions."""
+def restore(record: GameRecord, replay: bool = True) -> Table:
+    """A stored table back in memory, its game replayed from the deck and the actions
+    (``replay=False``: only what the lobby list shows)."""
     table = Table(
         id=record.id,
         num_seats=record.num_seats,
@@ -262,12 +386,44 @@ def restore(record: GameRecord) -> Table:
         seats=[Seat(s.kind, s.name, s.token_hash) for s in record.seats],
         status=record.status,
     )
-    if record.deck is not None:
+    table.version = len(record.actions)
+    if record.deck is not None and replay:
         table.state = replay_state(record)
-        table.version = len(record.actions)
         make_bots(table)
     return table
 
 
 def _seat_records(table: Table) -> list[SeatRecord]:
     return [SeatRecord(n, s.kind, s.name, s.token_hash) for n, s in enumerate(table.seats)]
+
+
+KEEPER_ORPHANS = 25
+"""Orphaned tables one process adopts per round, so a dead process's tables spread out."""
+
+
+async def keep_leases(master: Master) -> None:
+    """Renew this process's leases a few times per lease, let go of tables it lost, hand
+    over those another process has clients for, and adopt orphaned tables (a dead owner's
+    tables nobody asked for yet: their bots and clocks must go on)."""
+    leases = master.leases
+    assert leases is not None
+    store = master.storage
+    loop = asyncio.get_running_loop()
+    while not master.hall.closing:
+        started = loop.time()
+        try:
+            renewal = await master.journal.call(store.renew_leases, leases.owner, leases.seconds)
+            for table_id in [t for t in list(leases.epochs) if t not in renewal.kept]:
+                log.warning("table %s: lease lost", table_id)
+                master.let_go(table_id)
+            for table_id in renewal.wanted:
+                await master.hand_over(table_id)
+            for table_id in await master.journal.call(store.orphans, KEEPER_ORPHANS):
+                if table_id not in master.tables:
+                    with suppress(LobbyError):
+                        await master.own(table_id, wait=0.0)
+        except StorageError as error:  # the database is away: keep trying; fencing guards
+            log.warning("lease keeper: %s", error)
+        except Exception:  # never let the keeper die: without it every lease would lapse
+            log.exception("lease keeper failed; going on")
+        await asyncio.sleep(max(0.0, leases.renew_every - (loop.time() - started)))

@@ -7,11 +7,12 @@ every call refuse as a database that went away would.
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from .store import ActionItem, GameRecord, SeatRecord, StorageError
+from .store import ActionItem, Fence, GameRecord, LeaseLost, Renewal, SeatRecord, StorageError
 
 
 class MemoryStore:
@@ -19,6 +20,9 @@ class MemoryStore:
 
     def __init__(self) -> None:
         self.games: dict[str, GameRecord] = {}
+        self.leases: dict[str, tuple[str | None, int, float, str | None]] = {}
+        """Per table: owner, epoch, expiry (``clock()`` seconds), who wants it."""
+        self.clock = time.monotonic
         self.failing = False
         """While True every call raises :class:`StorageError` (a database outage)."""
         self._lock = threading.Lock()
@@ -61,29 +65,47 @@ class MemoryStore:
             raise StorageError(f"no game {game_id}")
         return game
 
-    def save_seat(self, game_id: str, seat: SeatRecord) -> None:
+    def _fence(self, fence: Fence | None, game_id: str) -> None:
+        if fence is None:
+            return
+        owner, epochs = fence
+        held = self.leases.get(game_id)
+        if held is None or held[0] != owner or held[1] != epochs.get(game_id):
+            raise LeaseLost(f"the lease of table {game_id} moved to another process")
+
+    def save_seat(self, game_id: str, seat: SeatRecord, fence: Fence | None = None) -> None:
         with self._lock:
             self._check()
+            self._fence(fence, game_id)
             game = self._game(game_id)
             seats = tuple(seat if s.seat == seat.seat else s for s in game.seats)
             self.games[game_id] = replace(game, seats=seats)
 
     def start_game(
-        self, game_id: str, deck: tuple[str, ...], first_cook: int, seats: list[SeatRecord]
+        self,
+        game_id: str,
+        deck: tuple[str, ...],
+        first_cook: int,
+        seats: list[SeatRecord],
+        fence: Fence | None = None,
     ) -> None:
         with self._lock:
             self._check()
+            self._fence(fence, game_id)
             game = self._game(game_id)
             self.games[game_id] = replace(
                 game, status="playing", deck=deck, first_cook=first_cook, seats=tuple(seats)
             )
 
-    def append_actions(self, items: list[ActionItem]) -> list[StorageError | None]:
+    def append_actions(
+        self, items: list[ActionItem], fence: Fence | None = None
+    ) -> list[StorageError | None]:
         results: list[StorageError | None] = []
         with self._lock:
             for game_id, number, seat, action, over in items:
                 try:
                     self._check()
+                    self._fence(fence, game_id)
                     game = self._game(game_id)
                     if number != len(game.actions):  # the (game, number) key
                         raise StorageError(f"action {number} of {game_id} is not the next one")
@@ -114,3 +136,61 @@ class MemoryStore:
             over = [g for g in self.games.values() if g.status == "over"]
             over.sort(key=lambda g: g.finished_at or g.created_at, reverse=True)
             return over[:limit]
+
+    # -- leases ---------------------------------------------------------------------------
+    def acquire_lease(self, game_id: str, owner: str, seconds: float) -> int | None:
+        with self._lock:
+            self._check()
+            now = self.clock()
+            held_by, epoch, expires, wanted = self.leases.get(game_id, (None, 0, 0.0, None))
+            if held_by != owner:
+                free = held_by is None and wanted in (None, owner)
+                if not free and expires >= now:
+                    return None
+                epoch += 1
+            self.leases[game_id] = (owner, epoch, now + seconds, None)
+            return epoch
+
+    def want_lease(self, game_id: str, owner: str) -> None:
+        with self._lock:
+            self._check()
+            held = self.leases.get(game_id)
+            if held is not None and held[0] not in (None, owner):
+                self.leases[game_id] = (*held[:3], owner)
+
+    def renew_leases(self, owner: str, seconds: float) -> Renewal:
+        with self._lock:
+            self._check()
+            now = self.clock()
+            kept: dict[str, int] = {}
+            wanted: set[str] = set()
+            for game_id, (held_by, epoch, _expires, who) in self.leases.items():
+                if held_by == owner:
+                    self.leases[game_id] = (owner, epoch, now + seconds, who)
+                    kept[game_id] = epoch
+                    if who is not None:
+                        wanted.add(game_id)
+            return Renewal(kept=kept, wanted=frozenset(wanted))
+
+    def release_leases(self, owner: str, game_ids: list[str], seconds: float) -> None:
+        with self._lock:
+            self._check()
+            for game_id in game_ids:
+                held = self.leases.get(game_id)
+                if held is not None and held[0] == owner:
+                    # kept for the process that asked, for one lease; free for all else
+                    expires = 0.0 if held[3] is None else self.clock() + seconds
+                    self.leases[game_id] = (None, held[1], expires, held[3])
+
+    def orphans(self, limit: int) -> list[str]:
+        with self._lock:
+            self._check()
+            now = self.clock()
+            found = []
+            for game in self.games.values():
+                held = self.leases.get(game.id)
+                if game.status == "playing" and (
+                    held is None or held[2] < now or (held[0] is None and held[3] is None)
+                ):
+                    found.append(game.id)
+            return found[:limit]

@@ -11,6 +11,7 @@ from datetime import datetime
 
 from sqlalchemy import (
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     MetaData,
@@ -80,3 +81,22 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(SmallInteger)
     action: Mapped[int] = mapped_column(SmallInteger)
     """The engine's action id (0–37)."""
+
+
+class LeaseRow(Base):
+    """Which server process owns a table in play, until when, and under which epoch.
+
+    ``epoch`` grows by one each time the table changes hands; an action is stored only while
+    its writer's (owner, epoch) is still the row's, checked in the same transaction, so a
+    process that lost its lease (paused, cut off) can never commit a move again.
+    """
+
+    __tablename__ = "leases"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    epoch: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[float] = mapped_column(Float)
+    """Seconds since 1970 by the database's clock (PostgreSQL) or the server's (SQLite)."""
+    wanted_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """A process that has a client for this table and asks the owner to hand it over."""

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import ParamSpec, TypeVar
 
-from .store import ActionItem, GameStore, StorageError
+from .store import ActionItem, Fence, GameStore, StorageError
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -31,6 +31,8 @@ class Journal:
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-db")
         self._pending: list[tuple[ActionItem, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
+        self.fence: Callable[[], Fence | None] = lambda: None
+        """The leases writes are checked against (none: this process owns every table)."""
 
     async def call(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run one store call in the database thread."""
@@ -55,7 +57,7 @@ class Journal:
                 batch, self._pending = self._pending, []
                 try:
                     results = await self.call(
-                        self.store.append_actions, [item for item, _ in batch]
+                        self.store.append_actions, [item for item, _ in batch], self.fence()
                     )
                 except Exception as error:  # the worker itself failed: refuse the batch
                     results = [StorageError(str(error))] * len(batch)

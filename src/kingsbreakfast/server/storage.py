@@ -13,19 +13,30 @@ are refused.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from importlib import resources
 from typing import Any, cast
 
-from sqlalchemy import Table, create_engine, event, insert, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy import Table, case, create_engine, event, insert, select, text, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from .models import ActionRow, GameRow, SeatRow
-from .store import ActionItem, GameRecord, SeatRecord, StorageError
+from .models import ActionRow, GameRow, LeaseRow, SeatRow
+from .store import (
+    ActionItem,
+    Fence,
+    GameRecord,
+    LeaseLost,
+    Renewal,
+    SeatRecord,
+    StorageError,
+)
 
 __all__ = ["DEFAULT_URL", "GameRecord", "SeatRecord", "Storage", "StorageError", "normalize_url"]
 
@@ -81,6 +92,9 @@ class Storage:
         location = resources.files("kingsbreakfast.server").joinpath("migrations")
         config.set_main_option("script_location", str(location))
         with self.engine.begin() as connection:
+            if not self.is_sqlite:
+                # several processes may start at once: one migrates, the others wait for it
+                connection.execute(text("SELECT pg_advisory_xact_lock(7013)"))
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
 
@@ -140,8 +154,10 @@ class Storage:
                     )
                 )
 
-    def save_seat(self, game_id: str, seat: SeatRecord) -> None:
+    def save_seat(self, game_id: str, seat: SeatRecord, fence: Fence | None = None) -> None:
         with self._session() as session:
+            if fence is not None:
+                self._check_fence(session.connection(), fence, game_id)
             session.execute(
                 update(SeatRow)
                 .where(SeatRow.game_id == game_id, SeatRow.seat == seat.seat)
@@ -149,10 +165,17 @@ class Storage:
             )
 
     def start_game(
-        self, game_id: str, deck: tuple[str, ...], first_cook: int, seats: list[SeatRecord]
+        self,
+        game_id: str,
+        deck: tuple[str, ...],
+        first_cook: int,
+        seats: list[SeatRecord],
+        fence: Fence | None = None,
     ) -> None:
         """The deal and the final seating, in one transaction."""
         with self._session() as session:
+            if fence is not None:
+                self._check_fence(session.connection(), fence, game_id)
             session.execute(
                 update(GameRow)
                 .where(GameRow.id == game_id)
@@ -166,7 +189,8 @@ class Storage:
                 )
 
     def append_action(
-        self, game_id: str, number: int, seat: int, action: int, *, game_over: bool
+        self, game_id: str, number: int, seat: int, action: int, *, game_over: bool,
+        fence: Fence | None = None,
     ) -> None:
         """Commit one accepted action; the game's last action also archives it.
 
@@ -174,55 +198,178 @@ class Storage:
         """
         try:
             with self.engine.begin() as connection:
-                connection.execute(
-                    _INSERT_ACTION,
-                    {"game_id": game_id, "number": number, "seat": seat, "action": action},
-                )
-                if game_over:
-                    connection.execute(
-                        update(GameRow)
-                        .where(GameRow.id == game_id)
-                        .values(status="over", finished_at=datetime.now(UTC))
-                    )
+                if fence is not None:
+                    self._check_fence(connection, fence, game_id)
+                self._write(connection, [(game_id, number, seat, action, game_over)])
         except SQLAlchemyError as error:
             raise StorageError(
                 f"the database refused the change: {type(error).__name__}"
             ) from error
 
     def append_actions(
-        self, items: list[ActionItem]
+        self, items: list[ActionItem], fence: Fence | None = None
     ) -> list[StorageError | None]:
         """Group commit: several tables' actions (game, number, seat, action, game over) in
         one transaction. If that fails, each is committed alone, so one refused action never
-        takes the others down; the answer says which failed."""
-        if len(items) > 1:
+        takes the others down; the answer says which failed. With a ``fence``, the tables'
+        lease rows are read and locked in the same transaction, and the actions of tables
+        whose lease moved on are refused with :class:`LeaseLost`."""
+        if len(items) > 1 or fence is not None:
             try:
                 with self.engine.begin() as connection:
-                    connection.execute(
-                        _INSERT_ACTION,
-                        [
-                            {"game_id": g, "number": n, "seat": s, "action": a}
-                            for g, n, s, a, _over in items
-                        ],
+                    held = (
+                        None if fence is None
+                        else self._fenced(connection, fence, {item[0] for item in items})
                     )
-                    for g, _n, _s, _a, over in items:
-                        if over:
-                            connection.execute(
-                                update(GameRow)
-                                .where(GameRow.id == g)
-                                .values(status="over", finished_at=datetime.now(UTC))
-                            )
-                return [None] * len(items)
+                    good = [item for item in items if held is None or item[0] in held]
+                    self._write(connection, good)
+                return [
+                    None if held is None or item[0] in held else _lost(item[0])
+                    for item in items
+                ]
             except SQLAlchemyError:
                 pass
         results: list[StorageError | None] = []
         for g, n, s, a, over in items:
             try:
-                self.append_action(g, n, s, a, game_over=over)
+                self.append_action(g, n, s, a, game_over=over, fence=fence)
                 results.append(None)
             except StorageError as error:
                 results.append(error)
         return results
+
+    @staticmethod
+    def _write(connection: Connection, items: list[ActionItem]) -> None:
+        if not items:
+            return
+        connection.execute(
+            _INSERT_ACTION,
+            [{"game_id": g, "number": n, "seat": s, "action": a} for g, n, s, a, _o in items],
+        )
+        for g, _n, _s, _a, over in items:
+            if over:
+                connection.execute(
+                    update(GameRow)
+                    .where(GameRow.id == g)
+                    .values(status="over", finished_at=datetime.now(UTC))
+                )
+
+    # -- leases ---------------------------------------------------------------------------
+    @staticmethod
+    def _fenced(connection: Connection, fence: Fence, game_ids: set[str]) -> set[str]:
+        """The tables among ``game_ids`` whose lease is still the fence's. Their rows stay
+        locked (shared) until the transaction ends, so no takeover can slip in between this
+        check and the commit."""
+        owner, epochs = fence
+        rows = connection.execute(
+            select(LeaseRow.game_id, LeaseRow.owner, LeaseRow.epoch)
+            .where(LeaseRow.game_id.in_(sorted(game_ids)))
+            .with_for_update(read=True)
+        ).all()
+        return {g for g, o, e in rows if o == owner and epochs.get(g) == e}
+
+    def _check_fence(self, connection: Connection, fence: Fence, game_id: str) -> None:
+        if game_id not in self._fenced(connection, fence, {game_id}):
+            raise _lost(game_id)
+
+    def _now(self, connection: Connection) -> float:
+        """The lease clock: the database's own on PostgreSQL, so several machines agree."""
+        if self.is_sqlite:
+            return time.time()
+        return float(connection.execute(text("SELECT extract(epoch FROM clock_timestamp())"))
+                     .scalar_one())
+
+    def acquire_lease(self, game_id: str, owner: str, seconds: float) -> int | None:
+        try:
+            with self.engine.begin() as connection:
+                insert_lease = (sqlite_insert if self.is_sqlite else pg_insert)(LeaseRow)
+                connection.execute(
+                    insert_lease.values(game_id=game_id, owner=None, epoch=0, expires_at=0.0)
+                    .on_conflict_do_nothing(index_elements=["game_id"])
+                )
+                row = connection.execute(
+                    select(LeaseRow.owner, LeaseRow.epoch, LeaseRow.expires_at,
+                           LeaseRow.wanted_by)
+                    .where(LeaseRow.game_id == game_id)
+                    .with_for_update()
+                ).one()
+                now = self._now(connection)
+                if row.owner == owner:
+                    epoch = row.epoch
+                elif row.expires_at < now or (
+                    row.owner is None and row.wanted_by in (None, owner)
+                ):
+                    epoch = row.epoch + 1
+                else:
+                    return None
+                connection.execute(
+                    update(LeaseRow)
+                    .where(LeaseRow.game_id == game_id)
+                    .values(owner=owner, epoch=epoch, expires_at=now + seconds, wanted_by=None)
+                )
+                return int(epoch)
+        except SQLAlchemyError as error:
+            raise StorageError(f"the lease was not taken: {type(error).__name__}") from error
+
+    def want_lease(self, game_id: str, owner: str) -> None:
+        with self._session() as session:
+            session.execute(
+                update(LeaseRow)
+                .where(LeaseRow.game_id == game_id, LeaseRow.owner.is_not(None),
+                       LeaseRow.owner != owner)
+                .values(wanted_by=owner)
+            )
+
+    def renew_leases(self, owner: str, seconds: float) -> Renewal:
+        try:
+            with self.engine.begin() as connection:
+                now = self._now(connection)
+                rows = connection.execute(
+                    update(LeaseRow)
+                    .where(LeaseRow.owner == owner)
+                    .values(expires_at=now + seconds)
+                    .returning(LeaseRow.game_id, LeaseRow.epoch, LeaseRow.wanted_by)
+                ).all()
+        except SQLAlchemyError as error:
+            raise StorageError(f"the leases were not renewed: {type(error).__name__}") from error
+        return Renewal(
+            kept={g: e for g, e, _w in rows},
+            wanted=frozenset(g for g, _e, w in rows if w is not None),
+        )
+
+    def release_leases(self, owner: str, game_ids: list[str], seconds: float) -> None:
+        if not game_ids:
+            return
+        try:
+            with self.engine.begin() as connection:
+                now = self._now(connection)
+                connection.execute(
+                    update(LeaseRow)
+                    .where(LeaseRow.owner == owner, LeaseRow.game_id.in_(game_ids))
+                    .values(
+                        owner=None,
+                        # kept for the process that asked, for one lease; free for all else
+                        expires_at=case((LeaseRow.wanted_by.is_(None), 0.0),
+                                        else_=now + seconds),
+                    )
+                )
+        except SQLAlchemyError as error:
+            raise StorageError(f"the leases were not released: {type(error).__name__}") from error
+
+    def orphans(self, limit: int) -> list[str]:
+        with self.engine.begin() as connection:
+            now = self._now(connection)
+            rows = connection.execute(
+                select(GameRow.id)
+                .outerjoin(LeaseRow, LeaseRow.game_id == GameRow.id)
+                .where(
+                    GameRow.status == "playing",
+                    (LeaseRow.game_id.is_(None)) | (LeaseRow.expires_at < now)
+                    | (LeaseRow.owner.is_(None) & LeaseRow.wanted_by.is_(None)),
+                )
+                .limit(limit)
+            ).all()
+        return [row[0] for row in rows]
 
     # -- reading --------------------------------------------------------------------------
     def load(self, game_id: str) -> GameRecord | None:
@@ -278,3 +425,7 @@ class Storage:
             seats=tuple(SeatRecord(s.seat, s.kind, s.name, s.token_hash) for s in seats),
             actions=actions,
         )
+
+
+def _lost(game_id: str) -> LeaseLost:
+    return LeaseLost(f"the lease of table {game_id} moved to another process")

@@ -7,6 +7,7 @@ Every call is synchronous and short; :mod:`.persistence` runs them in one worker
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -55,6 +56,27 @@ class GameRecord:
 ActionItem = tuple[str, int, int, int, bool]
 """One action to store: (game, number, seat, action id, whether it ends the game)."""
 
+Fence = tuple[str, Mapping[str, int]]
+"""Who writes, and the lease epoch it holds for each of its tables: a write for a table whose
+lease row no longer names this owner and epoch is refused (:class:`LeaseLost`)."""
+
+
+class LeaseLost(StorageError):
+    """The table's lease moved to another process: this one may no longer write for it.
+
+    Players hear the same retryable code as for an outage; the process drops the table and
+    its clients reconnect to the new owner."""
+
+
+@dataclass(frozen=True, slots=True)
+class Renewal:
+    """What one round of lease renewal found."""
+
+    kept: dict[str, int]
+    """Tables still ours, with their epochs."""
+    wanted: frozenset[str]
+    """Tables of ours another process has a client for."""
+
 
 class GameStore(Protocol):
     """Tables, seats and actions: the durable half of every table."""
@@ -76,16 +98,42 @@ class GameStore(Protocol):
         seats: list[SeatRecord],
     ) -> None: ...
 
-    def save_seat(self, game_id: str, seat: SeatRecord) -> None: ...
+    def save_seat(self, game_id: str, seat: SeatRecord, fence: Fence | None = None) -> None: ...
 
     def start_game(
-        self, game_id: str, deck: tuple[str, ...], first_cook: int, seats: list[SeatRecord]
+        self,
+        game_id: str,
+        deck: tuple[str, ...],
+        first_cook: int,
+        seats: list[SeatRecord],
+        fence: Fence | None = None,
     ) -> None:
         """The deal and the final seating, together."""
 
-    def append_actions(self, items: list[ActionItem]) -> list[StorageError | None]:
+    def append_actions(
+        self, items: list[ActionItem], fence: Fence | None = None
+    ) -> list[StorageError | None]:
         """Store several tables' actions at once; the answer says which were refused (a
-        refused action never takes the others down)."""
+        refused action never takes the others down). With a ``fence``, an action is stored
+        only if its table's lease is still the writer's, checked in the same transaction."""
+
+    # -- leases: one owner per table in play ------------------------------------------------
+    def acquire_lease(self, game_id: str, owner: str, seconds: float) -> int | None:
+        """Take or extend the table's lease if it is free, expired or already ``owner``'s;
+        answers the epoch held, or None while another process holds it."""
+
+    def want_lease(self, game_id: str, owner: str) -> None:
+        """Ask the table's current owner to hand it over (it has no client of ours)."""
+
+    def renew_leases(self, owner: str, seconds: float) -> Renewal:
+        """Extend every lease ``owner`` holds."""
+
+    def release_leases(self, owner: str, game_ids: list[str], seconds: float) -> None:
+        """Give tables up at once (handing over, shutting down). A table another process
+        asked for stays reserved for that process for ``seconds``."""
+
+    def orphans(self, limit: int) -> list[str]:
+        """Tables in play whose lease expired or was released: nobody is playing them."""
 
     def load(self, game_id: str) -> GameRecord | None: ...
 

@@ -49,6 +49,8 @@ MAX_VERSION: Final = 10_000
 CLOSE_UNSUPPORTED: Final = 1003
 CLOSE_POLICY: Final = 1008
 CLOSE_TOO_BIG: Final = 1009
+CLOSE_MOVED: Final = 1012
+"""Service restart: the table is now served by another process; reconnect."""
 CLOSE_TRY_LATER: Final = 1013
 CLOSE_NO_TABLE: Final = 4004
 CLOSE_BAD_TOKEN: Final = 4003

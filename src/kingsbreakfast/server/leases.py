@@ -1,0 +1,74 @@
+"""This process's side of table ownership: which tables it holds a lease on, under which
+epoch, and how it takes one.
+
+The lease rows live in the store (see :class:`~.store.GameStore`); this is the bookkeeping
+the table actors' writes are fenced with. A process that wants a table another one holds
+says so in the lease row and waits: the holder hands it over at its next renewal, or the
+lease expires if the holder is gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import socket
+
+from .persistence import Journal
+from .store import Fence
+
+POLL_SECONDS = 0.2
+"""How often a process waiting for a table looks at its lease again."""
+
+
+def process_name() -> str:
+    """A name no other process ever had: host, pid and a random part (a restarted process
+    with a reused pid is still someone else)."""
+    return f"{socket.gethostname()[:24]}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+class Leases:
+    """The tables this process owns, by epoch."""
+
+    def __init__(self, journal: Journal, seconds: float, owner: str | None = None) -> None:
+        if seconds <= 0:
+            raise ValueError("a lease lasts a positive number of seconds")
+        self.journal = journal
+        self.seconds = seconds
+        """How long a lease outlives its last renewal: the longest a dead owner's tables
+        wait for a successor."""
+        self.renew_every = seconds / 3
+        """Seconds between renewals: a lease survives two missed rounds."""
+        self.owner = owner or process_name()
+        self.epochs: dict[str, int] = {}
+
+    def fence(self) -> Fence:
+        return self.owner, dict(self.epochs)
+
+    def holds(self, game_id: str) -> bool:
+        return game_id in self.epochs
+
+    async def take(self, game_id: str, wait: float) -> bool:
+        """Own the table, waiting up to ``wait`` seconds for its holder to hand it over or to
+        die; False if it is still someone else's."""
+        store = self.journal.store
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        asked = False
+        while True:
+            epoch = await self.journal.call(
+                store.acquire_lease, game_id, self.owner, self.seconds
+            )
+            if epoch is not None:
+                self.epochs[game_id] = epoch
+                return True
+            if not asked:
+                await self.journal.call(store.want_lease, game_id, self.owner)
+                asked = True
+            left = deadline - loop.time()
+            if left <= 0:
+                return False
+            await asyncio.sleep(min(POLL_SECONDS, left))
+
+    def forget(self, game_id: str) -> None:
+        self.epochs.pop(game_id, None)

@@ -1,0 +1,154 @@
+"""One owner per table: leases in the store, taken over only when expired or handed over, and
+fencing — a process whose lease moved on can never commit a move again."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from kingsbreakfast.engine import State
+from kingsbreakfast.server.master import Master
+from kingsbreakfast.server.memory_store import MemoryStore
+from kingsbreakfast.server.storage import Storage
+from kingsbreakfast.server.store import GameStore, LeaseLost, SeatRecord
+from kingsbreakfast.server.wire import CLOSE_MOVED
+from server.kb_harness import Capture, act, seated_table
+
+
+def fixed_dealer(n: int) -> tuple[tuple[int, ...], int]:
+    return State.new(n, 8).initial_deck, 0
+
+
+def _game(store: GameStore, game_id: str) -> None:
+    store.create_game(game_id, num_seats=3, rules={}, bot_level="easy", clock_seconds=None,
+                      public=True, seats=[SeatRecord(n, "human", "P", None) for n in range(3)])
+    store.start_game(game_id, ("7",) * 110, 0, [SeatRecord(n, "human", "P", None)
+                                                for n in range(3)])
+
+
+@pytest.fixture(params=["sql", "memory"])
+def store(request: pytest.FixtureRequest, db_url: str) -> GameStore:
+    if request.param == "memory":
+        if "sqlite" not in db_url:
+            pytest.skip("the memory store needs no second database")
+        return MemoryStore()
+    storage = Storage(db_url)
+    storage.migrate()
+    return storage
+
+
+def test_a_lease_has_one_owner_until_it_expires_and_then_a_new_epoch(store: GameStore) -> None:
+    _game(store, "g")
+    assert store.acquire_lease("g", "A", 60.0) == 1
+    assert store.acquire_lease("g", "A", 60.0) == 1  # renewing one's own keeps the epoch
+    assert store.acquire_lease("g", "B", 60.0) is None
+    assert store.orphans(10) == []
+    store.want_lease("g", "B")
+    renewal = store.renew_leases("A", 60.0)
+    assert renewal.kept == {"g": 1} and renewal.wanted == {"g"}
+    store.release_leases("A", ["g"], 60.0)  # B asked: g is kept for B
+    assert store.acquire_lease("g", "C", 60.0) is None and store.orphans(10) == []
+    assert store.acquire_lease("g", "B", 60.0) == 2
+    store.release_leases("B", ["g"], 60.0)  # nobody asked: free for all
+    assert store.orphans(10) == ["g"]
+    assert store.acquire_lease("g", "B", -1.0) == 3  # B's lease is already expired ...
+    assert store.acquire_lease("g", "C", 60.0) == 4  # ... so C takes it
+    assert store.renew_leases("B", 60.0).kept == {}
+
+
+def test_a_fenced_write_is_refused_and_stores_nothing(store: GameStore) -> None:
+    _game(store, "g")
+    _game(store, "h")
+    assert store.acquire_lease("g", "A", -1.0) == 1  # expired at once
+    assert store.acquire_lease("h", "A", 60.0) == 1
+    assert store.acquire_lease("g", "B", 60.0) == 2  # B took g over
+    results = store.append_actions(
+        [("g", 0, 0, 1, False), ("h", 0, 0, 1, False)], ("A", {"g": 1, "h": 1})
+    )
+    assert isinstance(results[0], LeaseLost) and results[0].code == "storage_unavailable"
+    assert results[1] is None  # the other table's action is not taken down with it
+    with pytest.raises(LeaseLost):
+        store.save_seat("g", SeatRecord(0, "open", "", None), ("A", {"g": 1}))
+    assert store.append_actions([("g", 0, 1, 2, False)], ("B", {"g": 2})) == [None]
+    loaded = store.load("g")
+    assert loaded is not None and loaded.actions == ((1, 2),)  # B's move only
+    store.dispose()
+
+
+def test_an_owner_that_stopped_renewing_can_never_commit_again(db_url: str) -> None:
+    """Process A owns a table and then stops (a paused process renews nothing). Process B
+    takes the table over once A's lease has run out and plays on; when A wakes with a move
+    in hand, the store refuses it by its stale epoch, A lets the table go and closes its
+    sockets so their clients reconnect to B. No move is stored twice or lost."""
+
+    async def main() -> None:
+        a = Master(Storage(db_url), bot_delay=3600.0, dealer=fixed_dealer,
+                   lease_seconds=0.5, owner="A")
+        b = Master(Storage(db_url), bot_delay=3600.0, dealer=fixed_dealer,
+                   lease_seconds=0.5, owner="B")
+        await a.open()
+        await b.open(migrate=False)
+        table_a, _ = await seated_table(a, 3)
+        mover = Capture(0)
+        a.attach(table_a, mover)
+        await act(a, table_a, mover, "draw")
+        assert table_a.version == 1
+        assert a._keeper is not None
+        a._keeper.cancel()  # A is paused: it renews nothing from here on
+
+        table_b = await b.own(table_a.id, wait=5.0)  # waits for A's lease to run out
+        assert table_b is not None and table_b.version == 1
+        assert b.leases is not None and b.leases.epochs[table_a.id] == 2
+        assert table_b.state is not None and table_a.state is not None
+        assert table_b.state.view(None) == table_a.state.view(None)
+        seat = table_b.state.to_move
+        assert seat is not None
+        on_b = Capture(seat)
+        b.attach(table_b, on_b)
+        await act(b, table_b, on_b, table_b.state.legal_actions()[0])
+        assert table_b.version == 2
+
+        # A wakes up and its player's move arrives: A's memory still says version 1
+        stale = Capture(seat)
+        a.attach(table_a, stale)
+        await act(a, table_a, stale, table_a.state.legal_actions()[-1])
+        assert stale.errors()[-1]["code"] == "storage_unavailable"
+        assert table_a.version == 1  # memory unchanged by the refused move
+        assert table_a.id not in a.tables  # A let the table go ...
+        assert stale.closed is not None and stale.closed[0] == CLOSE_MOVED  # ... and its sockets
+
+        stored = b.storage.load(table_a.id)
+        assert stored is not None and len(stored.actions) == 2
+        assert stored.actions[1] == (seat, int(table_b.state.actions[-1]))
+        await b.close()
+        await a.close()
+
+    asyncio.run(main())
+
+
+def test_a_wanted_table_is_handed_over_at_once(db_url: str) -> None:
+    """A process with a client for a table asks the owner for it; the owner finishes what
+    is in flight, lets go and releases, so the asker needs no lease to expire."""
+
+    async def main() -> None:
+        a = Master(Storage(db_url), bot_delay=3600.0, dealer=fixed_dealer,
+                   lease_seconds=30.0, owner="A")
+        b = Master(Storage(db_url), bot_delay=3600.0, dealer=fixed_dealer,
+                   lease_seconds=30.0, owner="B")
+        assert a.leases is not None
+        a.leases.renew_every = 0.05  # A looks for requests often; its lease lasts 30 s
+        await a.open()
+        await b.open(migrate=False)
+        table_a, _ = await seated_table(a, 3)
+        watcher = Capture(None)
+        a.attach(table_a, watcher)
+        taking = asyncio.ensure_future(b.own(table_a.id, wait=20.0))
+        table_b = await asyncio.wait_for(taking, 25.0)  # far less than the 30 s lease
+        assert table_b is not None and table_b.id == table_a.id
+        assert watcher.closed is not None and watcher.closed[0] == CLOSE_MOVED
+        assert table_a.id not in a.tables
+        await b.close()
+        await a.close()
+
+    asyncio.run(main())

@@ -1,12 +1,28 @@
-"""``kingsbreakfast serve``: run the game server (lobby API, play WebSocket, browser client)."""
+"""``kingsbreakfast serve``: run the game server (lobby API, play WebSocket, browser client).
+
+One process on SQLite needs nothing installed. On PostgreSQL any number of processes share
+the database, each table held by one of them at a time (a lease); ``--workers N`` starts N
+such processes on consecutive ports and restarts any that dies, for a reverse proxy that
+routes each table to one of them (docs/deploy.md).
+"""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
 from typing import Annotated
 
 import typer
 
-from kingsbreakfast.cli.options import LangOption
+from kingsbreakfast.cli.options import LangOption, fail
+from kingsbreakfast.i18n import _
+
+DB_ENV = "KINGSBREAKFAST_DB"
+RESTART_PAUSE = 1.0
+"""Seconds before a worker that died is started again (a crash loop must not spin)."""
 
 
 def register(app: typer.Typer) -> None:
@@ -15,14 +31,36 @@ def register(app: typer.Typer) -> None:
 
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    port: Annotated[
+        int, typer.Option(help="port to listen on (with --workers N: the first of N ports)")
+    ] = 8000,
     db: Annotated[
         str,
         typer.Option(
+            envvar=DB_ENV,
             help="database URL: sqlite:///FILE (default, nothing to install) or "
-            "postgresql://user:password@host/dbname"
+            "postgresql://user:password@host/dbname (also read from "
+            f"{DB_ENV}, which keeps the password out of the process list)",
         ),
     ] = "sqlite:///kingsbreakfast.db",
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="server processes to run on ports PORT, PORT+1, …: PostgreSQL only; put a "
+            "reverse proxy in front (docs/deploy.md)"
+        ),
+    ] = 1,
+    lease_seconds: Annotated[
+        float,
+        typer.Option(
+            help="PostgreSQL: how long a table's lease outlives its owner's last renewal, "
+            "i.e. how soon another process takes over the tables of one that died"
+        ),
+    ] = 3.0,
+    migrate: Annotated[
+        bool,
+        typer.Option(help="bring the database schema up to date at start-up"),
+    ] = True,
     bot_delay: Annotated[
         float, typer.Option(help="seconds a bot waits before it moves, so people can follow")
     ] = 0.6,
@@ -56,9 +94,25 @@ def serve(
         )
         raise typer.Exit(2) from None
     if bot_delay < 0 or zombie_grace < 0:
-        typer.echo("--bot-delay and --zombie-grace must not be negative", err=True)
-        raise typer.Exit(2)
-    app = create_app(db, bot_delay=bot_delay, zombie_grace=zombie_grace)
+        raise fail(_("--bot-delay and --zombie-grace must not be negative"))
+    shared = db.startswith(("postgresql://", "postgres://", "postgresql+psycopg://"))
+    if workers < 1:
+        raise fail(_("--workers must be at least 1"))
+    if workers > 1 and not shared:
+        raise fail(
+            _(
+                "--workers {count} needs PostgreSQL: SQLite serves one process only "
+                "(give --db postgresql://… or leave --workers at 1)"
+            ).format(count=workers)
+        )
+    if shared and lease_seconds <= 0:
+        raise fail(_("--lease-seconds must be more than 0"))
+    if workers > 1:
+        raise typer.Exit(supervise(workers, host, port, db, migrate))
+    app = create_app(
+        db, bot_delay=bot_delay, zombie_grace=zombie_grace,
+        lease_seconds=lease_seconds if shared else None, migrate=migrate,
+    )
     typer.echo(f"King's Breakfast server on http://{host}:{port}/ (database: {_safe(db)})")
     uvicorn.run(
         app,
@@ -71,6 +125,65 @@ def serve(
         ws_per_message_deflate=ws_deflate,
         lifespan="on",
     )
+
+
+def supervise(workers: int, host: str, port: int, db: str, migrate: bool) -> int:
+    """Run ``workers`` one-process servers on consecutive ports, restarting any that exits,
+    until told to stop (SIGTERM or Ctrl-C), which is passed on to every worker."""
+    passed: list[str] = []
+    skip = False
+    for arg in sys.argv[2:]:  # the worker's options: ours minus port, workers, db
+        if skip:
+            skip = False
+            continue
+        name = arg.split("=", 1)[0]
+        if name in ("--port", "--workers", "--db", "--host"):
+            skip = "=" not in arg
+            continue
+        passed.append(arg)
+    env = {**os.environ, DB_ENV: db}  # never on a command line, where ps would show it
+
+    def launch(number: int, first: bool) -> subprocess.Popen[bytes]:
+        argv = [sys.executable, "-m", "kingsbreakfast", "serve", "--host", host,
+                "--port", str(port + number), *passed]
+        if not first or number > 0:
+            argv.append("--no-migrate")  # the first worker migrated, once
+        return subprocess.Popen(argv, env=env)
+
+    children: dict[int, subprocess.Popen[bytes]] = {}
+    first = launch(0, migrate)
+    children[0] = first
+    stopping = False
+
+    def stop(_signum: int, _frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    typer.echo(
+        f"King's Breakfast: {workers} workers on http://{host}:{port}–{port + workers - 1}/ "
+        f"(database: {_safe(db)})"
+    )
+    for number in range(1, workers):
+        children[number] = launch(number, False)
+    while not stopping:
+        for number, child in list(children.items()):
+            if child.poll() is not None and not stopping:
+                typer.echo(f"worker on port {port + number} exited ({child.returncode}); "
+                           "starting it again", err=True)
+                time.sleep(RESTART_PAUSE)
+                children[number] = launch(number, False)
+        time.sleep(0.2)
+    for child in children.values():
+        if child.poll() is None:
+            child.send_signal(signal.SIGTERM)
+    for child in children.values():
+        try:
+            child.wait(30)
+        except subprocess.TimeoutExpired:
+            child.kill()
+    return 0
 
 
 def _safe(url: str) -> str:

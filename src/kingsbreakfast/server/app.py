@@ -90,13 +90,20 @@ def create_app(
     bot_delay: float = 0.6,
     zombie_grace: float = 30.0,
     master: Master | None = None,
+    lease_seconds: float | None = None,
+    migrate: bool = True,
 ) -> FastAPI:
-    """The whole server as one ASGI app (give ``master`` to share one with a test)."""
-    the_master = master or Master(Storage(db_url), bot_delay=bot_delay, zombie_grace=zombie_grace)
+    """The whole server as one ASGI app (give ``master`` to share one with a test). With
+    ``lease_seconds`` the process shares its PostgreSQL database with others, holding each
+    table it serves by a lease of that length (docs/deploy.md)."""
+    the_master = master or Master(
+        Storage(db_url), bot_delay=bot_delay, zombie_grace=zombie_grace,
+        lease_seconds=lease_seconds,
+    )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await the_master.open()
+        await the_master.open(migrate=migrate)
         try:
             yield
         finally:

@@ -48,9 +48,9 @@ class Leases:
     def holds(self, game_id: str) -> bool:
         return game_id in self.epochs
 
-    async def take(self, game_id: str, wait: float) -> bool:
-        """Own the table, waiting up to ``wait`` seconds for its holder to hand it over or to
-        die; False if it is still someone else's."""
+    async def take(self, game_id: str, wait: float, ask: bool = True) -> bool:
+        """Own the table, waiting up to ``wait`` seconds for its holder to hand it over
+        (``ask``: ask it to) or to die; False if it is still someone else's."""
         store = self.journal.store
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
@@ -62,7 +62,7 @@ class Leases:
             if epoch is not None:
                 self.epochs[game_id] = epoch
                 return True
-            if not asked:
+            if ask and not asked:
                 await self.journal.call(store.want_lease, game_id, self.owner)
                 asked = True
             left = deadline - loop.time()

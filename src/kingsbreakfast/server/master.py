@@ -171,7 +171,9 @@ class Master:
                 self.storage.release_leases, self.leases.owner, [table_id], self.leases.seconds
             )
 
-    async def own(self, table_id: str, wait: float | None = None) -> Table | None:
+    async def own(
+        self, table_id: str, wait: float | None = None, ask: bool = True
+    ) -> Table | None:
         """The table, held by this process: taken from the store (its game replayed) when
         another process had it. None when there is no such table in the lobby or in play."""
         table = self.tables.get(table_id)
@@ -184,12 +186,12 @@ class Master:
         lock = self._taking.setdefault(table_id, asyncio.Lock())
         try:
             async with lock:  # two sockets of one table arriving together take it once
-                return await self._take(table_id, wait)
+                return await self._take(table_id, wait, ask)
         finally:
             if not lock.locked():
                 self._taking.pop(table_id, None)
 
-    async def _take(self, table_id: str, wait: float) -> Table | None:
+    async def _take(self, table_id: str, wait: float, ask: bool) -> Table | None:
         assert self.leases is not None
         table = self.tables.get(table_id)
         if table is not None and (self.leases.holds(table_id) or table.status == OVER):
@@ -197,7 +199,7 @@ class Master:
         record = await self.journal.call(self.storage.load, table_id)
         if record is None or record.status == OVER:
             return None
-        if not await self.leases.take(table_id, wait):
+        if not await self.leases.take(table_id, wait, ask):
             raise LobbyError(
                 503, "table_busy", "another server still holds this table; try again",
                 retryable=True,
@@ -397,7 +399,7 @@ def _seat_records(table: Table) -> list[SeatRecord]:
     return [SeatRecord(n, s.kind, s.name, s.token_hash) for n, s in enumerate(table.seats)]
 
 
-KEEPER_ORPHANS = 25
+KEEPER_ORPHANS = 100
 """Orphaned tables one process adopts per round, so a dead process's tables spread out."""
 
 
@@ -421,7 +423,7 @@ async def keep_leases(master: Master) -> None:
             for table_id in await master.journal.call(store.orphans, KEEPER_ORPHANS):
                 if table_id not in master.tables:
                     with suppress(LobbyError):
-                        await master.own(table_id, wait=0.0)
+                        await master.own(table_id, wait=0.0, ask=False)
         except StorageError as error:  # the database is away: keep trying; fencing guards
             log.warning("lease keeper: %s", error)
         except Exception:  # never let the keeper die: without it every lease would lapse

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from importlib import resources
 from typing import Any, cast
 
-from sqlalchemy import Table, case, create_engine, event, insert, select, text, update
+from sqlalchemy import Table, case, create_engine, event, func, insert, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
@@ -367,6 +367,7 @@ class Storage:
                     (LeaseRow.game_id.is_(None)) | (LeaseRow.expires_at < now)
                     | (LeaseRow.owner.is_(None) & LeaseRow.wanted_by.is_(None)),
                 )
+                .order_by(func.random())  # processes adopting at once rarely collide
                 .limit(limit)
             ).all()
         return [row[0] for row in rows]

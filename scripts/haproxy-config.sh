@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Print an HAProxy configuration for several `kingsbreakfast serve` processes:
+#   bash scripts/haproxy-config.sh LISTEN_ADDRESS:PORT SERVER_ADDRESS:PORT [SERVER_ADDRESS:PORT ...]
+# e.g. bash scripts/haproxy-config.sh 127.0.0.1:8080 127.0.0.1:8001 127.0.0.1:8002 > kb.cfg
+#      haproxy -f kb.cfg
+#
+# Every request about one table (/ws/tables/ID, /api/tables/ID/...) goes to the same server,
+# chosen by a consistent hash of the table id: that server takes the table's lease and plays
+# it. When a server stops answering its health checks, only its tables move (to the next
+# server on the ring), and the new server takes them over from the database. Everything
+# else (the lobby list, creating a table, the archive, the static client) goes round robin.
+# TLS: add `ssl crt /path/to/cert.pem` to the bind line (docs/deploy.md).
+set -euo pipefail
+if (($# < 2)); then
+  echo "usage: $0 LISTEN_ADDRESS:PORT SERVER_ADDRESS:PORT [SERVER_ADDRESS:PORT ...]" >&2
+  exit 2
+fi
+listen=$1
+shift
+servers=""
+n=0
+for address in "$@"; do
+  n=$((n + 1))
+  servers+="    server kb${n} ${address} check inter 500ms fall 2 rise 2"$'\n'
+done
+cat <<CFG
+global
+    # two descriptors per connection: keep within the open-files limit (ulimit -n)
+    maxconn ${KB_PROXY_MAXCONN:-9000}
+
+defaults
+    mode http
+    option http-server-close
+    # a server that refuses the connection (killed, restarting): try another at once
+    option redispatch 1
+    retries 3
+    timeout connect 1s
+    timeout client 60s
+    timeout server 60s
+    # an upgraded WebSocket is a tunnel; the server pings every 20 s
+    timeout tunnel 1h
+    timeout http-request 10s
+
+frontend kingsbreakfast
+    bind ${listen}
+    http-request del-header X-Kb-Table
+    http-request set-header X-Kb-Table %[path,field(4,/)] if { path_beg /ws/tables/ /api/tables/ }
+    use_backend by_table if { req.hdr(X-Kb-Table) -m found }
+    default_backend any_server
+
+backend by_table
+    balance hdr(X-Kb-Table)
+    hash-type consistent
+${servers}
+backend any_server
+    balance roundrobin
+${servers}
+CFG

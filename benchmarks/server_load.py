@@ -12,6 +12,11 @@ p50/p90/p99/max latency, error frames, unexpected closes, lost actions (a table 
 version differs from the last version its clients saw acknowledged), and the server's memory.
 
     python benchmarks/server_load.py --tables 100 --seconds 30 [--think 1.0] [--client-procs 2]
+
+With ``--servers N --db postgresql://…`` it starts N server processes on PostgreSQL behind
+HAProxy (scripts/haproxy-config.sh; ``--proxy`` puts the proxy in front of one process too,
+for a like-for-like comparison) on ports ``--port-base`` + 0 … N, and drives them through
+the proxy. The database's tables are dropped first.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from server.kb_cluster import Proxy, start_servers
 from server.kb_live import LiveServer
 
 SEATS = 4
@@ -196,6 +202,23 @@ def client_process(args: tuple[str, str, int, float, float, int]) -> dict[str, A
     return asyncio.run(drive(*args))
 
 
+def _fresh(url: str) -> None:
+    """An empty schema, so no table of an earlier run is adopted."""
+    from sqlalchemy import create_engine, text
+
+    from kingsbreakfast.server.storage import Storage, normalize_url
+
+    engine = create_engine(normalize_url(url))
+    with engine.begin() as connection:
+        connection.execute(
+            text("DROP TABLE IF EXISTS leases, actions, seats, games, alembic_version")
+        )
+    engine.dispose()
+    storage = Storage(url)
+    storage.migrate()
+    storage.dispose()
+
+
 def rss_mib(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -212,33 +235,55 @@ def main() -> None:
     parser.add_argument("--client-procs", type=int, default=1)
     parser.add_argument("--db", default=None, help="database URL (default: a temporary SQLite)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--servers", type=int, default=1,
+                        help="server processes behind HAProxy (PostgreSQL only)")
+    parser.add_argument("--proxy", action="store_true",
+                        help="put HAProxy in front even of one server")
+    parser.add_argument("--lease-seconds", type=float, default=3.0)
+    parser.add_argument("--port-base", type=int, default=18300)
     parser.add_argument("--deflate", action="store_true",
                         help="serve with permessage-deflate (the server's default is without)")
     options = parser.parse_args()
 
+    clustered = options.servers > 1 or options.proxy
+    if clustered and not (options.db or "").startswith("postgresql"):
+        parser.error("--servers above 1 and --proxy need --db postgresql://…")
     with tempfile.TemporaryDirectory() as tmp:
         db = options.db or f"sqlite:///{Path(tmp) / 'load.db'}"
-        server = LiveServer(db, bot_delay=0.0, zombie_grace=600.0,
-                            log_path=Path(tmp) / "server.log",
-                            extra=("--ws-deflate",) if options.deflate else ()).start()
-        assert server.process is not None
-        pid = server.process.pid
-        rss_before = rss_mib(pid)
+        proxy: Proxy | None = None
+        if clustered:
+            _fresh(db)
+            ports = list(range(options.port_base, options.port_base + options.servers + 1))
+            proxy = Proxy(ports[0], ports[1:], Path(tmp))
+            servers = start_servers(db, ports[1:], Path(tmp), options.lease_seconds,
+                                    bot_delay=0.0)
+            proxy.start()
+            base, ws_base = proxy.base, proxy.ws_base
+        else:
+            servers = [LiveServer(db, bot_delay=0.0, zombie_grace=600.0,
+                                  log_path=Path(tmp) / "server.log",
+                                  extra=("--ws-deflate",) if options.deflate else ()).start()]
+            base, ws_base = servers[0].base, servers[0].ws_base
+        pids = [s.process.pid for s in servers if s.process is not None]
+        rss_before = sum(rss_mib(pid) for pid in pids)
         try:
             procs = max(1, options.client_procs)
             shares = [options.tables // procs + (i < options.tables % procs) for i in range(procs)]
-            jobs = [(server.base, server.ws_base, n, options.seconds, options.think,
+            jobs = [(base, ws_base, n, options.seconds, options.think,
                      options.seed + i) for i, n in enumerate(shares) if n]
             peak = 0.0
             with multiprocessing.Pool(len(jobs)) as pool:
                 pending = pool.map_async(client_process, jobs)
                 while not pending.ready():
                     pending.wait(1.0)
-                    peak = max(peak, rss_mib(pid))
+                    peak = max(peak, sum(rss_mib(pid) for pid in pids))
                 results = pending.get()
             elapsed = max(r["window"] for r in results)
         finally:
-            server.stop()
+            if proxy is not None:
+                proxy.stop()
+            for server in servers:
+                server.stop()
     latencies = sorted(x for r in results for x in r["latencies"])
     moves = sum(r["moves"] for r in results)
     errors = [e for r in results for e in r["errors"]]
@@ -253,6 +298,8 @@ def main() -> None:
         "connections": options.tables * SEATS,
         "think_s": options.think,
         "client_procs": options.client_procs,
+        "servers": options.servers,
+        "proxy": clustered,
         "deflate": options.deflate,
         "window_s": round(elapsed, 1),
         "games_finished_in_window": sum(r["finished"] for r in results),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install (Debian apt) and start what the server and browser tests need: a real PostgreSQL
-# server and Debian's chromium. Idempotent; run as root on a bare Debian machine.
+# server, Debian's chromium, and HAProxy (the cluster test starts its own, on loopback). Idempotent; run as root on a bare Debian machine.
 #
 # Use either:   eval "$(bash scripts/ci-services.sh)"
 #        or:    source scripts/ci-services.sh
@@ -12,6 +12,7 @@ _kb_services() {
   command -v pg_ctlcluster >/dev/null 2>&1 || need+=(postgresql)
   [ -x /usr/bin/chromium ] || need+=(chromium)
   [ -d /usr/share/fonts/truetype/dejavu ] || need+=(fonts-dejavu-core)
+  command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || need+=(haproxy)
   if ((${#need[@]})); then
     echo "ci-services: installing ${need[*]}" >&2
     apt-get update -qq >&2

@@ -95,21 +95,30 @@ async def run(options: argparse.Namespace, folder: Path) -> dict[str, Any]:
 
         finished: list[list[Player]] = []
         await refill()
+
+        async def keep_full() -> None:
+            while True:
+                await asyncio.sleep(0.5)
+                await refill()
+
+        filler = asyncio.ensure_future(keep_full())
         kills: list[dict[str, Any]] = []
         for _kill in range(options.kills):
-            await refill()
             await asyncio.sleep(options.settle)
             held = owners(options.db)
             pids = {s.process.pid: s for s in servers if s.process is not None}
             counts: dict[int, list[str]] = {}
-            for table_id in players:
-                if held.get(table_id) in pids:
+            for table_id, seats in list(players.items()):
+                if held.get(table_id) in pids and not any(p.over for p in seats) and min(
+                    p.version for p in seats
+                ) >= 0:
                     counts.setdefault(held[table_id], []).append(table_id)
             if not counts:
                 continue
             pid, orphaned = max(counts.items(), key=lambda item: len(item[1]))
             victim = pids[pid]
-            marks = {t: max(p.version for p in players[t]) for t in orphaned}
+            seats_of = {t: players[t] for t in orphaned}
+            marks = {t: max(p.version for p in seats_of[t]) for t in orphaned}
             killed_at = time.monotonic()
             victim.kill9()
             waits: dict[str, float] = {}
@@ -118,9 +127,7 @@ async def run(options: argparse.Namespace, folder: Path) -> dict[str, Any]:
                 for t in orphaned:
                     if t in waits:
                         continue
-                    seats = players.get(t) or next(
-                        (f for f in finished if f[0].url.endswith(t)), [])
-                    moved = [p.moved_at for p in seats
+                    moved = [p.moved_at for p in seats_of[t]
                              if p.version > marks[t] and p.moved_at is not None]
                     if moved:
                         waits[t] = min(moved) - killed_at
@@ -129,6 +136,7 @@ async def run(options: argparse.Namespace, folder: Path) -> dict[str, Any]:
             kills.append({"tables": len(orphaned), "max_s": max(waits.values(), default=None),
                           "median_s": statistics.median(waits.values()) if waits else None,
                           "stuck": len(orphaned) - len(waits)})
+        filler.cancel()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

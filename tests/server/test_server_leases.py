@@ -152,3 +152,14 @@ def test_a_wanted_table_is_handed_over_at_once(db_url: str) -> None:
         await a.close()
 
     asyncio.run(main())
+
+
+def test_a_dead_owners_table_goes_to_the_process_that_asked_for_it(store: GameStore) -> None:
+    """The process with the table's clients asked first; another process adopting orphans
+    must not take the table from under it (the clients would have to chase it)."""
+    _game(store, "g")
+    assert store.acquire_lease("g", "A", -1.0) == 1  # A died: its lease has run out
+    store.want_lease("g", "B")
+    assert store.acquire_lease("g", "C", 60.0) is None
+    assert store.acquire_lease("g", "B", 60.0) == 2
+    store.dispose()

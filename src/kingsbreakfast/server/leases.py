@@ -54,7 +54,6 @@ class Leases:
         store = self.journal.store
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
-        asked = False
         while True:
             epoch = await self.journal.call(
                 store.acquire_lease, game_id, self.owner, self.seconds
@@ -62,9 +61,8 @@ class Leases:
             if epoch is not None:
                 self.epochs[game_id] = epoch
                 return True
-            if ask and not asked:
+            if ask:  # again each time: a process that took the table meanwhile cleared it
                 await self.journal.call(store.want_lease, game_id, self.owner)
-                asked = True
             left = deadline - loop.time()
             if left <= 0:
                 return False

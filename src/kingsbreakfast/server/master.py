@@ -141,6 +141,22 @@ class Master:
         if actor is not None:
             actor.stop()
 
+    def _retire(self, table_id: str) -> None:
+        """A finished game's last watcher left: it lives on in the archive only, and its
+        lease (if any) is given back, so no process renews it for ever."""
+        self._drop(table_id)
+        if self.leases is not None and self.leases.holds(table_id):
+            self.leases.forget(table_id)
+            task = asyncio.get_running_loop().create_task(self._release(table_id))
+            self.hall.keep(task)
+
+    async def _release(self, table_id: str) -> None:
+        assert self.leases is not None
+        with suppress(StorageError):
+            await self.journal.call(
+                self.storage.release_leases, self.leases.owner, [table_id], 0.0
+            )
+
     # -- ownership (cluster) ----------------------------------------------------------------
     def _lease_lost(self, table_id: str) -> None:
         """A write was fenced off: let the table go (its clients reconnect to the owner)."""
@@ -329,8 +345,13 @@ class Master:
         return self.actor(table).authenticate(hello)
 
     def attach(self, table: Table, conn: Outbox) -> None:
-        """A connection joins: it gets the full current view at once (reconnect = resync)."""
-        self.actor(table).attach(conn)
+        """A connection joins: it gets the full current view at once (reconnect = resync).
+        If the table moved to another process meanwhile, the client is told to reconnect."""
+        actor = self._actors.get(table.id)
+        if actor is None or actor.table is not table:
+            conn.close(CLOSE_MOVED, "this table moved to another server: reconnect")
+            return
+        actor.attach(conn)
 
     def detach(self, table: Table, conn: Outbox) -> None:
         actor = self._actors.get(table.id)
@@ -338,12 +359,15 @@ class Master:
             table.connections.discard(conn)
             return
         if actor.detach(conn):
-            # the last watcher of a finished game left: it lives on in the archive only
-            self._drop(table.id)
+            self._retire(table.id)
 
     async def receive(self, table: Table, conn: Outbox, message: Message) -> None:
         """One parsed client message (shape was checked by the parser)."""
-        await self.actor(table).receive(conn, message)
+        actor = self._actors.get(table.id)
+        if actor is None or actor.table is not table:  # moved while the socket was open
+            conn.close(CLOSE_MOVED, "this table moved to another server: reconnect")
+            return
+        await actor.receive(conn, message)
 
     # -- archive --------------------------------------------------------------------------
     async def record(self, table_id: str) -> dict[str, Any]:

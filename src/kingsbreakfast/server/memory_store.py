@@ -144,6 +144,8 @@ class MemoryStore:
             now = self.clock()
             held_by, epoch, expires, wanted = self.leases.get(game_id, (None, 0, 0.0, None))
             if held_by != owner:
+                if wanted not in (None, owner) and now < expires + seconds:
+                    return None  # another process asked first: it has the table's clients
                 free = held_by is None and wanted in (None, owner)
                 if not free and expires >= now:
                     return None

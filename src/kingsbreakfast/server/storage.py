@@ -296,6 +296,8 @@ class Storage:
                 now = self._now(connection)
                 if row.owner == owner:
                     epoch = row.epoch
+                elif row.wanted_by not in (None, owner) and now < row.expires_at + seconds:
+                    return None  # another process asked first: it has the table's clients
                 elif row.expires_at < now or (
                     row.owner is None and row.wanted_by in (None, owner)
                 ):

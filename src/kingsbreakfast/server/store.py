@@ -120,7 +120,8 @@ class GameStore(Protocol):
     # -- leases: one owner per table in play ------------------------------------------------
     def acquire_lease(self, game_id: str, owner: str, seconds: float) -> int | None:
         """Take or extend the table's lease if it is free, expired or already ``owner``'s;
-        answers the epoch held, or None while another process holds it."""
+        answers the epoch held, or None while another process holds it. A table another
+        process asked for stays that process's to take until one lease after expiry."""
 
     def want_lease(self, game_id: str, owner: str) -> None:
         """Ask the table's current owner to hand it over (it has no client of ours)."""

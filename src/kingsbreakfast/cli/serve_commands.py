@@ -132,7 +132,8 @@ def supervise(workers: int, host: str, port: int, db: str, migrate: bool) -> int
     until told to stop (SIGTERM or Ctrl-C), which is passed on to every worker."""
     passed: list[str] = []
     skip = False
-    for arg in sys.argv[2:]:  # the worker's options: ours minus port, workers, db
+    given = sys.argv[sys.argv.index("serve") + 1:] if "serve" in sys.argv else []
+    for arg in given:  # the worker's options: ours minus port, workers, db, host
         if skip:
             skip = False
             continue
@@ -143,16 +144,21 @@ def supervise(workers: int, host: str, port: int, db: str, migrate: bool) -> int
         passed.append(arg)
     env = {**os.environ, DB_ENV: db}  # never on a command line, where ps would show it
 
-    def launch(number: int, first: bool) -> subprocess.Popen[bytes]:
+    if migrate:  # once, here, before any worker starts: they all run with --no-migrate
+        from kingsbreakfast.server.storage import Storage
+
+        storage = Storage(db)
+        storage.migrate()
+        storage.dispose()
+
+    def launch(number: int) -> subprocess.Popen[bytes]:
         argv = [sys.executable, "-m", "kingsbreakfast", "serve", "--host", host,
                 "--port", str(port + number), *passed]
-        if not first or number > 0:
-            argv.append("--no-migrate")  # the first worker migrated, once
+        if "--no-migrate" not in argv:
+            argv.append("--no-migrate")
         return subprocess.Popen(argv, env=env)
 
     children: dict[int, subprocess.Popen[bytes]] = {}
-    first = launch(0, migrate)
-    children[0] = first
     stopping = False
 
     def stop(_signum: int, _frame: object) -> None:
@@ -165,15 +171,15 @@ def supervise(workers: int, host: str, port: int, db: str, migrate: bool) -> int
         f"King's Breakfast: {workers} workers on http://{host}:{port}–{port + workers - 1}/ "
         f"(database: {_safe(db)})"
     )
-    for number in range(1, workers):
-        children[number] = launch(number, False)
+    for number in range(workers):
+        children[number] = launch(number)
     while not stopping:
         for number, child in list(children.items()):
             if child.poll() is not None and not stopping:
                 typer.echo(f"worker on port {port + number} exited ({child.returncode}); "
                            "starting it again", err=True)
                 time.sleep(RESTART_PAUSE)
-                children[number] = launch(number, False)
+                children[number] = launch(number)
         time.sleep(0.2)
     for child in children.values():
         if child.poll() is None:

@@ -103,6 +103,7 @@ async def run(options: argparse.Namespace, folder: Path) -> dict[str, Any]:
 
         filler = asyncio.ensure_future(keep_full())
         kills: list[dict[str, Any]] = []
+        every_wait: list[float] = []
         for _kill in range(options.kills):
             await asyncio.sleep(options.settle)
             held = owners(options.db)
@@ -133,6 +134,7 @@ async def run(options: argparse.Namespace, folder: Path) -> dict[str, Any]:
                         waits[t] = min(moved) - killed_at
                 await asyncio.sleep(0.01)
             victim.start()  # the process comes back, as a supervisor would bring it
+            every_wait.extend(waits.values())
             kills.append({"tables": len(orphaned), "max_s": max(waits.values(), default=None),
                           "median_s": statistics.median(waits.values()) if waits else None,
                           "stuck": len(orphaned) - len(waits)})
@@ -160,6 +162,10 @@ async def run(options: argparse.Namespace, folder: Path) -> dict[str, Any]:
             "median_of_per_kill_max_s": round(statistics.median(all_waits), 2)
             if all_waits else None,
             "max_s": round(max(all_waits), 2) if all_waits else None,
+            "orphaned_tables": len(every_wait),
+            "per_table_median_s": round(statistics.median(every_wait), 2) if every_wait else None,
+            "per_table_p90_s": round(sorted(every_wait)[int(0.9 * len(every_wait))], 2)
+            if every_wait else None,
             "stuck_tables": sum(k["stuck"] for k in kills),
             "tables_with_lost_moves": lost,
         }

@@ -89,7 +89,8 @@ def test_an_owner_that_stopped_renewing_can_never_commit_again(db_url: str) -> N
                    lease_seconds=0.5, owner="B")
         await a.open()
         await b.open(migrate=False)
-        table_a, _ = await seated_table(a, 3)
+        created, _ = await seated_table(a, 3)
+        table_a = a.tables[created.id]  # created in the store, taken by its first request
         mover = Capture(0)
         a.attach(table_a, mover)
         await act(a, table_a, mover, "draw")
@@ -140,7 +141,8 @@ def test_a_wanted_table_is_handed_over_at_once(db_url: str) -> None:
         a.leases.renew_every = 0.05  # A looks for requests often; its lease lasts 30 s
         await a.open()
         await b.open(migrate=False)
-        table_a, _ = await seated_table(a, 3)
+        created, _ = await seated_table(a, 3)
+        table_a = a.tables[created.id]
         watcher = Capture(None)
         a.attach(table_a, watcher)
         taking = asyncio.ensure_future(b.own(table_a.id, wait=20.0))

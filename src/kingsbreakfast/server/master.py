@@ -297,9 +297,10 @@ class Master:
             public=public,
             seats=_seat_records(table),
         )
-        if self.leases is not None:
-            await self.leases.take(table.id, 0.0)
-        self._hold(table)
+        if self.leases is None:
+            self._hold(table)
+        # else: the table is in the database only; the process the proxy routes its id to
+        # takes it with its first request (no handover from the process that created it)
         log.info("table %s created (%d seats)", table.id, seats)
         return table, 0, token
 

@@ -60,6 +60,8 @@ class TableRun:
         self.tokens: list[str] = []
         self.seen = [0] * SEATS
         self.finished = False
+        self.games = 0
+        self.seated = asyncio.Event()
 
     async def open_table(self, http: httpx.AsyncClient) -> None:
         grant = await post(http, "/api/tables", {"name": "host", "seats": SEATS,
@@ -72,9 +74,31 @@ class TableRun:
     async def start(self, http: httpx.AsyncClient) -> None:
         await post(http, f"/api/tables/{self.table_id}/start", None, self.tokens[0])
 
-    async def play(self, ready: asyncio.Barrier, measure: list[float]) -> None:
+    async def play_on(self, ready: asyncio.Barrier, measure: list[float],
+                      http: httpx.AsyncClient, gate: asyncio.Semaphore) -> None:
+        """The first game on the common start, then a new table each time a game ends, so
+        the load stays at N tables however short the games are."""
+        await self.play(ready, measure)
+        while self.finished and not self.closes:
+            self.finished = False
+            self.sent = {}
+            self.seen = [0] * SEATS
+            async with gate:
+                await self.open_table(http)
+            started = asyncio.ensure_future(self._start_when_seated(http))
+            await self.play(None, measure)
+            await started
+            self.games += 1
+
+    async def _start_when_seated(self, http: httpx.AsyncClient) -> None:
+        await self.seated.wait()
+        await self.start(http)
+
+    async def play(self, ready: asyncio.Barrier | None, measure: list[float]) -> None:
         seen = self.seen
         done = asyncio.Event()
+        self.seated = asyncio.Event()
+        greeted = [0]
 
         async def seat(number: int) -> None:
             try:
@@ -84,7 +108,11 @@ class TableRun:
                 ) as ws:
                     await ws.send(json.dumps({"type": "hello", "token": self.tokens[number]}))
                     json.loads(await ws.recv())  # the lobby state: connected
-                    await ready.wait()
+                    greeted[0] += 1
+                    if greeted[0] == SEATS:
+                        self.seated.set()
+                    if ready is not None:
+                        await ready.wait()
                     acted = -1
                     while not done.is_set():  # ends when the game does, or by cancel
                         text = await ws.recv()
@@ -159,7 +187,7 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
         ready = asyncio.Barrier(tables * SEATS + 1)
         measure = [float("inf")]
         setup_start = time.monotonic()
-        players = [asyncio.ensure_future(r.play(ready, measure)) for r in runs]
+        players = [asyncio.ensure_future(r.play_on(ready, measure, http, gate)) for r in runs]
         await ready.wait()  # every socket is connected and greeted
         connect_seconds = time.monotonic() - setup_start
         await asyncio.gather(*(limited(r.start(http)) for r in runs))
@@ -187,7 +215,7 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
             "errors": [e for r in runs for e in r.errors],
             "closes": sum(r.closes for r in runs),
             "lost": lost,
-            "finished": sum(r.finished for r in runs),
+            "finished": sum(r.games + r.finished for r in runs),
             "connect_seconds": connect_seconds,
         }
 

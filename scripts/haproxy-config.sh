@@ -21,7 +21,7 @@ servers=""
 n=0
 for address in "$@"; do
   n=$((n + 1))
-  servers+="    server kb${n} ${address} check inter 500ms fall 2 rise 2"$'\n'
+  servers+="    server kb${n} ${address} check inter 1s fall 3 rise 2"$'\n'
 done
 cat <<CFG
 global
@@ -40,6 +40,8 @@ defaults
     # an upgraded WebSocket is a tunnel; the server pings every 20 s
     timeout tunnel 1h
     timeout http-request 10s
+    # a busy server answers its health check late, not never: do not drop it for that
+    timeout check 3s
 
 frontend kingsbreakfast
     bind ${listen}

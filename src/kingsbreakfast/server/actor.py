@@ -23,11 +23,12 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from kingsbreakfast.bots import IsmctsBot, make_bot
+from kingsbreakfast.bots import IsmctsBot
 from kingsbreakfast.engine import CARD_IDS, Action, IllegalActionError, State
 
 from .lobby import LobbyError
 from .persistence import Journal
+from .restore import make_bots
 from .store import LeaseLost, SeatRecord, StorageError
 from .tables import (
     BOT,
@@ -58,8 +59,7 @@ from .wire import (
 
 log = logging.getLogger("kingsbreakfast.server")
 
-Dealer = Callable[[int], tuple[tuple[int, ...], int]]
-"""Shuffles a deck and picks the first cook for a table of n seats."""
+Dealer = Callable[[int], tuple[tuple[int, ...], int]]  # a shuffled deck and the first cook
 
 
 @dataclass(slots=True)
@@ -83,11 +83,6 @@ class Hall:
     def keep(self, task: asyncio.Task[None]) -> None:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
-
-
-def make_bots(table: Table) -> None:
-    for number in range(table.num_seats):
-        table.bots[number] = make_bot(table.bot_level)
 
 
 class TableActor:

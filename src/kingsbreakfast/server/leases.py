@@ -10,12 +10,21 @@ lease expires if the holder is gone.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import secrets
 import socket
+from contextlib import suppress
+from typing import TYPE_CHECKING
 
+from .lobby import LobbyError
 from .persistence import Journal
-from .store import Fence
+from .store import Fence, StorageError
+
+if TYPE_CHECKING:
+    from .master import Master
+
+log = logging.getLogger("kingsbreakfast.server")
 
 POLL_SECONDS = 0.2
 """How often a process waiting for a table looks at its lease again."""
@@ -70,3 +79,35 @@ class Leases:
 
     def forget(self, game_id: str) -> None:
         self.epochs.pop(game_id, None)
+
+
+KEEPER_ORPHANS = 100
+"""Orphaned tables one process adopts per round, so a dead process's tables spread out."""
+
+
+async def keep_leases(master: Master) -> None:
+    """Renew this process's leases a few times per lease, let go of tables it lost, hand
+    over those another process has clients for, and adopt orphaned tables (a dead owner's
+    tables nobody asked for yet: their bots and clocks must go on)."""
+    leases = master.leases
+    assert leases is not None
+    store = master.storage
+    loop = asyncio.get_running_loop()
+    while not master.hall.closing:
+        started = loop.time()
+        try:
+            renewal = await master.journal.call(store.renew_leases, leases.owner, leases.seconds)
+            for table_id in [t for t in list(leases.epochs) if t not in renewal.kept]:
+                log.warning("table %s: lease lost", table_id)
+                master.let_go(table_id)
+            for table_id in renewal.wanted:
+                await master.hand_over(table_id)
+            for table_id in await master.journal.call(store.orphans, KEEPER_ORPHANS):
+                if table_id not in master.tables:
+                    with suppress(LobbyError):
+                        await master.own(table_id, wait=0.0, ask=False)
+        except StorageError as error:  # the database is away: keep trying; fencing guards
+            log.warning("lease keeper: %s", error)
+        except Exception:  # never let the keeper die: without it every lease would lapse
+            log.exception("lease keeper failed; going on")
+        await asyncio.sleep(max(0.0, leases.renew_every - (loop.time() - started)))

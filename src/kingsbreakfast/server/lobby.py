@@ -18,7 +18,6 @@ from kingsbreakfast.engine import (
     DISHES,
     MAX_PLAYERS,
     MIN_PLAYERS,
-    Action,
     KingsBreakfastError,
     Rules,
     ScoringDict,
@@ -110,15 +109,6 @@ def deal(num_seats: int) -> tuple[tuple[int, ...], int]:
     """A deck shuffled from the system's entropy and a random first cook (R2)."""
     system = random.SystemRandom()
     return shuffled_deck(random.Random(system.getrandbits(64))), system.randrange(num_seats)
-
-
-def replay_state(record: GameRecord) -> State:
-    """A stored game rebuilt by replaying its actions on its deck."""
-    assert record.deck is not None
-    state = State(record.deck, record.num_seats, record.first_cook, Rules.from_dict(record.rules))
-    for seat, action in record.actions:
-        state.play(Action(action), seat=seat)
-    return state
 
 
 def replay_step(state: State, names: list[str], step: int) -> ReplayStep:

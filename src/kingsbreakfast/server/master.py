@@ -17,10 +17,10 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from kingsbreakfast.engine import Record, Rules, State
+from kingsbreakfast.engine import Record, State
 
-from .actor import Dealer, Hall, TableActor, make_bots
-from .leases import Leases
+from .actor import Dealer, Hall, TableActor
+from .leases import Leases, keep_leases
 from .lobby import (
     ArchivedGame,
     LobbyError,
@@ -29,11 +29,11 @@ from .lobby import (
     check_table,
     clean_name,
     deal,
-    replay_state,
     replay_step,
 )
 from .persistence import Journal
-from .store import GameRecord, GameStore, SeatRecord, StorageError
+from .restore import restore, seat_records
+from .store import GameStore, StorageError
 from .tables import HUMAN, LOBBY, OPEN, OVER, PLAYING, Outbox, Seat, Table, new_token, token_digest
 from .wire import CLOSE_MOVED, Hello, Message, TableInfo
 
@@ -295,7 +295,7 @@ class Master:
             bot_level=bot_level,
             clock_seconds=clock_seconds,
             public=public,
-            seats=_seat_records(table),
+            seats=seat_records(table),
         )
         if self.leases is None:
             self._hold(table)
@@ -398,59 +398,3 @@ class Master:
 
     async def archive(self, limit: int = 50) -> list[ArchivedGame]:
         return archived(await self.journal.call(self.storage.list_archive, limit))
-
-
-def restore(record: GameRecord, replay: bool = True) -> Table:
-    """A stored table back in memory, its game replayed from the deck and the actions
-    (``replay=False``: only what the lobby list shows)."""
-    table = Table(
-        id=record.id,
-        num_seats=record.num_seats,
-        rules=Rules.from_dict(record.rules),
-        bot_level=record.bot_level,
-        clock_seconds=record.clock_seconds,
-        public=record.public,
-        seats=[Seat(s.kind, s.name, s.token_hash) for s in record.seats],
-        status=record.status,
-    )
-    table.version = len(record.actions)
-    if record.deck is not None and replay:
-        table.state = replay_state(record)
-        make_bots(table)
-    return table
-
-
-def _seat_records(table: Table) -> list[SeatRecord]:
-    return [SeatRecord(n, s.kind, s.name, s.token_hash) for n, s in enumerate(table.seats)]
-
-
-KEEPER_ORPHANS = 100
-"""Orphaned tables one process adopts per round, so a dead process's tables spread out."""
-
-
-async def keep_leases(master: Master) -> None:
-    """Renew this process's leases a few times per lease, let go of tables it lost, hand
-    over those another process has clients for, and adopt orphaned tables (a dead owner's
-    tables nobody asked for yet: their bots and clocks must go on)."""
-    leases = master.leases
-    assert leases is not None
-    store = master.storage
-    loop = asyncio.get_running_loop()
-    while not master.hall.closing:
-        started = loop.time()
-        try:
-            renewal = await master.journal.call(store.renew_leases, leases.owner, leases.seconds)
-            for table_id in [t for t in list(leases.epochs) if t not in renewal.kept]:
-                log.warning("table %s: lease lost", table_id)
-                master.let_go(table_id)
-            for table_id in renewal.wanted:
-                await master.hand_over(table_id)
-            for table_id in await master.journal.call(store.orphans, KEEPER_ORPHANS):
-                if table_id not in master.tables:
-                    with suppress(LobbyError):
-                        await master.own(table_id, wait=0.0, ask=False)
-        except StorageError as error:  # the database is away: keep trying; fencing guards
-            log.warning("lease keeper: %s", error)
-        except Exception:  # never let the keeper die: without it every lease would lapse
-            log.exception("lease keeper failed; going on")
-        await asyncio.sleep(max(0.0, leases.renew_every - (loop.time() - started)))

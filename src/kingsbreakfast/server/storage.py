@@ -13,27 +13,24 @@ are refused.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from importlib import resources
 from typing import Any, cast
 
-from sqlalchemy import Table, case, create_engine, event, func, insert, select, text, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy import Table, create_engine, event, insert, select, text, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+from .lease_rows import LeaseRows
 from .models import ActionRow, GameRow, LeaseRow, SeatRow
 from .store import (
     ActionItem,
     Fence,
     GameRecord,
     LeaseLost,
-    Renewal,
     SeatRecord,
     StorageError,
 )
@@ -65,7 +62,7 @@ def _sqlite_pragmas(busy_ms: int) -> Callable[[Any, Any], None]:
     return on_connect
 
 
-class Storage:
+class Storage(LeaseRows):
     """Tables, seats and actions in one SQL database (a :class:`~.store.GameStore`)."""
 
     def __init__(self, url: str = DEFAULT_URL, *, busy_ms: int = 5000) -> None:
@@ -271,108 +268,6 @@ class Storage:
     def _check_fence(self, connection: Connection, fence: Fence, game_id: str) -> None:
         if game_id not in self._fenced(connection, fence, {game_id}):
             raise _lost(game_id)
-
-    def _now(self, connection: Connection) -> float:
-        """The lease clock: the database's own on PostgreSQL, so several machines agree."""
-        if self.is_sqlite:
-            return time.time()
-        return float(connection.execute(text("SELECT extract(epoch FROM clock_timestamp())"))
-                     .scalar_one())
-
-    def acquire_lease(self, game_id: str, owner: str, seconds: float) -> int | None:
-        try:
-            with self.engine.begin() as connection:
-                insert_lease = (sqlite_insert if self.is_sqlite else pg_insert)(LeaseRow)
-                connection.execute(
-                    insert_lease.values(game_id=game_id, owner=None, epoch=0, expires_at=0.0)
-                    .on_conflict_do_nothing(index_elements=["game_id"])
-                )
-                row = connection.execute(
-                    select(LeaseRow.owner, LeaseRow.epoch, LeaseRow.expires_at,
-                           LeaseRow.wanted_by)
-                    .where(LeaseRow.game_id == game_id)
-                    .with_for_update()
-                ).one()
-                now = self._now(connection)
-                if row.owner == owner:
-                    epoch = row.epoch
-                elif row.wanted_by not in (None, owner) and now < row.expires_at + seconds:
-                    return None  # another process asked first: it has the table's clients
-                elif row.expires_at < now or (
-                    row.owner is None and row.wanted_by in (None, owner)
-                ):
-                    epoch = row.epoch + 1
-                else:
-                    return None
-                connection.execute(
-                    update(LeaseRow)
-                    .where(LeaseRow.game_id == game_id)
-                    .values(owner=owner, epoch=epoch, expires_at=now + seconds, wanted_by=None)
-                )
-                return int(epoch)
-        except SQLAlchemyError as error:
-            raise StorageError(f"the lease was not taken: {type(error).__name__}") from error
-
-    def want_lease(self, game_id: str, owner: str) -> None:
-        with self._session() as session:
-            session.execute(
-                update(LeaseRow)
-                .where(LeaseRow.game_id == game_id, LeaseRow.owner.is_not(None),
-                       LeaseRow.owner != owner)
-                .values(wanted_by=owner)
-            )
-
-    def renew_leases(self, owner: str, seconds: float) -> Renewal:
-        try:
-            with self.engine.begin() as connection:
-                now = self._now(connection)
-                rows = connection.execute(
-                    update(LeaseRow)
-                    .where(LeaseRow.owner == owner)
-                    .values(expires_at=now + seconds)
-                    .returning(LeaseRow.game_id, LeaseRow.epoch, LeaseRow.wanted_by)
-                ).all()
-        except SQLAlchemyError as error:
-            raise StorageError(f"the leases were not renewed: {type(error).__name__}") from error
-        return Renewal(
-            kept={g: e for g, e, _w in rows},
-            wanted=frozenset(g for g, _e, w in rows if w is not None),
-        )
-
-    def release_leases(self, owner: str, game_ids: list[str], seconds: float) -> None:
-        if not game_ids:
-            return
-        try:
-            with self.engine.begin() as connection:
-                now = self._now(connection)
-                connection.execute(
-                    update(LeaseRow)
-                    .where(LeaseRow.owner == owner, LeaseRow.game_id.in_(game_ids))
-                    .values(
-                        owner=None,
-                        # kept for the process that asked, for one lease; free for all else
-                        expires_at=case((LeaseRow.wanted_by.is_(None), 0.0),
-                                        else_=now + seconds),
-                    )
-                )
-        except SQLAlchemyError as error:
-            raise StorageError(f"the leases were not released: {type(error).__name__}") from error
-
-    def orphans(self, limit: int) -> list[str]:
-        with self.engine.begin() as connection:
-            now = self._now(connection)
-            rows = connection.execute(
-                select(GameRow.id)
-                .outerjoin(LeaseRow, LeaseRow.game_id == GameRow.id)
-                .where(
-                    GameRow.status == "playing",
-                    (LeaseRow.game_id.is_(None)) | (LeaseRow.expires_at < now)
-                    | (LeaseRow.owner.is_(None) & LeaseRow.wanted_by.is_(None)),
-                )
-                .order_by(func.random())  # processes adopting at once rarely collide
-                .limit(limit)
-            ).all()
-        return [row[0] for row in rows]
 
     # -- reading --------------------------------------------------------------------------
     def load(self, game_id: str) -> GameRecord | None:

@@ -125,7 +125,7 @@ class Player:
     """One seat's client bot: plays a random legal move on its turn, reconnects on its own
     whenever its socket closes, and remembers every state it was sent."""
 
-    def __init__(self, ws_base: str, table_id: str, seat: int, token: str,
+    def __init__(self, ws_base: str, table_id: str, seat: int | None, token: str | None,
                  rng: random.Random) -> None:
         self.url = f"{ws_base}/ws/tables/{table_id}"
         self.seat = seat
@@ -138,6 +138,8 @@ class Player:
         self.errors: list[str] = []
         self.moved_at: float | None = None
         """When the last state this seat saw arrived (monotonic)."""
+        self.versions: list[int] = []
+        """The version of every state frame received, in order (across reconnects)."""
 
     async def play(self, think: float = 0.0) -> None:
         backoff = 0.05
@@ -156,6 +158,7 @@ class Player:
                             continue
                         backoff = 0.05
                         view = frame["view"]
+                        self.versions.append(frame["version"])
                         if frame["version"] >= self.version:
                             self.version = frame["version"]
                             self.history = view["history"]

@@ -247,6 +247,12 @@ def _fresh(url: str) -> None:
     storage.dispose()
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_mib(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -294,6 +300,7 @@ def main() -> None:
             base, ws_base = servers[0].base, servers[0].ws_base
         pids = [s.process.pid for s in servers if s.process is not None]
         rss_before = sum(rss_mib(pid) for pid in pids)
+        cpu_before = sum(cpu_seconds(pid) for pid in pids)
         try:
             procs = max(1, options.client_procs)
             shares = [options.tables // procs + (i < options.tables % procs) for i in range(procs)]
@@ -306,6 +313,7 @@ def main() -> None:
                     pending.wait(1.0)
                     peak = max(peak, sum(rss_mib(pid) for pid in pids))
                 results = pending.get()
+            server_cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
             elapsed = max(r["window"] for r in results)
         finally:
             if proxy is not None:
@@ -343,6 +351,8 @@ def main() -> None:
         "error_frames": len([e for e in errors if not e.startswith("closed")]),
         "unexpected_closes": sum(r["closes"] for r in results),
         "lost_actions_tables": sum(r["lost"] for r in results),
+        "server_cpu_s": round(server_cpu, 1),
+        "server_cpu_ms_per_move": round(1000 * server_cpu / moves, 2) if moves else None,
         "server_rss_mib_idle": round(rss_before, 1),
         "server_rss_mib_peak": round(peak, 1),
         "cpus": os.cpu_count(),

@@ -18,7 +18,8 @@ from .actions import Action
 from .cards import CARD_IDS, dish_counts
 from .errors import ActionFormatError, IllegalActionError, RecordError, SetupError
 from .rules import DEFAULT_RULES, Rules
-from .state import MAX_PLAYERS, MIN_PLAYERS, State, shuffled_deck
+from .setup import MAX_PLAYERS, MIN_PLAYERS, shuffled_deck
+from .state import State
 
 FORMAT: Final = "kingsbreakfast/1"
 

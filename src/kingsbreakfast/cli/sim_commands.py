@@ -11,7 +11,13 @@ from typing import Annotated
 import typer
 
 from kingsbreakfast.bots import BOTS, LEVELS, find_bot
-from kingsbreakfast.cli.options import LangOption, VariantOption, fail, parse_variants
+from kingsbreakfast.cli.options import (
+    LangOption,
+    VariantOption,
+    fail,
+    need_extra,
+    parse_variants,
+)
 from kingsbreakfast.engine import KingsBreakfastError, read_record
 
 
@@ -34,7 +40,12 @@ def _indented(text: str) -> str:
 
 def hint(
     record: Annotated[
-        Path, typer.Argument(help="A kingsbreakfast/1 record of an unfinished game.")
+        str,
+        typer.Argument(
+            metavar="RECORD",
+            help="A kingsbreakfast/1 record of an unfinished game: a file, '-' for standard "
+            "input, or a bundled example's name (see 'kingsbreakfast examples').",
+        ),
     ],
     seat: Annotated[
         int | None, typer.Option(help="Whose view to use (default: the seat to move).")
@@ -47,11 +58,10 @@ def hint(
     """Rank the legal actions of the player to move, with estimated final points and win
     chance, from what SEAT can see (never the hidden cards)."""
     from kingsbreakfast.bots.hint import rank_actions
+    from kingsbreakfast.cli.main import read_source
 
     try:
-        state = read_record(record.read_bytes()).replay()
-    except OSError as error:
-        raise fail(f"cannot read {record}: {error.strerror or error}") from None
+        state = read_record(read_source(record)).replay()
     except KingsBreakfastError as error:
         raise fail(error) from None
     if state.is_over:
@@ -98,6 +108,9 @@ def tournament(
 ) -> None:
     """Play seat-rotated games between bots; write win shares (95% CI), scores, discards,
     seat advantage and OpenSkill ratings as JSON and CSV."""
+    need_extra("sim", "openskill", *(["matplotlib"] if plot is not None else []))
+    if backend == "ray":
+        need_extra("ray", "ray")
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from kingsbreakfast.sim import TournamentConfig, parse_lineup, run_tournament
@@ -165,6 +178,8 @@ def analyze(
 ) -> None:
     """Balance questions by simulation: seat (first cook) advantage for each table size,
     dragon use, the king's final plate, scores and tie-breaks."""
+    if plots is not None:
+        need_extra("sim", "matplotlib")
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from kingsbreakfast.sim.analyze import analyze as run_analysis

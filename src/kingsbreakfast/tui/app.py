@@ -9,10 +9,13 @@ made, with the reason shown when it is refused.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+import signal
 from pathlib import Path
 from typing import ClassVar
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -27,7 +30,7 @@ from kingsbreakfast.i18n.errors import explain
 from . import strings
 from .language import next_language, translate_bindings
 from .moves import DISH_KEYS, DRAW_KEY, FEED, FEED_KEY, PASS_KEY, PLACE_KEY, Move, move_for_key
-from .saving import default_save_path, write_record
+from .saving import Autosaver, default_save_path, write_record
 from .screens import (
     USE,
     DragonScreen,
@@ -174,6 +177,7 @@ class GameScreen(Screen[None]):
                 await asyncio.sleep(pause)
             action = await asyncio.to_thread(game.bot_choice)
             game.play(action)
+            self.kb_app.autosave()
             self.watcher.after_move()
         self.redraw()
         view = game.view(None)
@@ -198,6 +202,7 @@ class GameScreen(Screen[None]):
             return
         self.say("")
         self.kb_app.saved = False
+        self.kb_app.autosave()
         self.awaiting_human = False
         self.watcher.after_move()
         self.advance()
@@ -271,9 +276,14 @@ class PlayApp(App[None]):
     """``kingsbreakfast play``: one game after another with the same seats and settings."""
 
     CSS = CSS
+    ENABLE_COMMAND_PALETTE = False
+    """The framework's palette speaks only English and offers nothing the keys do not."""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("t", "toggle_theme", N_("colours"), show=False),
         Binding("L", "switch_language", N_("language")),
+        # both keys leave at once, and the game is saved: nothing is lost either way
+        Binding("ctrl+q", "leave", N_("save and leave"), show=False, priority=True),
+        Binding("ctrl+c", "leave", N_("save and leave"), show=False, priority=True),
     ]
 
     def __init__(
@@ -283,6 +293,7 @@ class PlayApp(App[None]):
         save_path: Path | None = None,
         hint_seconds: float = 2.0,
         light: bool = False,
+        autosaver: Autosaver | None = None,
     ) -> None:
         super().__init__()
         if light:
@@ -293,11 +304,38 @@ class PlayApp(App[None]):
         self.hint_seconds = hint_seconds
         self.saved = False
         self.last_saved: Path | None = None
+        self.autosaver = autosaver or Autosaver()
+        self.farewell: str | None = None
+        """The line to print once the screen is gone (where the game was saved)."""
 
     def on_mount(self) -> None:
         self.title = strings.title()
         translate_bindings(self)
+        self.autosave()
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError, AttributeError):
+            # a closed terminal: the game is saved already, leave cleanly
+            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self.action_leave)
         self.push_screen(GameScreen(self.game))
+
+    def autosave(self) -> None:
+        """After every action: the autosave file holds the game so far."""
+        self.autosaver.save(self.game)
+
+    def action_leave(self) -> None:
+        """Ctrl-C, Ctrl-Q or a closed terminal: save and leave, saying how to come back."""
+        self.autosave()
+        self.exit()
+
+    def exit(
+        self,
+        result: None = None,
+        return_code: int = 0,
+        message: RenderableType | None = None,
+    ) -> None:
+        """Every way out passes here: an unfinished game leaves a line on how to resume."""
+        if not self.game.is_over:
+            self.farewell = _farewell(self.autosaver, self.last_saved if self.saved else None)
+        super().exit(result, return_code, message)
 
     def action_switch_language(self) -> None:
         """``L``: the next language; the game goes on where it was, told in the new one."""
@@ -355,6 +393,18 @@ class PlayApp(App[None]):
         if answer == "again":
             self.game = self.game.rematch()
             self.saved = False
+            self.autosaver = Autosaver()
+            self.autosave()
             self.switch_screen(GameScreen(self.game))
         elif answer == "quit":
             self.exit()
+
+
+def _farewell(autosaver: Autosaver, saved: Path | None) -> str:
+    """Where the game is, and the command that brings it back."""
+    if saved is not None:
+        return strings.saved_to(str(saved))
+    if autosaver.written and autosaver.error is None:
+        return strings.autosaved_to(str(autosaver.path))
+    return strings.autosave_failed(str(autosaver.path), autosaver.error or "?")
+

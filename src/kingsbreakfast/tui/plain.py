@@ -36,14 +36,15 @@ from .moves import (
     second_dishes,
 )
 from .opponents import rank_moves
-from .saving import default_save_path, write_record
+from .saving import Autosaver, default_save_path, write_record
 from .session import Game, Watcher
 
-AGAIN, QUIT = "again", "quit"
+AGAIN, QUIT, INTERRUPTED = "again", "quit", "interrupted"
+"""How a plain game ends: another game wanted, left, or left by Ctrl-C (exit status 130)."""
 
 
 class _EndOfInput(Exception):
-    """Standard input closed: leave the game quietly."""
+    """Standard input closed: the game is saved and the player told how to resume."""
 
 
 class PlainGame:
@@ -58,6 +59,7 @@ class PlainGame:
         speed: float = 0.0,
         hint_seconds: float = 2.0,
         sleep: Callable[[float], None] = time.sleep,
+        autosaver: Autosaver | None = None,
     ) -> None:
         self.game = game
         self.watcher = Watcher(game)
@@ -69,6 +71,8 @@ class PlainGame:
         self._sleep = sleep
         self._printed = 0
         self._saved = False
+        self._saved_path: Path | None = None
+        self.autosaver = autosaver or Autosaver()
         self._hint_rng = random.Random(game.rng.random())
 
     # -- input and output ----------------------------------------------------------------
@@ -89,18 +93,37 @@ class PlainGame:
     def run(self) -> str:
         """Play to the end; returns ``again`` when the players want another game."""
         self.say(strings.title() + " · " + ", ".join(self.game.labels))
+        self.autosaver.save(self.game)
         try:
             while not self.game.is_over:
                 self._print_log()
                 if self.game.human_to_move():
                     if not self._human_turn():
+                        self._farewell()
                         return QUIT
                 else:
                     self._bot_turn()
             self._print_log()
             return self._final()
         except _EndOfInput:
+            self._farewell()
             return QUIT
+        except KeyboardInterrupt:
+            self.say()
+            self._farewell()
+            return INTERRUPTED
+
+    def _farewell(self) -> None:
+        """Leaving an unfinished game: it is saved (after every action), say where."""
+        if self.game.is_over:
+            return
+        self.autosaver.save(self.game)
+        if self._saved and self._saved_path is not None:
+            self.say(strings.saved_to(str(self._saved_path)))
+        elif self.autosaver.error is None:
+            self.say(strings.autosaved_to(str(self.autosaver.path)))
+        else:
+            self.say(strings.autosave_failed(str(self.autosaver.path), self.autosaver.error))
 
     def _print_log(self) -> None:
         viewer = self.watcher.seat
@@ -114,6 +137,7 @@ class PlainGame:
             self._sleep(self.speed)
         self.game.play(self.game.bot_choice())
         self._saved = False
+        self.autosaver.save(self.game)
         self.watcher.after_move()
 
     def _human_turn(self) -> bool:
@@ -191,7 +215,8 @@ class PlainGame:
             try:
                 action = Action.parse(answer)
             except ActionFormatError:
-                self.say(strings.plain_bad_choice())
+                keys = [move.key for move in moves(view)]
+                self.say(strings.valid_answers(", ".join([*keys, "h", "s", "l", "g", "?", "q"])))
                 return None
             reason = refusal(view, action)
             if reason is not None:
@@ -203,6 +228,7 @@ class PlainGame:
             self.say(explain(error))
             return None
         self._saved = False
+        self.autosaver.save(self.game)
         return "played"
 
     def _pick_feed(self) -> Action | None:
@@ -247,6 +273,7 @@ class PlainGame:
             self.say(strings.save_failed(str(path), error.strerror or str(error)))
             return
         self._saved = True
+        self._saved_path = path
         self.say(strings.saved_to(str(path)))
 
     def _confirm_quit(self) -> bool:
@@ -254,9 +281,9 @@ class PlainGame:
             self.say(strings.goodbye())
             return True
         answer = self.ask(strings.plain_save_before_quit()).lower()
-        if answer.startswith("y"):
+        if answer.startswith(strings.yes_letters()):
             self._save()
-        self.say(strings.goodbye() if self._saved else strings.quit_unsaved())
+        self.say(strings.goodbye())
         return True
 
     def _final(self) -> str:
@@ -278,6 +305,7 @@ class PlainGame:
                 continue
             if answer in ("q", "quit", "no"):
                 return QUIT
+            self.say(strings.valid_answers("n, s, q"))
 
 
 def _as_action(action: Action | str) -> Action:

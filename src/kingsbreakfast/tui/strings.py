@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from kingsbreakfast.i18n import _, ngettext
+from kingsbreakfast.i18n import _, ngettext, pgettext
 from kingsbreakfast.i18n.words import dish_count, dragon_count, dragon_name, join_words
 from kingsbreakfast.i18n.words import dish_name as dish_name
 
@@ -255,6 +255,44 @@ def saved_to(path: str) -> str:
     )
 
 
+def autosaved_to(path: str) -> str:
+    """The last line after leaving an unfinished game: it was saved, and how to go on."""
+    return _(
+        "The game is saved in {path}. Resume it with: kingsbreakfast play --resume"
+    ).format(path=path)
+
+
+def autosave_failed(path: str, reason: str) -> str:
+    return _("The game could not be saved in {path}: {reason}").format(path=path, reason=reason)
+
+
+def saved_games_title() -> str:
+    return _("Saved games, newest first:")
+
+
+def saved_game_line(number: int, players: str, round_number: int, saved: str) -> str:
+    return _("{number}: {players} · round {round} · saved {saved}").format(
+        number=number, players=players, round=round_number, saved=saved
+    )
+
+
+def no_saved_games(folder: str) -> str:
+    return _("There are no unfinished saved games in {folder}.").format(folder=folder)
+
+
+def pick_saved_game(count: int) -> str:
+    return ngettext(
+        "Which game? (1, Enter: the newest, q: none): ",
+        "Which game? (1 to {count}, Enter: the newest, q: none): ",
+        count,
+    ).format(count=count)
+
+
+def valid_answers(answers: str) -> str:
+    """Plain mode's reply to an answer it does not know: what it does know."""
+    return _("Please answer with one of: {answers}").format(answers=answers)
+
+
 def save_failed(path: str, reason: str) -> str:
     return _("Could not save to {path}: {reason}").format(path=path, reason=reason)
 
@@ -264,7 +302,10 @@ def speed_now(seconds: float) -> str:
 
 
 def quit_question() -> str:
-    return _("Quit the game? s: save and quit · q: quit without saving · Esc: stay")
+    return _(
+        "Quit the game? s: save to a file and quit · q: quit (the game stays in your saved "
+        "games) · Esc: stay"
+    )
 
 
 # --- end of game -------------------------------------------------------------------------
@@ -347,10 +388,6 @@ def plain_prompt() -> str:
     return _("Your move (key, or h hint, s save, l look, g grid, q quit): ")
 
 
-def plain_bad_choice() -> str:
-    return _("Please type one of the keys shown, or h, s, l, g, q.")
-
-
 def plain_pick_dish() -> str:
     return _("Which dish? (number): ")
 
@@ -379,8 +416,9 @@ def goodbye() -> str:
     return _("Goodbye.")
 
 
-def quit_unsaved() -> str:
-    return _("Game not saved. Goodbye.")
+def yes_letters() -> tuple[str, ...]:
+    """What a yes/no answer may start with to mean yes, here and in the current language."""
+    return ("y", pgettext("first letter of the word yes", "y").lower())
 
 
 # --- additions for the full-screen game ---------------------------------------------------

@@ -8,6 +8,7 @@ p, x) or the move in words ("take cheese"). Needs no Textual.
 from __future__ import annotations
 
 import random
+import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -18,13 +19,21 @@ from kingsbreakfast.engine import (
     Action,
     ActionFormatError,
     IllegalActionError,
+    View,
     score_hand,
 )
 from kingsbreakfast.i18n.errors import explain
 from kingsbreakfast.narrate import score_lines
 
 from . import strings
-from .board import board_rows, board_sentences, board_text
+from .board import (
+    DEFAULT_WIDTH,
+    board_notes,
+    board_rows,
+    board_sentences,
+    board_text,
+    last_round,
+)
 from .moves import (
     FEED,
     Move,
@@ -176,6 +185,11 @@ class PlainGame:
         if hand is not None and hand.cards is not None:
             points = score_hand(view.king, hand.cards)
             self.say(strings.provisional(*points))
+            over = [dish for dish, held in enumerate(hand.cards) if held > view.king[dish]]
+            if over:
+                self.say(strings.over_sentence(over))
+        if last_round(view):
+            self.say(strings.last_round())
         if view.pending_dragon:
             only_place = len(moves(view)) == 1
             self.say(strings.dragon_drawn_only_place() if only_place else strings.dragon_drawn())
@@ -193,8 +207,7 @@ class PlainGame:
             self._look()
             return None
         if answer in ("g", "grid"):
-            for line in board_text(board_rows(view, self.game.names)):
-                self.say(line)
+            self._grid(view)
             return None
         if answer in ("h", "hint"):
             self._hint()
@@ -230,6 +243,13 @@ class PlainGame:
         self._saved = False
         self.autosaver.save(self.game)
         return "played"
+
+    def _grid(self, view: View) -> None:
+        """The board as a grid fitted to the terminal, with its notes."""
+        width = shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
+        rows = board_rows(view, self.game.names)
+        for line in [*board_text(rows, width), *board_notes(rows, view, width)]:
+            self.say(line)
 
     def _pick_feed(self) -> Action | None:
         view = self.game.view(self.watcher.seat)
@@ -291,8 +311,7 @@ class PlainGame:
         scoring = view.score()
         assert scoring is not None  # every hand is shown once the game is over (R11)
         self.say()
-        for line in board_text(board_rows(view, self.game.names)):
-            self.say(line)
+        self._grid(view)
         self.say()
         for line in score_lines(scoring, view.king, self.game.names):
             self.say(line)

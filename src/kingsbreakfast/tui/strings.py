@@ -71,7 +71,30 @@ def taken_extra() -> str:
 
 
 def drawn_extra(count: int) -> str:
-    return _("{count} drawn").format(count=count)
+    return ngettext("{count} drawn", "{count} drawn", count).format(count=count)
+
+
+def abbreviation(short: str, name: str) -> str:
+    """The grid's legend for a dish name cut to fit the screen."""
+    return _("{short} = {name}").format(short=short, name=name)
+
+
+def over_note(mark: str) -> str:
+    return _(
+        "{mark} you hold more of this dish than the king: discarded if the game ended now (R11)"
+    ).format(mark=mark)
+
+
+def over_sentence(dishes: list[int]) -> str:
+    """Plain mode's version of the grid's ``!``: the dishes the player holds too many of."""
+    return _(
+        "Your hand has more than the king of: {dishes}. They would be discarded if the game "
+        "ended now (R11)."
+    ).format(dishes=join_words([dish_name(dish) for dish in dishes]))
+
+
+def last_round() -> str:
+    return _("Last round: the deck cannot set another table, the game ends after it (R10).")
 
 
 def hidden_extra(count: int) -> str:
@@ -368,7 +391,7 @@ def help_text() -> str:
         "  arrows     choose in the move list, Enter to play it (or click)\n"
         "  h          hint: the bot's ranking of your moves\n"
         "  s          save the game\n"
-        "  + / -      bots move slower / faster\n"
+        "  + / -      bots move faster / slower\n"
         "  t          light or dark colours\n"
         "  L          switch to another language\n"
         "  q          quit\n"

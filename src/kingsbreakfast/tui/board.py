@@ -280,6 +280,10 @@ def board_sentences(
         name = names[seat]
         if seat == view.seat and not view.finished:
             name = strings.you_label(name)
-        drawn = None if hand.draws is None else cards_phrase(hand.draws)
-        lines.append(strings.hand_sentence(name, cards_phrase(hand.takes), drawn, hand.hidden))
+        taken = cards_phrase(hand.takes) if any(hand.takes) else None
+        if hand.draws is None:
+            lines.append(strings.hand_sentence(name, taken, None, hand.hidden))
+        else:
+            drawn = cards_phrase(hand.draws) if any(hand.draws) else None
+            lines.append(strings.hand_sentence(name, taken, drawn, None))
     return lines

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from rich.cells import cell_len, set_cell_size
+
 from kingsbreakfast.i18n import _, ngettext, pgettext
 from kingsbreakfast.i18n.words import dish_count, dragon_count, dragon_name, join_words
 from kingsbreakfast.i18n.words import dish_name as dish_name
@@ -44,8 +46,26 @@ def hotseat_name(number: int) -> str:
     return _("Player {number}").format(number=number)
 
 
+_BOT_WORDS: Final = {
+    "easy": lambda: pgettext("bot level", "easy"),
+    "medium": lambda: pgettext("bot level", "medium"),
+    "hard": lambda: pgettext("bot level", "hard"),
+    "expert": lambda: pgettext("bot level", "expert"),
+    "random": lambda: pgettext("bot", "random"),
+    "greedy": lambda: pgettext("bot", "greedy"),
+    "heuristic": lambda: pgettext("bot", "card counter"),
+    "ismcts": lambda: pgettext("bot", "searcher"),
+}
+
+
+def bot_word(bot: str) -> str:
+    """A bot's level or kind in the player's language; a spec with options stays as typed."""
+    word = _BOT_WORDS.get(bot)
+    return word() if word is not None else bot
+
+
 def bot_label(name: str, bot: str) -> str:
-    return f"{name} ({bot})"
+    return _("{name} ({level})").format(name=name, level=bot_word(bot))
 
 
 # --- the board ---------------------------------------------------------------------------
@@ -127,10 +147,14 @@ def status_line(
 
 def provisional(points: int, discarded: int) -> str:
     if discarded:
-        return _("If the game ended now: {points} points, {discarded} discarded").format(
-            points=points, discarded=discarded
-        )
-    return _("If the game ended now: {points} points").format(points=points)
+        return ngettext(
+            "If the game ended now: {count} point (discarded: {discarded})",
+            "If the game ended now: {count} points (discarded: {discarded})",
+            points,
+        ).format(count=points, discarded=discarded)
+    return ngettext(
+        "If the game ended now: {count} point", "If the game ended now: {count} points", points
+    ).format(count=points)
 
 
 def dragons_on_table(count: int) -> str:
@@ -159,6 +183,8 @@ def take_what(dish: int) -> str:
 
 
 def feed_what(first: int, second: int) -> str:
+    if first == second:  # two of one dish (R8)
+        return _("feed {dishes}").format(dishes=dish_count(first, 2))
     return _("feed {dishes}").format(dishes=join_words([dish_name(first), dish_name(second)]))
 
 
@@ -246,12 +272,28 @@ def hint_thinking() -> str:
     return _("Thinking…")
 
 
+HINT_WIDTHS: Final = (24, 10, 12, 10)
+"""Cells for the hint's columns: move, points, win chance, playouts."""
+
+
 def hint_header() -> str:
-    return f"{_('move'):<24}{_('points'):>10}{_('win chance'):>12}{_('playouts'):>10}"
+    """The hint table's headings, each cut or padded to its column by cell width."""
+    titles = (_("move"), _("points"), _("win chance"), _("playouts"))
+    cells = [_fit(title, width, left=index == 0) for index, (title, width)
+             in enumerate(zip(titles, HINT_WIDTHS, strict=True))]
+    return "".join(cells)
 
 
 def hint_line(action: str, points: float, win: float, visits: int) -> str:
-    return f"{action[:24]:<24}{points:>10.1f}{win * 100:>11.1f}%{visits:>10}"
+    return (_fit(action, HINT_WIDTHS[0], left=True) + f"{points:>10.1f}{win * 100:>11.1f}%"
+            f"{visits:>10}")
+
+
+def _fit(text: str, width: int, left: bool) -> str:
+    """``text`` in ``width`` cells with a space to spare, aligned left or right."""
+    text = set_cell_size(text, min(cell_len(text), width - 1)) if cell_len(text) >= width else text
+    pad = " " * (width - cell_len(text))
+    return text + pad if left else pad + text
 
 
 def hint_footer() -> str:
@@ -447,8 +489,10 @@ def yes_letters() -> tuple[str, ...]:
 # --- additions for the full-screen game ---------------------------------------------------
 def provisional_short(points: int, discarded: int) -> str:
     if discarded:
-        return _("now {points} pts, {discarded} out").format(points=points, discarded=discarded)
-    return _("now {points} pts").format(points=points)
+        return ngettext(
+            "now {count} point, out: {discarded}", "now {count} points, out: {discarded}", points
+        ).format(count=points, discarded=discarded)
+    return ngettext("now {count} point", "now {count} points", points).format(count=points)
 
 
 def king_lacks(dish: int) -> str:
@@ -489,10 +533,31 @@ def table_sentence(table: str, dragons: int) -> str:
     return _("Table: {table}.").format(table=table)
 
 
-def hand_sentence(name: str, taken: str, drawn: str | None, hidden: int) -> str:
-    if drawn is not None:
+def hand_sentence(name: str, taken: str | None, drawn: str | None, hidden: int | None) -> str:
+    """One hand in a whole sentence; ``taken`` None: took nothing; ``drawn`` None: drew
+    nothing (the viewer's own hand) or hidden (``hidden`` cards, another's hand).
+
+    Each case is its own sentence, so that a language can say "took nothing" its own way
+    (a negation, a case ending) rather than gluing a word for "nothing" into a slot.
+    """
+    if hidden is None:  # the viewer's own hand
+        if taken is None and drawn is None:
+            return _("{player}: took nothing; drew nothing.").format(player=name)
+        if drawn is None:
+            return _("{player}: took {taken}; drew nothing.").format(player=name, taken=taken)
+        if taken is None:
+            return _("{player}: took nothing; drew {drawn}.").format(player=name, drawn=drawn)
         return _("{player}: took {taken}; drew {drawn}.").format(
             player=name, taken=taken, drawn=drawn
         )
-    cards = ngettext("{count} hidden card", "{count} hidden cards", hidden).format(count=hidden)
-    return _("{player}: took {taken}; {cards}.").format(player=name, taken=taken, cards=cards)
+    if taken is None:
+        return ngettext(
+            "{player}: took nothing; {count} hidden card.",
+            "{player}: took nothing; {count} hidden cards.",
+            hidden,
+        ).format(player=name, count=hidden)
+    return ngettext(
+        "{player}: took {taken}; {count} hidden card.",
+        "{player}: took {taken}; {count} hidden cards.",
+        hidden,
+    ).format(player=name, taken=taken, count=hidden)

@@ -23,7 +23,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 
-from kingsbreakfast.engine import Action, IllegalActionError
+from kingsbreakfast.engine import Action, HandView, IllegalActionError
 from kingsbreakfast.i18n import N_
 from kingsbreakfast.i18n.errors import explain
 
@@ -34,6 +34,7 @@ from .saving import Autosaver, default_save_path, write_record
 from .screens import (
     USE,
     DragonScreen,
+    DrawnCardScreen,
     FeedScreen,
     HandoverScreen,
     HelpScreen,
@@ -63,7 +64,7 @@ Screen { layout: vertical; }
     width: 72; height: auto; max-height: 100%; padding: 1 2;
     border: thick $accent; background: $surface;
 }
-DragonScreen, FeedScreen, HintScreen, HelpScreen, QuitScreen, HandoverScreen {
+DragonScreen, FeedScreen, HintScreen, HelpScreen, QuitScreen, HandoverScreen, DrawnCardScreen {
     align: center middle;
 }
 HandoverScreen { background: $background; }
@@ -195,6 +196,8 @@ class GameScreen(Screen[None]):
         """The human's move, checked by the engine; a refusal is shown, nothing changes."""
         if not self.awaiting_human:
             return
+        mover = self.watcher.seat
+        before = None if mover is None else self.game.view(mover).my_hand
         try:
             self.game.play(action)
         except IllegalActionError as error:
@@ -204,8 +207,25 @@ class GameScreen(Screen[None]):
         self.kb_app.saved = False
         self.kb_app.autosave()
         self.awaiting_human = False
+        drawn = self._drawn_dish(mover, before) if self.watcher.hotseat else None
         self.watcher.after_move()
+        if drawn is not None and self.game.to_move != mover:
+            self.redraw()
+            self.app.push_screen(DrawnCardScreen(drawn), lambda _: self.advance())
+            return
         self.advance()
+
+    def _drawn_dish(self, mover: int | None, before: HandView | None) -> int | None:
+        """The dish the mover just drew, if the last action drew one (not a dragon)."""
+        if mover is None or before is None or before.draws is None:
+            return None
+        after = self.game.view(mover).my_hand
+        if after is None or after.draws is None:
+            return None
+        for dish, (old, new) in enumerate(zip(before.draws, after.draws, strict=True)):
+            if new > old:
+                return dish
+        return None
 
     # -- human input ---------------------------------------------------------------------
     def action_key_move(self, key: str) -> None:

@@ -200,6 +200,25 @@ class HandoverScreen(TranslatedBindings, Screen[None]):
         self.dismiss(None)
 
 
+class DrawnCardScreen(TranslatedBindings, ModalScreen[None]):
+    """Hot-seat: the card a player just drew, shown to them alone before the screen goes
+    to the next player (R7b); otherwise they would never see it until their next turn."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", N_("ready"))]
+
+    def __init__(self, dish: int) -> None:
+        super().__init__()
+        self.dish = dish
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(Text(strings.you_drew(self.dish), style="bold"))
+            yield Static(strings.you_drew_ready())
+
+    def action_ready(self) -> None:
+        self.dismiss(None)
+
+
 class HelpScreen(TranslatedBindings, ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", N_("back")),

@@ -309,6 +309,14 @@ def handover_detail() -> str:
     return _("The screen is hidden so that nobody sees another player's drawn cards.")
 
 
+def you_drew(dish: int) -> str:
+    return _("You drew {card}.").format(card=dish_count(dish, 1))
+
+
+def you_drew_ready() -> str:
+    return _("Enter hides it; then pass the keyboard on.")
+
+
 def handover_ready(name: str) -> str:
     return _("{player}: press Enter when you alone can see the screen.").format(player=name)
 

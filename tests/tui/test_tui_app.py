@@ -26,6 +26,7 @@ from kingsbreakfast.tui.moves import (
 )
 from kingsbreakfast.tui.screens import (
     DragonScreen,
+    DrawnCardScreen,
     FeedScreen,
     HandoverScreen,
     HintScreen,
@@ -199,6 +200,11 @@ def test_hotseat_hides_the_previous_players_cards() -> None:
             await pilot.press("d")
             await settle(pilot)
             assert game.state.draws(0)[DISHES.index("wine")] == 1
+            # Ann sees the card she drew before the screen passes on (R7b)
+            assert isinstance(app.screen, DrawnCardScreen)
+            assert "You drew 1 wine." in screen_text(app)
+            await pilot.press("enter")
+            await settle(pilot)
             # Bob is next: the screen hides everything until Bob says he alone looks.
             assert isinstance(app.screen, HandoverScreen)
             text = screen_text(app)

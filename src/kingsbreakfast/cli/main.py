@@ -56,6 +56,9 @@ def build_command() -> Any:
 
 def _readable_metavars(command: Any) -> None:
     for param in command.params:
+        if getattr(param, "param_type_name", "") == "argument":
+            param.display_type_rich = _no_type  # its name (FILES, RECORD) says it already
+            continue
         if getattr(param, "param_type_name", "") != "option" or param.metavar is not None:
             continue
         if getattr(param, "is_flag", False) or getattr(param, "count", False):
@@ -77,6 +80,10 @@ def _readable_metavars(command: Any) -> None:
     command.get_help_option = help_option
     for sub in getattr(command, "commands", {}).values():
         _readable_metavars(sub)
+
+
+def _no_type(ctx: Any) -> None:
+    return None
 
 
 def _show_version(value: bool) -> None:

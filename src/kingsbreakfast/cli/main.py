@@ -6,7 +6,7 @@ import json
 import random
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from importlib import metadata, resources
+from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -93,6 +93,8 @@ def _show_version(value: bool) -> None:
 
 
 def _version() -> str:
+    from importlib import metadata  # only when asked: it costs the start of every command
+
     try:
         return metadata.version("kingsbreakfast")
     except metadata.PackageNotFoundError:  # pragma: no cover - run from a bare checkout

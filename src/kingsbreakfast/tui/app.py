@@ -87,8 +87,10 @@ class GameScreen(Screen[None]):
         Binding(PASS_KEY, f"key_move('{PASS_KEY}')", show=False),
         Binding("h", "hint", N_("hint")),
         Binding("s", "app.save", N_("save")),
-        Binding("plus", "speed(-1)", N_("faster")),
-        Binding("minus", "speed(1)", N_("slower")),
+        # in the help (key ?) rather than the footer, which must fit 80 columns in every
+        # language
+        Binding("plus", "speed(-1)", N_("faster"), show=False),
+        Binding("minus", "speed(1)", N_("slower"), show=False),
         Binding("question_mark", "help", N_("keys")),
         Binding("q", "quit_game", N_("quit")),
     ]

@@ -136,7 +136,7 @@ def grid_layout(rows: Sequence[BoardRow], width: int = DEFAULT_WIDTH) -> GridLay
     ]
     name_width = min(NAME_WIDTH, max((cell_len(row.label) for row in rows), default=4))
     extra_width = max((cell_len(row.extra) for row in rows if row.extra), default=0)
-    extra_width = extra_width + 2 if extra_width else 0
+    extra_width = extra_width + 1 if extra_width else 0
     headers = list(names)
     cut: set[int] = set()
 

@@ -83,7 +83,7 @@ def drawn() -> str:
 
 def eaten_extra(count: int) -> str:
     """Beside the king: dishes the dragons ate (public, R8)."""
-    return _("{count} eaten").format(count=count)
+    return ngettext("{count} eaten", "{count} eaten", count).format(count=count)
 
 
 def taken_extra() -> str:
@@ -119,7 +119,9 @@ def last_round() -> str:
 
 def hidden_extra(count: int) -> str:
     """Beside another player's takes: how many drawn cards they hide (R7)."""
-    return _("+{count} hidden").format(count=count) if count else ""
+    if not count:
+        return ""
+    return ngettext("+{count} hidden", "+{count} hidden", count).format(count=count)
 
 
 def status_line(

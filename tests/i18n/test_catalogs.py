@@ -148,3 +148,19 @@ def test_plural_entries_use_the_same_placeholders_in_every_form(code: str) -> No
             continue
         found = [set(PLACEHOLDER.findall(form)) - {"count"} for form in message.string]
         assert all(names == found[0] for names in found), f"{code}: {message.id[0]!r}"
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_no_sentence_is_left_in_english(code: str) -> None:
+    """A msgstr copied from its msgid passes the emptiness check but leaves the player
+    reading English; a message of three words or more must read differently."""
+    copied = []
+    for message in catalogue(code):
+        if not message.id:
+            continue
+        sources = message.id if isinstance(message.id, tuple) else (message.id,)
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        words = re.findall(r"[A-Za-z]{2,}", PLACEHOLDER.sub("", sources[0]))
+        if len(words) >= 3 and any(form in sources for form in forms):
+            copied.append(sources[0])
+    assert not copied, f"{code}: left in English: {copied}"

@@ -110,3 +110,21 @@ def test_rules_into_a_pipe_are_the_markdown_source() -> None:
     result = runner.invoke(app, ["rules", "--lang", "en"])
     assert result.exit_code == 0
     assert result.output.startswith("# ")
+
+
+@pytest.mark.parametrize(
+    ("args", "module", "extra"),
+    [
+        (["batch", "--games", "10"], "numba", "batch"),
+        (["serve", "--port", "18601"], "uvicorn", "server"),
+    ],
+)
+def test_every_command_names_its_missing_extra_in_one_line(
+    args: list[str], module: str, extra: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(importlib.util, "find_spec", missing(module))
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        f"error: this needs {module}: pip install 'kingsbreakfast[{extra}]'"
+    ]

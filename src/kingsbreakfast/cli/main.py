@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 from collections.abc import Iterable, Iterator, Sequence
@@ -363,8 +364,13 @@ def rules(lang: LangOption = None) -> None:
     from rich.console import Console
     from rich.markdown import Markdown
 
+    # colours only where the pager shows them: less with -R (the default pager), else plain
+    pager = os.environ.get("MANPAGER") or os.environ.get("PAGER") or "less"
+    styles = Path(pager.split()[0]).name == "less" if pager.strip() else False
+    if styles and "R" not in os.environ.get("LESS", ""):
+        os.environ["LESS"] = (os.environ.get("LESS", "") + " -R").strip()
     console = Console()
-    with console.pager(styles=True):
+    with console.pager(styles=styles):
         console.print(Markdown(text))
 
 

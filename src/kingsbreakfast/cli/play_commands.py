@@ -7,6 +7,7 @@ full-screen game starts, so the rest of the command line works without it, and `
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Callable
@@ -155,7 +156,8 @@ def play(
                   autosaver=autosaver)
     app.run()
     if app.farewell:
-        typer.echo(app.farewell)
+        with contextlib.suppress(OSError):  # a closed terminal hears nothing; the file is kept
+            typer.echo(app.farewell)
 
 
 def _resume_source(resume: str) -> Path | None:

@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tui_helpers import seats, settle
 from typer.testing import CliRunner
 
@@ -107,6 +109,21 @@ def test_plain_end_of_input_saves_and_says_how_to_resume() -> None:
         out.getvalue()
     )
     assert resumed(path).state == game.state
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=10_000), answers=st.integers(0, 60))
+def test_wherever_input_ends_the_autosave_resumes_the_same_game(
+    seed: int, answers: int, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    folder = tmp_path_factory.mktemp("autosave")
+    game = Game.new(seats(None, "random", "random"), seed=seed)
+    typed = "".join(["d\n", "1\n", "2\n", "3\n", "4\n", "5\n", "6\n", "7\n", "p\n", "x\n"][
+        k % 10] for k in range(answers))
+    saver = Autosaver(folder / "game.json")
+    PlainGame(game, io.StringIO(typed), io.StringIO(), autosaver=saver).run()
+    back = resumed(saver.path)
+    assert back.state == game.state and back.seats == game.seats
 
 
 def test_plain_ctrl_c_saves_says_so_and_reports_the_interruption() -> None:

@@ -44,6 +44,7 @@ from .screens import (
     place_action,
 )
 from .session import Game, Watcher
+from .style import CSS
 from .widgets import Board, GameLog, MoveList, StatusBar
 
 SPEEDS = (0.0, 0.2, 0.5, 1.0, 2.0)
@@ -51,29 +52,6 @@ SPEEDS = (0.0, 0.2, 0.5, 1.0, 2.0)
 DEFAULT_SPEED = 0.5
 LIGHT, DARK = "textual-light", "textual-dark"
 """The two colour schemes (key t switches): both keep every text readable."""
-
-CSS = """
-Screen { layout: vertical; }
-#status { height: 1; padding: 0 1; background: $primary; color: auto 90%; }
-#board { height: auto; padding: 0 1; }
-#bottom { height: 1fr; min-height: 5; }
-#moves { width: 36; height: 1fr; border: round $primary; }
-#log { width: 1fr; height: 1fr; border: round $primary; }
-#message { height: auto; max-height: 3; padding: 0 1; color: $warning; text-style: bold; }
-.dialog {
-    width: 72; height: auto; max-height: 100%; padding: 1 2;
-    border: thick $accent; background: $surface;
-}
-DragonScreen, FeedScreen, HintScreen, HelpScreen, QuitScreen, HandoverScreen, DrawnCardScreen {
-    align: center middle;
-}
-HandoverScreen { background: $background; }
-.dialog OptionList { height: auto; max-height: 12; }
-.hint { color: $text-muted; }
-.title { text-style: bold; }
-#score { padding: 0 1; height: auto; }
-#score Static { margin-bottom: 1; }
-"""
 
 
 class GameScreen(Screen[None]):
@@ -87,8 +65,7 @@ class GameScreen(Screen[None]):
         Binding(PASS_KEY, f"key_move('{PASS_KEY}')", show=False),
         Binding("h", "hint", N_("hint")),
         Binding("s", "app.save", N_("save")),
-        # in the help (key ?) rather than the footer, which must fit 80 columns in every
-        # language
+        # in the help (key ?), not the footer, which must fit 80 columns in every language
         Binding("plus", "speed(-1)", N_("faster"), show=False),
         Binding("minus", "speed(1)", N_("slower"), show=False),
         Binding("question_mark", "help", N_("keys")),
@@ -356,7 +333,7 @@ class PlayApp(App[None]):
     ) -> None:
         """Every way out passes here: an unfinished game leaves a line on how to resume."""
         if not self.game.is_over:
-            self.farewell = _farewell(self.autosaver, self.last_saved if self.saved else None)
+            self.farewell = self.autosaver.farewell(self.last_saved if self.saved else None)
         super().exit(result, return_code, message)
 
     def action_switch_language(self) -> None:
@@ -420,13 +397,4 @@ class PlayApp(App[None]):
             self.switch_screen(GameScreen(self.game))
         elif answer == "quit":
             self.exit()
-
-
-def _farewell(autosaver: Autosaver, saved: Path | None) -> str:
-    """Where the game is, and the command that brings it back."""
-    if saved is not None:
-        return strings.saved_to(str(saved))
-    if autosaver.written and autosaver.error is None:
-        return strings.autosaved_to(str(autosaver.path))
-    return strings.autosave_failed(str(autosaver.path), autosaver.error or "?")
 

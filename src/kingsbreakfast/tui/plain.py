@@ -127,12 +127,7 @@ class PlainGame:
         if self.game.is_over:
             return
         self.autosaver.save(self.game)
-        if self._saved and self._saved_path is not None:
-            self.say(strings.saved_to(str(self._saved_path)))
-        elif self.autosaver.error is None:
-            self.say(strings.autosaved_to(str(self.autosaver.path)))
-        else:
-            self.say(strings.autosave_failed(str(self.autosaver.path), self.autosaver.error))
+        self.say(self.autosaver.farewell(self._saved_path if self._saved else None))
 
     def _print_log(self) -> None:
         viewer = self.watcher.seat

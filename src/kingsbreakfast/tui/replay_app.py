@@ -14,10 +14,11 @@ from kingsbreakfast.engine import Record
 from kingsbreakfast.i18n import N_
 
 from . import strings
-from .app import CSS, DARK, LIGHT
+from .app import DARK, LIGHT
 from .language import TranslatedBindings
 from .replay_model import Replay
 from .screens import score_table
+from .style import CSS
 from .widgets import Board, GameLog, StatusBar
 
 

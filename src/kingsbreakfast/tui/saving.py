@@ -17,6 +17,7 @@ from pathlib import Path
 
 from kingsbreakfast.engine import Record, RecordError, read_record
 
+from . import strings
 from .session import Game
 
 DATA_DIR_VAR = "KINGSBREAKFAST_DATA_DIR"
@@ -97,6 +98,17 @@ class Autosaver:
         self.error = None
         self.written = True
         return True
+
+    def farewell(self, saved: Path | None = None) -> str:
+        """The last line on leaving an unfinished game: where it is, and how to resume.
+
+        ``saved`` is the player's own save, when the game was saved there last.
+        """
+        if saved is not None:
+            return strings.saved_to(str(saved))
+        if self.written and self.error is None:
+            return strings.autosaved_to(str(self.path))
+        return strings.autosave_failed(str(self.path), self.error or "?")
 
     @classmethod
     def for_resumed(cls, source: Path) -> Autosaver:

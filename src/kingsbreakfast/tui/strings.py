@@ -1,5 +1,8 @@
 """Every player-facing sentence of the terminal game's own screens, in one place.
 
+(One module over 400 lines on purpose: whoever checks a translation or a wording finds
+every sentence of the terminal game here, next to its neighbours.)
+
 Each is a function, not a constant, so that it is looked up in the current language when the
 screen is drawn: a player may switch language in the middle of a game. The game's words
 (dishes, counted dishes, the dragon) come from :mod:`kingsbreakfast.i18n.words` and the log

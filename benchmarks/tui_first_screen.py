@@ -9,7 +9,10 @@ least disturbed):
   moves are listed (bots at zero pause; default medium bots);
 - ``plain game``: a whole plain-mode game against random bots with scripted answers.
 
-    python benchmarks/tui_first_screen.py [--repeats 5]
+With ``--tmux``, also ``terminal``: ``kingsbreakfast play`` in a real 80x24 terminal (a tmux
+pane), from the command until its move list is on the screen (polled every 10 ms).
+
+    python benchmarks/tui_first_screen.py [--repeats 5] [--tmux]
 """
 
 from __future__ import annotations
@@ -60,6 +63,27 @@ async def _first_screen(seed: int) -> float:
         return time.perf_counter() - start
 
 
+def in_terminal(index: int) -> float:
+    """Wall-clock time from ``kingsbreakfast play`` to the move list in a tmux pane."""
+    session = f"kb-first-screen-{os.getpid()}-{index}"
+    start = time.perf_counter()
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", session, "-x", "80", "-y", "24",
+         f"{sys.executable} -m kingsbreakfast play --seed {index} --speed 0; sleep 5"],
+        check=True,
+    )
+    try:
+        while time.perf_counter() - start < 30:
+            screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", session],
+                                    capture_output=True, text=True).stdout
+            if "[d]" in screen or "[1]" in screen:
+                return time.perf_counter() - start
+            time.sleep(0.01)
+        raise RuntimeError("the game never showed its moves")
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], check=False)
+
+
 def plain_game(seed: int) -> float:
     start = time.perf_counter()
     game = Game.new(plan_seats(4, ["random"], 0, 1), seed=seed)
@@ -71,6 +95,7 @@ def plain_game(seed: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--tmux", action="store_true", help="also time a real terminal")
     args = parser.parse_args()
     # autosaves of the timed games go to a folder of their own, not the user's
     os.environ["KINGSBREAKFAST_DATA_DIR"] = tempfile.mkdtemp(prefix="kb-bench-")
@@ -82,6 +107,8 @@ def main() -> None:
         ),
         "plain game": min(plain_game(seed) for seed in range(args.repeats)),
     }
+    if args.tmux:
+        results["terminal"] = min(in_terminal(index) for index in range(args.repeats))
     for name, seconds in results.items():
         print(f"{name:<14} {seconds:6.3f} s (best of {args.repeats})")
 

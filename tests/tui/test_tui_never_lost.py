@@ -211,3 +211,14 @@ def test_the_data_folder_follows_the_platform(monkeypatch: pytest.MonkeyPatch) -
 
     monkeypatch.delenv(saving.DATA_DIR_VAR)
     assert saving.data_dir() == platformdirs.user_data_path("kingsbreakfast", appauthor=False)
+
+
+def test_saving_at_the_quit_question_says_where_once(tmp_path: Path) -> None:
+    game = Game.new(seats(None, "random", "random"), seed=62)
+    out = io.StringIO()
+    path = tmp_path / "mine.json"
+    PlainGame(game, io.StringIO("d\nq\ny\n"), out, save_path=path).run()
+    text = out.getvalue()
+    assert text.count(f"Game saved to {path}") == 1
+    assert "The game is saved in" not in text  # the player's own file is the one to resume
+    assert resumed(path).state == game.state

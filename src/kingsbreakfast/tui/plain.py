@@ -80,7 +80,6 @@ class PlainGame:
         self._sleep = sleep
         self._printed = 0
         self._saved = False
-        self._saved_path: Path | None = None
         self.autosaver = autosaver or Autosaver()
         self._hint_rng = random.Random(game.rng.random())
 
@@ -127,7 +126,8 @@ class PlainGame:
         if self.game.is_over:
             return
         self.autosaver.save(self.game)
-        self.say(self.autosaver.farewell(self._saved_path if self._saved else None))
+        if not self._saved:  # a save of the player's own has just said where it went
+            self.say(self.autosaver.farewell())
 
     def _print_log(self) -> None:
         viewer = self.watcher.seat
@@ -288,7 +288,6 @@ class PlainGame:
             self.say(strings.save_failed(str(path), error.strerror or str(error)))
             return
         self._saved = True
-        self._saved_path = path
         self.say(strings.saved_to(str(path)))
 
     def _confirm_quit(self) -> bool:

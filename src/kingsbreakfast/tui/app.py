@@ -199,12 +199,10 @@ class GameScreen(Screen[None]):
         if mover is None or before is None or before.draws is None:
             return None
         after = self.game.view(mover).my_hand
-        if after is None or after.draws is None:
-            return None
-        for dish, (old, new) in enumerate(zip(before.draws, after.draws, strict=True)):
-            if new > old:
-                return dish
-        return None
+        draws = () if after is None or after.draws is None else after.draws
+        pairs = enumerate(zip(before.draws, draws, strict=False))  # () when nothing drawn
+        grown = [dish for dish, (old, new) in pairs if new > old]
+        return grown[0] if grown else None
 
     # -- human input ---------------------------------------------------------------------
     def action_key_move(self, key: str) -> None:
@@ -303,6 +301,7 @@ class PlayApp(App[None]):
         self.hint_seconds = hint_seconds
         self.saved = False
         self.last_saved: Path | None = None
+        self._saved_actions = -1
         self.autosaver = autosaver or Autosaver()
         self.farewell: str | None = None
         """The line to print once the screen is gone (where the game was saved)."""
@@ -311,8 +310,9 @@ class PlayApp(App[None]):
         self.title = strings.title()
         translate_bindings(self)
         self.autosave()
+        # a closed terminal (SIGHUP): the game is saved already, leave cleanly; no such
+        # signal or no handler outside the main thread (tests, Windows): go without
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError, AttributeError):
-            # a closed terminal: the game is saved already, leave cleanly
             asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self.action_leave)
         self.push_screen(GameScreen(self.game))
 
@@ -326,14 +326,13 @@ class PlayApp(App[None]):
         self.exit()
 
     def exit(
-        self,
-        result: None = None,
-        return_code: int = 0,
-        message: RenderableType | None = None,
+        self, result: None = None, return_code: int = 0, message: RenderableType | None = None
     ) -> None:
         """Every way out passes here: an unfinished game leaves a line on how to resume."""
         if not self.game.is_over:
-            self.farewell = self.autosaver.farewell(self.last_saved if self.saved else None)
+            # the player's file if no action came after it (bots move on), else the autosave
+            current = self.saved and self._saved_actions == len(self.game.state.history)
+            self.farewell = self.autosaver.farewell(self.last_saved if current else None)
         super().exit(result, return_code, message)
 
     def action_switch_language(self) -> None:
@@ -373,6 +372,7 @@ class PlayApp(App[None]):
             return
         self.saved = True
         self.last_saved = path
+        self._saved_actions = len(self.game.state.history)
         message = strings.saved_to(str(path))
         screen = self.game_screen
         if screen is not None and self.screen is screen:

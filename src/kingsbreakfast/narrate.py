@@ -103,7 +103,10 @@ def narrate(before: View, action: Action, after: View, names: Sequence[str]) -> 
             after.king[d] - before.king[d] + after.removed_dishes[d] - before.removed_dishes[d]
             for d in range(len(DISHES))
         ]
-        lines.append(_("The king is served {cards}.").format(cards=cards_phrase(served)))
+        if any(served):
+            lines.append(_("The king is served {cards}.").format(cards=cards_phrase(served)))
+        else:  # a sentence of its own: "nothing" takes a negation in most of our languages
+            lines.append(_("The king is served nothing this round."))
         if after.finished:
             lines.append(
                 ngettext(

@@ -95,3 +95,29 @@ def test_the_rules_texts_give_both_conditions_of_a_drawn_dragon(
 
 def test_vietnamese_says_neither_where_it_means_neither() -> None:
     assert "không thể làm cả hai" not in rules_text("vi")
+
+
+@pytest.mark.parametrize(
+    ("code", "sentence"),
+    [
+        ("en", "The king is served nothing this round."),
+        ("fr", "Le roi ne reçoit rien ce tour-ci."),
+        ("hu", "A király ebben a fordulóban nem kap semmit."),
+    ],
+)
+def test_a_king_served_nothing_is_told_as_a_negation(code: str, sentence: str) -> None:
+    from kingsbreakfast.engine import Action, State
+    from kingsbreakfast.narrate import narrate
+    from rigging import rigged_deck
+
+    # three players take the three dishes on the table: nothing is left for the king (R9)
+    state = State(rigged_deck("bread", "bread", "cheese", "ham", "ham", "ham"), 3, 0)
+    names = ["Ann", "Bob", "Cid"]
+    told: list[str] = []
+    with language(code):
+        for dish in ("bread", "cheese", "ham"):
+            before = state.view(None)
+            action = Action.parse(f"take {dish}")
+            state.play(action)
+            told += narrate(before, action, state.view(None), names)
+    assert sentence in told

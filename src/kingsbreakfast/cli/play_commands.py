@@ -8,6 +8,7 @@ full-screen game starts, so the rest of the command line works without it, and `
 from __future__ import annotations
 
 import contextlib
+import datetime as _dt
 import os
 import sys
 from collections.abc import Callable
@@ -160,6 +161,14 @@ def play(
             typer.echo(app.farewell)
 
 
+def _local_time(stamp: str) -> str:
+    """A record's ``saved`` time (UTC, ISO) as the player's clock shows it."""
+    try:
+        return _dt.datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return stamp
+
+
 def _resume_source(resume: str) -> Path | None:
     """The file to resume: the one named, or one the player picks from the autosaves."""
     if resume != ASK:
@@ -171,7 +180,7 @@ def _resume_source(resume: str) -> Path | None:
     typer.echo(strings.saved_games_title())
     for number, saved in enumerate(games, start=1):
         typer.echo("  " + strings.saved_game_line(
-            number, ", ".join(saved.players), saved.round, saved.saved.replace("T", " ")
+            number, ", ".join(saved.players), saved.round, _local_time(saved.saved)
         ))
     if len(games) == 1 and not sys.stdin.isatty():
         return games[0].path

@@ -19,6 +19,7 @@ from kingsbreakfast.cli.options import (
     parse_variants,
 )
 from kingsbreakfast.engine import KingsBreakfastError, read_record
+from kingsbreakfast.i18n import ngettext
 
 
 def bots(lang: LangOption = None) -> None:
@@ -77,10 +78,18 @@ def hint(
     if as_json:
         print(json.dumps([e.to_dict() for e in ranking], indent=1))
         return
-    print(f"Seat {state.to_move} to move; estimates for seat {viewer} ({simulations} simulations):")
+    from kingsbreakfast.tui import strings
+    from kingsbreakfast.tui.moves import action_label
+
+    print(ngettext(
+        "Seat {seat} to move; estimates from what seat {viewer} sees ({count} simulation):",
+        "Seat {seat} to move; estimates from what seat {viewer} sees ({count} simulations):",
+        simulations,
+    ).format(seat=state.to_move, viewer=viewer, count=simulations))
+    print("  " + strings.hint_header())  # the same table as the game's hint (key h)
     for e in ranking:
-        print(f"  {e.action!s:<24} {e.expected_points:6.1f} points  "
-              f"{100 * e.win_chance:5.1f}% win  ({e.visits} visits)")
+        print("  " + strings.hint_line(action_label(e.action), e.expected_points, e.win_chance,
+                                       e.visits))
 
 
 def tournament(

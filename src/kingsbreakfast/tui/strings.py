@@ -277,7 +277,7 @@ def hint_thinking() -> str:
     return _("Thinking…")
 
 
-HINT_WIDTHS: Final = (24, 10, 12, 10)
+HINT_WIDTHS: Final = (30, 10, 12, 10)
 """Cells for the hint's columns: move, points, win chance, playouts."""
 
 

@@ -116,7 +116,7 @@ def test_rules_into_a_pipe_are_the_markdown_source() -> None:
     ("args", "module", "extra"),
     [
         (["batch", "--games", "10"], "numba", "batch"),
-        (["serve", "--port", "18601"], "uvicorn", "server"),
+        (["tournament", "--games", "4", "--plot", "t.png"], "matplotlib", "sim"),
     ],
 )
 def test_every_command_names_its_missing_extra_in_one_line(

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from kingsbreakfast.cli.options import LangOption, need_extra
+from kingsbreakfast.cli.options import LangOption
 
 
 def register(app: typer.Typer) -> None:
@@ -44,11 +44,17 @@ def serve(
     lang: LangOption = None,
 ) -> None:
     """Serve games in the browser: open http://HOST:PORT/ and share the table's link."""
-    need_extra("server", "uvicorn", "fastapi", "sqlalchemy", "alembic")
-    import uvicorn
+    try:
+        import uvicorn
 
-    from kingsbreakfast.server.app import create_app
-
+        from kingsbreakfast.server.app import create_app
+    except ImportError as error:  # the server extra is not installed
+        typer.echo(
+            f"the server needs the 'server' extra (pip install 'kingsbreakfast[server]'): "
+            f"{error}",
+            err=True,
+        )
+        raise typer.Exit(2) from None
     if bot_delay < 0 or zombie_grace < 0:
         typer.echo("--bot-delay and --zombie-grace must not be negative", err=True)
         raise typer.Exit(2)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -148,7 +149,7 @@ games = st.tuples(
 )
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games)
 def test_chance_answered_from_a_deck_plays_the_game_that_deck_deals(
     game: tuple[int, int, Rules, int],

@@ -36,11 +36,8 @@ _skip_reasons: Counter[str] = Counter()
 
 def _reason(longrepr: Any) -> str:
     """The text given to ``pytest.skip`` / ``importorskip``, without pytest's prefix."""
-    if isinstance(longrepr, tuple) and len(longrepr) == 3:
-        text = str(longrepr[2])
-    else:
-        text = str(longrepr)
-    return text.removeprefix("Skipped: ")
+    text = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else longrepr
+    return str(text).removeprefix("Skipped: ")
 
 
 def _fail_instead_of_skipping(report: pytest.TestReport | pytest.CollectReport) -> None:

@@ -7,10 +7,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from kingsbreakfast.engine import (
     CHANCE,
     DRAGON,

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import random
 
-from budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from kingsbreakfast.engine import (
     ALL_ACTIONS,
     IllegalActionError,

@@ -33,7 +33,9 @@ def test_the_pinned_views_show_what_they_are_for() -> None:
     seat's own hidden draws shown only to it, and every hand shown after the end (R11)."""
     own, other, spectator = (CASE["views"][k] for k in ("0", "4", "spectator"))
     assert own["pending_dragon"] and own["to_move"] == 0
-    assert own["legal"] == ["place_dragon"] or "place_dragon" in own["legal"]
+    assert own["legal"][0] == "place_dragon"  # R7a: place it, or feed it
+    assert all(action.startswith("feed ") for action in own["legal"][1:])
+    assert own["legal"] == other["legal"] == spectator["legal"]  # legality is public
     assert own["hands"][0]["hidden"] == 2 and "draws" in own["hands"][0]
     assert "draws" not in other["hands"][0] and "draws" in other["hands"][4]
     assert all("draws" not in hand for hand in spectator["hands"])

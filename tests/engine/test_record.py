@@ -137,6 +137,10 @@ def test_faults_outside_the_actions_have_no_action_index(
 # params; these are what the CLI and the record format's readers show in English).
 HEADER_MESSAGES = {
     "not an object": "a record must be a JSON object",
+    "players missing": "'players' must be a list of names",
+    "unknown empty_table value": (
+        "'rules': unknown value 'skip' for empty_table (expected draw_or_feed or must_draw)"
+    ),
     "wrong format": "'format' must be \"kingsbreakfast/1\", not 'kingsbreakfast/2'",
     "two players": (
         "King's Breakfast is played by 3 to 5 players, and this record has 2 (R2)"
@@ -271,8 +275,10 @@ def test_an_action_after_the_end_is_invalid() -> None:
     record["actions"].append({"type": "draw"})
     with pytest.raises(RecordError) as caught:
         replay(record)
-    assert caught.value.action_index == len(record["actions"]) - 1
-    assert caught.value.code == "action_after_end"
+    index = len(record["actions"]) - 1
+    assert caught.value.action_index == index
+    assert (caught.value.code, caught.value.params) == ("action_after_end", {"action": "draw"})
+    assert str(caught.value) == f"action {index} (draw): the game is already over (R10)"
 
 
 def test_the_right_player_key_and_unknown_keys_are_accepted() -> None:
@@ -320,6 +326,9 @@ def test_bad_json_text_is_a_record_error() -> None:
     with pytest.raises(RecordError) as caught:
         read_record("{not json")
     assert caught.value.code == "bad_json" and caught.value.action_index is None
+    detail = "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"
+    assert caught.value.params == {"detail": detail}
+    assert str(caught.value) == f"the record is not valid JSON: {detail}"
 
 
 def test_writing_and_reading_back_gives_the_same_game() -> None:

@@ -187,3 +187,19 @@ def test_why_illegal_reads_the_deck_and_the_king_of_the_view() -> None:
     assert view.why_illegal(Action.parse("place_dragon")) == (
         "there is no drawn dragon to place: only a dragon you just drew can be placed (R7a)"
     )
+
+
+def test_a_two_card_deck_is_dealt_in_either_order() -> None:
+    """The deck's shuffle runs down to its first two places: with two unseen cards left, one
+    of them a dragon (a hidden draw is never a dragon, R7b), the dragon is on top in some
+    worlds and below in others."""
+    state = State.new(3, 22)
+    rng = random.Random(22)
+    for _ in range(46):
+        legal = state.legal_actions()
+        state.play(legal[rng.randrange(len(legal))])
+    view = state.view(0)
+    assert view.deck_size == 2 and not view.finished and not view.pending_dragon
+    sampler = WorldSampler(view)
+    places = {sampler.sample(random.Random(seed)).remaining_deck.index(7) for seed in range(60)}
+    assert places == {0, 1}

@@ -139,6 +139,21 @@ OTHER_REFUSALS: dict[str, tuple[tuple[Any, ...], str, str, dict[str, Any], str]]
         "feeding a dragon from the table needs 2 dragons there, and there is 1 "
         "(variant dragon_min_on_table)",
     ),
+    "default rules on an empty table, the king short": (
+        (plate(), 1, plate(ham=1, wine=1), 5, False, Rules()), "feed ham ham",
+        "king_lacks_dish", {"dish": "ham", "needed": 2, "held": 1},
+        "the king has only 1 ham, the dragon needs 2 (R8)",
+    ),
+    "must draw, dishes on the table, the king short": (
+        (plate(bread=1), 1, plate(ham=1, wine=1), 5, False, MUST_DRAW), "feed ham ham",
+        "king_lacks_dish", {"dish": "ham", "needed": 2, "held": 1},
+        "the king has only 1 ham, the dragon needs 2 (R8)",
+    ),
+    "must draw, empty table and deck, the king short": (
+        (plate(), 1, plate(ham=1, wine=1), 0, False, MUST_DRAW), "feed ham ham",
+        "king_lacks_dish", {"dish": "ham", "needed": 2, "held": 1},
+        "the king has only 1 ham, the dragon needs 2 (R8)",
+    ),
     "must draw on an empty table": (
         (plate(), 1, plate(ham=2), 5, False, MUST_DRAW), "feed ham ham",
         "empty_table_must_draw", {},

@@ -110,8 +110,9 @@ def test_a_dish_that_is_none_is_refused(dish: Any, message: str) -> None:
 
 def test_the_dragon_is_a_card_but_not_a_dish() -> None:
     assert dish_number("wine") == 6
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError) as caught:
         dish_number("dragon")
+    assert caught.value.args == ("dragon",)
 
 
 RECORD_ACTIONS = {
@@ -138,6 +139,10 @@ BAD_RECORD_ACTIONS = {
     ),
     "a dish as a number": (
         {"type": "feed", "dishes": ["ham", 3]}, "unknown_dish", {"dish": "3"},
+        "'dishes' must be a dish id such as \"cheese\", not 3",
+    ),
+    "a first dish as a number": (
+        {"type": "feed", "dishes": [3, "ham"]}, "unknown_dish", {"dish": "3"},
         "'dishes' must be a dish id such as \"cheese\", not 3",
     ),
     "a feed of three": (

@@ -111,6 +111,7 @@ def test_a_world_dealt_from_a_finished_game_is_that_game() -> None:
     view = state.view(2)
     world = WorldSampler(view).sample(random.Random(3))
     assert world.is_over and world.legal_actions() == ()
+    assert world == state  # every hand is shown at the end: the one world is the game itself
     assert world.view(2) == view
     assert world.score() == state.score()
     assert [world.hand(seat) for seat in range(4)] == [state.hand(seat) for seat in range(4)]
@@ -203,3 +204,37 @@ def test_a_two_card_deck_is_dealt_in_either_order() -> None:
     sampler = WorldSampler(view)
     places = {sampler.sample(random.Random(seed)).remaining_deck.index(7) for seed in range(60)}
     assert places == {0, 1}
+
+
+def test_states_that_differ_only_in_the_decks_order_are_different_states() -> None:
+    """Equality sees the cards still in the deck: two deals with the same table and the same
+    next card differ once any later card differs."""
+    deck = rigged("cheese", "ham", "bread", "wine", "fruit", "cake", "wine", players=3)
+    cards = list(deck.initial_deck)
+    swapped = [*cards[:7], cards[-1], *cards[8:-1], cards[7]]
+    assert cards[7] != cards[-1]
+    other = State(swapped, 3)
+    assert other.view(None) == deck.view(None)
+    assert other != deck
+    assert State(cards, 3) == deck
+
+
+def test_a_state_of_unknown_deck_says_so_plainly() -> None:
+    assert State.with_unknown_deck(3).deck_known is False
+    assert State.new(3, 1).deck_known is True
+
+
+def test_why_illegal_sees_the_empty_table_and_the_deck_under_must_draw() -> None:
+    """variant empty_table: must_draw: the view's table and deck decide the refusal."""
+    state = rigged(
+        "dragon", "cheese", "ham", "bread", "wine", "fruit",
+        "cheese", "cheese", "cheese", "ham", "ham", "ham",
+        players=3, rules=Rules(empty_table="must_draw"),
+    )
+    play_all(state, "take cheese", "take ham", "take bread")  # king: wine, fruit; a dragon
+    assert state.view(None).why_illegal(Action.parse("feed fruit wine")) is None
+    play_all(state, "take cheese", "take ham")  # the table is empty, the deck is not
+    assert not any(state.table) and state.deck_size and state.table_dragons == 1
+    assert state.view(None).why_illegal(Action.parse("feed fruit wine")) == (
+        "the table is empty: you must draw a card (variant empty_table: must_draw)"
+    )

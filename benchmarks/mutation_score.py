@@ -70,8 +70,8 @@ def main() -> None:
             counts["survived"] += 1
             survivors.append(f"{name}: {status}")
     stale = sorted(set(equivalent) - {name for name, _, _ in results()})
-    print("| module | mutants | caught | survived | equivalent | score |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| module | mutants | caught | survived | equivalent | score | caught of all |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     total: Counter[str] = Counter()
     missed = []
     for module in sorted(by_module):
@@ -83,12 +83,14 @@ def main() -> None:
             missed.append(module)
         print(
             f"| {module} | {counts['mutants']} | {counts['caught']} | {counts['survived']} "
-            f"| {counts['equivalent']} | {score:.1f}% |"
+            f"| {counts['equivalent']} | {score:.1f}% "
+            f"| {100.0 * counts['caught'] / counts['mutants']:.1f}% |"
         )
     judged = total["mutants"] - total["equivalent"]
     print(
         f"| **all** | {total['mutants']} | {total['caught']} | {total['survived']} "
-        f"| {total['equivalent']} | {100.0 * total['caught'] / max(judged, 1):.1f}% |"
+        f"| {total['equivalent']} | {100.0 * total['caught'] / max(judged, 1):.1f}% "
+        f"| {100.0 * total['caught'] / max(total['mutants'], 1):.1f}% |"
     )
     print()
     print(f"goal {GOAL:.0f}% per module: " + ("met" if not missed else f"missed by {missed}"))

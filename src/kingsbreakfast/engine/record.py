@@ -144,8 +144,6 @@ def _header(obj: Any) -> tuple[Record, list[Any]]:
         rules = Rules.from_dict(obj["rules"]) if "rules" in obj else DEFAULT_RULES
     except SetupError as error:
         raise RecordError(f"'rules': {error}", error.code, **error.params) from None
-    except TypeError as error:
-        raise RecordError(f"'rules': {error}", "bad_rules") from None
     has_deck, has_seed = "deck" in obj, "seed" in obj
     if has_deck == has_seed:
         raise RecordError(

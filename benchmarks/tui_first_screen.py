@@ -1,14 +1,18 @@
 """How soon a newcomer can play: from ``kingsbreakfast play`` to the first move on screen.
 
-Three timings, best of ``--repeats`` (the machine is shared, so the best run is the one
+Four timings, best of ``--repeats`` (the machine is shared, so the best run is the one
 least disturbed):
 - ``cli start``: a fresh Python process that imports the command line and the full-screen
   game (what runs before the first frame, without the terminal);
+- ``help start``: ``python -m kingsbreakfast --help`` in a fresh process, to its last line;
 - ``first screen``: the full-screen game, headless at 80x24, from start until the human's
   moves are listed (bots at zero pause; default medium bots);
 - ``plain game``: a whole plain-mode game against random bots with scripted answers.
 
-    python benchmarks/tui_first_screen.py [--repeats 5]
+With ``--tmux``, also ``terminal``: ``kingsbreakfast play`` in a real 80x24 terminal (a tmux
+pane), from the command until its move list is on the screen (polled every 10 ms).
+
+    python benchmarks/tui_first_screen.py [--repeats 5] [--tmux]
 """
 
 from __future__ import annotations
@@ -16,8 +20,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import os
 import subprocess
 import sys
+import tempfile
 import time
 
 from kingsbreakfast.tui.app import PlayApp
@@ -36,6 +42,15 @@ def cli_start() -> float:
     return time.perf_counter() - start
 
 
+def help_start() -> float:
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "kingsbreakfast", "--help"], check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    return time.perf_counter() - start
+
+
 async def _first_screen(seed: int) -> float:
     start = time.perf_counter()
     game = Game.new(plan_seats(4, [], 0, 1), seed=seed)
@@ -46,6 +61,27 @@ async def _first_screen(seed: int) -> float:
             await pilot.pause(0.01)
             screen = app.game_screen
         return time.perf_counter() - start
+
+
+def in_terminal(index: int) -> float:
+    """Wall-clock time from ``kingsbreakfast play`` to the move list in a tmux pane."""
+    session = f"kb-first-screen-{os.getpid()}-{index}"
+    start = time.perf_counter()
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", session, "-x", "80", "-y", "24",
+         f"{sys.executable} -m kingsbreakfast play --seed {index} --speed 0; sleep 5"],
+        check=True,
+    )
+    try:
+        while time.perf_counter() - start < 30:
+            screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", session],
+                                    capture_output=True, text=True).stdout
+            if "[d]" in screen or "[1]" in screen:
+                return time.perf_counter() - start
+            time.sleep(0.01)
+        raise RuntimeError("the game never showed its moves")
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], check=False)
 
 
 def plain_game(seed: int) -> float:
@@ -59,14 +95,20 @@ def plain_game(seed: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--tmux", action="store_true", help="also time a real terminal")
     args = parser.parse_args()
+    # autosaves of the timed games go to a folder of their own, not the user's
+    os.environ["KINGSBREAKFAST_DATA_DIR"] = tempfile.mkdtemp(prefix="kb-bench-")
     results = {
         "cli start": min(cli_start() for _ in range(args.repeats)),
+        "help start": min(help_start() for _ in range(args.repeats)),
         "first screen": min(
             asyncio.run(_first_screen(seed)) for seed in range(args.repeats)
         ),
         "plain game": min(plain_game(seed) for seed in range(args.repeats)),
     }
+    if args.tmux:
+        results["terminal"] = min(in_terminal(index) for index in range(args.repeats))
     for name, seconds in results.items():
         print(f"{name:<14} {seconds:6.3f} s (best of {args.repeats})")
 

@@ -13,6 +13,8 @@ _kb_services() {
   [ -x /usr/bin/chromium ] || need+=(chromium)
   [ -d /usr/share/fonts/truetype/dejavu ] || need+=(fonts-dejavu-core)
   command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || need+=(haproxy)
+  # Playwright's own driver (a node binary in the wheel) links against libatomic
+  ldconfig -p | grep 'libatomic\.so\.1 ' >/dev/null || need+=(libatomic1)
   if ((${#need[@]})); then
     echo "ci-services: installing ${need[*]}" >&2
     apt-get update -qq >&2

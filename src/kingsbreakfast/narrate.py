@@ -15,6 +15,7 @@ from kingsbreakfast.i18n import _, ngettext
 from kingsbreakfast.i18n.words import (
     card_count,
     cards_phrase,
+    dish_count,
     dish_name,
     dragon_count,
     join_words,
@@ -76,7 +77,10 @@ def narrate(before: View, action: Action, after: View, names: Sequence[str]) -> 
     elif kind == "feed":
         pair = action.dishes
         assert pair is not None
-        eaten = join_words([dish_name(pair[0]), dish_name(pair[1])])
+        if pair[0] == pair[1]:  # two of one dish (R8): counted, not named twice
+            eaten = dish_count(pair[0], 2)
+        else:
+            eaten = join_words([dish_name(pair[0]), dish_name(pair[1])])
         if before.pending_dragon:
             lines.append(
                 _("{player} feeds the drawn dragon: the king loses {dishes}.").format(
@@ -99,7 +103,10 @@ def narrate(before: View, action: Action, after: View, names: Sequence[str]) -> 
             after.king[d] - before.king[d] + after.removed_dishes[d] - before.removed_dishes[d]
             for d in range(len(DISHES))
         ]
-        lines.append(_("The king is served {cards}.").format(cards=cards_phrase(served)))
+        if any(served):
+            lines.append(_("The king is served {cards}.").format(cards=cards_phrase(served)))
+        else:  # a sentence of its own: "nothing" takes a negation in most of our languages
+            lines.append(_("The king is served nothing this round."))
         if after.finished:
             lines.append(
                 ngettext(

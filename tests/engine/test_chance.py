@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from kingsbreakfast.engine import (
     CHANCE,
     DRAGON,
@@ -148,7 +149,7 @@ games = st.tuples(
 )
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games)
 def test_chance_answered_from_a_deck_plays_the_game_that_deck_deals(
     game: tuple[int, int, Rules, int],

@@ -9,6 +9,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import examples
 from kingsbreakfast.engine import (
     ALL_ACTIONS,
     IllegalActionError,
@@ -30,7 +31,7 @@ games = st.tuples(
 )
 
 FAST = settings(
-    max_examples=1200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(1200), deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 
 
@@ -77,7 +78,7 @@ def test_cards_are_conserved_and_every_legal_action_applies(game: tuple) -> None
     assert state.removed_unseen < 2 * players
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(games)
 def test_a_written_record_replays_the_same_game(game: tuple) -> None:  # type: ignore[type-arg]
     seed, players, rules, stop = game
@@ -119,7 +120,7 @@ def hide_from(seat: int, deck: tuple[int, ...], state: State, rng: random.Random
     return other
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(games, st.integers(min_value=0, max_value=4))
 def test_no_view_changes_when_only_hidden_cards_differ(game: tuple, viewer: int) -> None:  # type: ignore[type-arg]
     seed, players, rules, _ = game

@@ -129,3 +129,38 @@ def test_every_error_code_the_engine_raises_can_be_translated() -> None:
 def test_the_catalogue_file_parses_back(tmp_path: Path) -> None:
     buffer = io.BytesIO((LOCALES / "de" / "LC_MESSAGES" / "kingsbreakfast.po").read_bytes())
     assert len(read_po(buffer)) > 50
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_no_entry_is_fuzzy(code: str) -> None:
+    """A fuzzy entry is a guess pybabel made when the English changed; gettext would show
+    it as if it were checked, so none may be left (the header's own flag aside)."""
+    fuzzy = [message.id for message in catalogue(code) if message.id and message.fuzzy]
+    assert not fuzzy, f"{code}: fuzzy entries: {fuzzy}"
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_plural_entries_use_the_same_placeholders_in_every_form(code: str) -> None:
+    """Beyond the count a language may leave out, every form of a plural entry fills in
+    the same placeholders, so no form drops a name or a number the others give."""
+    for message in catalogue(code):
+        if not message.id or not message.pluralizable:
+            continue
+        found = [set(PLACEHOLDER.findall(form)) - {"count"} for form in message.string]
+        assert all(names == found[0] for names in found), f"{code}: {message.id[0]!r}"
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_no_sentence_is_left_in_english(code: str) -> None:
+    """A msgstr copied from its msgid passes the emptiness check but leaves the player
+    reading English; a message of three words or more must read differently."""
+    copied = []
+    for message in catalogue(code):
+        if not message.id:
+            continue
+        sources = message.id if isinstance(message.id, tuple) else (message.id,)
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        words = re.findall(r"[A-Za-z]{2,}", PLACEHOLDER.sub("", sources[0]))
+        if len(words) >= 3 and any(form in sources for form in forms):
+            copied.append(sources[0])
+    assert not copied, f"{code}: left in English: {copied}"

@@ -26,6 +26,7 @@ from kingsbreakfast.tui.moves import (
 )
 from kingsbreakfast.tui.screens import (
     DragonScreen,
+    DrawnCardScreen,
     FeedScreen,
     HandoverScreen,
     HintScreen,
@@ -199,6 +200,11 @@ def test_hotseat_hides_the_previous_players_cards() -> None:
             await pilot.press("d")
             await settle(pilot)
             assert game.state.draws(0)[DISHES.index("wine")] == 1
+            # Ann sees the card she drew before the screen passes on (R7b)
+            assert isinstance(app.screen, DrawnCardScreen)
+            assert "You drew 1 wine." in screen_text(app)
+            await pilot.press("enter")
+            await settle(pilot)
             # Bob is next: the screen hides everything until Bob says he alone looks.
             assert isinstance(app.screen, HandoverScreen)
             text = screen_text(app)
@@ -402,5 +408,32 @@ def test_watching_bots_only_shows_public_facts_and_ends_on_the_scores() -> None:
             assert game.is_over and isinstance(app.screen, ScoreScreen)
             # the log the watcher read never named a drawn card
             assert not any("draws a card (" in line for line in game.log_lines(None))
+
+    run(scenario())
+
+
+def test_the_newest_log_line_is_in_sight_and_rewrapped_after_a_resize() -> None:
+    game = Game.new(seats(None, "random", "random", "random"), seed=12)
+
+    async def scenario() -> None:
+        app = PlayApp(game, speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(8):
+                await settle(pilot)
+                await pilot.press("d" if game.view(0).deck_size else "x")
+            await settle(pilot)
+            newest = game.log_lines(0)[-1]
+            text = screen_text(app)
+            # the newest line's last words end the log pane (above its bottom border)
+            tail = newest.split()[-1]
+            log_rows = [line.split("││")[-1] for line in text.splitlines() if "││" in line]
+            written = [row.strip(" │▁▂▃▄▅▆▇█") for row in log_rows if row.strip(" │▁▂▃▄▅▆▇█")]
+            assert written and written[-1].endswith(tail), (tail, written[-3:])
+            # a wider terminal: the lines are wrapped anew to the wider pane
+            await pilot.resize_terminal(160, 24)
+            await settle(pilot)
+            wide = [line.split("││")[-1] for line in screen_text(app).splitlines() if "││" in line]
+            longest = max(len(row.rstrip(" │▁▂▃▄▅▆▇█")) for row in wide)
+            assert longest > 60, "the log kept its old wrapping after the resize"
 
     run(scenario())

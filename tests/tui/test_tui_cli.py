@@ -58,7 +58,7 @@ def test_watching_bots_needs_no_input() -> None:
         (["--bots", "genius"], "unknown bot 'genius'"),
         (["--variant", "empty_table"], "write it as NAME=VALUE"),
         (["--variant", "dragon_min_on_table=3"], "dragon_min_on_table"),
-        (["--variant", "colour=red"], "unknown rule switch 'colour'"),
+        (["--variant", "colour=red"], "unknown rule switch colour"),
         (["--resume", "no-such-file.json"], "cannot read no-such-file.json"),
         (["--speed", "-1"], "--speed must be 0 or more"),
     ],

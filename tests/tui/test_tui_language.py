@@ -84,3 +84,26 @@ def test_switching_language_mid_game_keeps_the_game() -> None:
     # the log was told again in each language, not left in the old one
     with language("de"):
         assert "Runde 1" in texts[1]
+
+
+def test_the_hint_is_listed_in_the_players_language() -> None:
+    """The ranking comes back from a search thread, which carries no language of its own."""
+    from kingsbreakfast.tui.screens import HintScreen
+
+    game = position()
+
+    async def scenario() -> str:
+        with language("de"):
+            app = PlayApp(game, speed=0, hint_seconds=0.05)
+            async with app.run_test(size=(100, 32)) as pilot:
+                await settle(pilot)
+                await pilot.press("h")
+                await settle(pilot)
+                assert isinstance(app.screen, HintScreen)
+                return screen_text(app)
+
+    text = asyncio.run(scenario())
+    with language("de"):
+        assert strings.hint_header().split()[0] in text  # "Zug", not "move"
+        assert strings.draw_label() in text
+    assert "playouts" not in text and "draw a card" not in text

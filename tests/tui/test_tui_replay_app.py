@@ -42,3 +42,20 @@ def test_stepping_through_a_finished_record() -> None:
             assert app.step == 0
 
     asyncio.run(scenario())
+
+
+
+def test_ctrl_c_leaves_the_replay_without_an_english_toast() -> None:
+    text = resources.files("kingsbreakfast.examples").joinpath("game-3p.json").read_text()
+    record = read_record(json.loads(text))
+
+    async def scenario() -> ReplayApp:
+        app = ReplayApp(record)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("ctrl+c")
+            await pilot.pause()
+            assert not list(app._notifications)  # no "Press ctrl+q to quit the app"
+            assert app._exit  # it leaves, as ctrl+q would
+        return app
+
+    assert asyncio.run(scenario()).return_code == 0

@@ -20,6 +20,18 @@ from server.kb_live import LiveServer  # noqa: E402
 from web.browsing import no_sideways_scroll, shot  # noqa: E402
 
 
+def wait_for_a_turn_or_the_end(*pages: Any) -> None:
+    """While bots move, wait until one of the pages may act or shows the score: each page is
+    asked in turn to wait for that in the browser itself, briefly, so neither page's turn
+    goes unseen while the other is being watched."""
+    for page in pages:
+        try:
+            page.wait_for_selector(".game.my-turn, #score", timeout=250)
+            return
+        except playwright_api.TimeoutError:
+            continue
+
+
 def play_one_move(page: Any, keyboard: bool = False) -> bool:
     """Click a highlighted legal move if it is this page's turn (or press its key);
     True when it moved."""
@@ -110,7 +122,7 @@ def test_two_players_and_bots_play_a_full_game(server: LiveServer, browser: Any)
             assert no_sideways_scroll(bob)
             took_mid_shots = True
         if not moved:
-            ann.wait_for_timeout(60)
+            wait_for_a_turn_or_the_end(ann, bob)
     else:
         shot(ann, "99-timeout-desktop")
         shot(bob, "99-timeout-phone")

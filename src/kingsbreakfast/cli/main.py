@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from kingsbreakfast.bots import RandomBot
-from kingsbreakfast.cli.options import LangOption, VariantOption, parse_variants
+from kingsbreakfast.bots import make_bot
+from kingsbreakfast.cli.options import LangOption, VariantOption, fail, parse_variants
 from kingsbreakfast.engine import (
     Action,
     KingsBreakfastError,
@@ -29,7 +30,8 @@ from kingsbreakfast.i18n.rules import rules_text
 from kingsbreakfast.narrate import narrate, round_opening, score_lines
 
 app = typer.Typer(
-    help="King's Breakfast (King Lui): replay game records, watch bots play.",
+    help="King's Breakfast (King Lui): play it in the terminal or the browser, against bots "
+    "or friends; replay game records, watch and test bots.",
     no_args_is_help=True,
     add_completion=False,
 )
@@ -38,18 +40,86 @@ EXAMPLES = "kingsbreakfast.examples"
 
 
 def run() -> None:
-    app()
+    build_command()(prog_name="kingsbreakfast")
+
+
+def build_command() -> Any:
+    """The command line as click runs it, with metavars a person can read.
+
+    Typer names each value by its Python type (``<int>``, ``<bool>`` even for a flag);
+    here a flag shows none and a value shows what it is (``--seed SEED``, ``--save FILE``).
+    Typer carries its own copy of click, so the objects are inspected by their attributes.
+    """
+    command = typer.main.get_command(app)
+    _readable_metavars(command)
+    return command
+
+
+def _readable_metavars(command: Any) -> None:
+    for param in command.params:
+        if getattr(param, "param_type_name", "") == "argument":
+            param.display_type_rich = _no_type  # its name (FILES, RECORD) says it already
+            continue
+        if getattr(param, "param_type_name", "") != "option" or param.metavar is not None:
+            continue
+        if getattr(param, "is_flag", False) or getattr(param, "count", False):
+            param.metavar = ""
+        elif param.name == "variant":
+            param.metavar = "NAME=VALUE"
+        elif getattr(getattr(param, "type_descriptor", None), "is_path", False):
+            param.metavar = "PATH"
+        else:
+            param.metavar = (param.name or "value").upper()
+    make_help_option = command.get_help_option
+
+    def help_option(ctx: Any) -> Any:  # made anew for each run, so named here
+        option = make_help_option(ctx)
+        if option is not None:
+            option.metavar = ""
+        return option
+
+    command.get_help_option = help_option
+    for sub in getattr(command, "commands", {}).values():
+        _readable_metavars(sub)
+
+
+def _no_type(ctx: Any) -> None:
+    return None
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"kingsbreakfast {_version()}")
+        raise typer.Exit()
+
+
+def _version() -> str:
+    from importlib import metadata  # only when asked: it costs the start of every command
+
+    try:
+        return metadata.version("kingsbreakfast")
+    except metadata.PackageNotFoundError:  # pragma: no cover - run from a bare checkout
+        return "unknown"
 
 
 @app.callback()
-def _root(lang: LangOption = None) -> None:
+def _root(
+    lang: LangOption = None,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", help="Print the version and exit.", callback=_show_version,
+            is_eager=True,
+        ),
+    ] = False,
+) -> None:
     """King's Breakfast (King Lui), the card game by Alan R. Moon and Aaron Weissblum."""
 
 
 # --- replay ---------------------------------------------------------------------------------
 
 
-def _load(source: str) -> bytes:
+def read_source(source: str) -> bytes:
     """A record's JSON text from a path, ``-`` (standard input) or a bundled example name."""
     if source == "-":
         data = sys.stdin.buffer.read()
@@ -113,7 +183,7 @@ def replay(
     failed = False
     for source in files:
         try:
-            obj = _load(source)
+            obj = read_source(source)
             record = read_record(obj)
             state = record.replay()
         except RecordError as error:
@@ -141,7 +211,7 @@ def _step(files: list[str], as_json: bool, plain: bool) -> None:
         typer.echo(_("error: --step shows exactly one record, and not with --json"), err=True)
         raise typer.Exit(2)
     try:
-        record = read_record(_load(files[0]))
+        record = read_record(read_source(files[0]))
     except RecordError as error:
         print(_readable_error(files[0], error), file=sys.stderr)
         raise typer.Exit(2) from None
@@ -226,6 +296,13 @@ def examples(lang: LangOption = None) -> None:
 @app.command()
 def demo(
     players: Annotated[int, typer.Option(help="Number of players, 3 to 5.")] = 4,
+    bots: Annotated[
+        str,
+        typer.Option(
+            help="The bots, in seat order, comma-separated; one name serves every seat "
+            "(see 'kingsbreakfast bots')."
+        ),
+    ] = "random",
     seed: Annotated[
         int | None, typer.Option(help="Seed for the deck and the bots (default: random).")
     ] = None,
@@ -242,17 +319,31 @@ def demo(
             seed = random.SystemRandom().randrange(2**32)
         rng = random.Random(seed)
         state = State.new(players, rng, rules=rules)
+        chosen = [part.strip() for part in bots.split(",") if part.strip()] or ["random"]
+        if len(chosen) == 1:
+            chosen = chosen * players
+        if len(chosen) != players:
+            raise fail(
+                _("--bots names {named} bots for {players} seats: name one per seat, or one "
+                  "for all").format(named=len(chosen), players=players)
+            )
+        seated = [make_bot(name) for name in chosen]
     except KingsBreakfastError as error:
-        typer.echo(_("error: {reason}").format(reason=explain(error)), err=True)
-        raise typer.Exit(2) from None
+        raise fail(error) from None
     names = ["Ann", "Bob", "Cid", "Dee", "Eve"][:players]
-    bot = RandomBot()
-    print(_("King's Breakfast, {count} random bots, seed {seed}.").format(count=players, seed=seed))
+    print(
+        _("King's Breakfast, {count} bots ({bots}), seed {seed}.").format(
+            count=players, bots=", ".join(chosen), seed=seed
+        )
+    )
     print(round_opening(state.view(None), names))
+    bot_rngs = [random.Random(rng.randrange(2**63)) for _ in seated]
 
     def moves() -> Iterator[Action]:
         while not state.is_over:
-            yield bot.act(state.view(state.to_move), rng)
+            seat = state.to_move
+            assert seat is not None
+            yield seated[seat].act(state.view(seat), bot_rngs[seat])
 
     for line in _tell(state, moves(), names, reveal=True):
         print(line)
@@ -265,8 +356,22 @@ def demo(
 
 @app.command()
 def rules(lang: LangOption = None) -> None:
-    """Explain the rules of the game, in your language."""
-    print(rules_text())
+    """Explain the rules of the game, in your language (in a pager on a terminal)."""
+    text = rules_text()
+    if not sys.stdout.isatty():
+        print(text)  # into a file or a pipe: the Markdown source, ready to reuse
+        return
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    # colours only where the pager shows them: less with -R (the default pager), else plain
+    pager = os.environ.get("MANPAGER") or os.environ.get("PAGER") or "less"
+    styles = Path(pager.split()[0]).name == "less" if pager.strip() else False
+    if styles and "R" not in os.environ.get("LESS", ""):
+        os.environ["LESS"] = (os.environ.get("LESS", "") + " -R").strip()
+    console = Console()
+    with console.pager(styles=styles):
+        console.print(Markdown(text))
 
 
 def _register_commands() -> None:

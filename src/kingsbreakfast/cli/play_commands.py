@@ -7,32 +7,58 @@ full-screen game starts, so the rest of the command line works without it, and `
 
 from __future__ import annotations
 
+import contextlib
+import datetime as _dt
 import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperCommand
 
 from kingsbreakfast.bots import BOT_NAMES, LEVELS, find_bot
-from kingsbreakfast.cli.options import LangOption, VariantOption, parse_variants
-from kingsbreakfast.engine import KingsBreakfastError, Record, RecordError
+from kingsbreakfast.cli.options import (
+    LangOption,
+    VariantOption,
+    fail,
+    need_extra,
+    parse_variants,
+)
+from kingsbreakfast.engine import KingsBreakfastError, Record, RecordError, read_record
+from kingsbreakfast.tui import strings
 from kingsbreakfast.tui.opponents import default_bot
-from kingsbreakfast.tui.plain import AGAIN, PlainGame
+from kingsbreakfast.tui.plain import AGAIN, INTERRUPTED, PlainGame
 from kingsbreakfast.tui.replay_plain import PlainReplay
-from kingsbreakfast.tui.saving import load_record
+from kingsbreakfast.tui.saving import Autosaver, autosave_dir, load_record, saved_games
 from kingsbreakfast.tui.session import Game, plan_seats
 
-INSTALL_TUI = (
-    "the full-screen game needs Textual: pip install 'kingsbreakfast[tui]' "
-    "(or play line by line with --plain)"
-)
+ASK = ""
+"""``--resume`` given without a file: offer the saved games."""
+
+
+class _PlayCommand(TyperCommand):
+    """``play`` with a ``--resume`` whose file may be left out: the parser underneath knows
+    no option with an optional value, so a bare ``--resume`` is given the value :data:`ASK`
+    before parsing."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        args = list(args)
+        for index, arg in enumerate(args):
+            if arg == "--":
+                break
+            if arg == "--resume":
+                following = args[index + 1] if index + 1 < len(args) else None
+                if following is None or (following.startswith("-") and following != "-"):
+                    args.insert(index + 1, ASK)
+                break
+        return super().parse_args(ctx, args)
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the ``kingsbreakfast`` command line."""
-    app.command(name="play")(play)
+    app.command(name="play", cls=_PlayCommand)(play)
 
 
 def _split(text: str | None) -> list[str]:
@@ -89,9 +115,11 @@ def play(
         bool, typer.Option("--light", help="Colours for a light terminal (key t switches).")
     ] = False,
     resume: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
-            help="Resume a saved game (a kingsbreakfast/1 record); seats come from the file.",
+            metavar="[FILE]",
+            help="Resume a saved game (a kingsbreakfast/1 record); seats come from the file. "
+            "Without a file: choose one of the games saved automatically.",
             show_default=False,
         ),
     ] = None,
@@ -109,20 +137,67 @@ def play(
             raise KingsBreakfastError(
                 "--speed must be 0 or more and --hint-seconds more than 0", "bad_timing"
             )
-        start = _starter(players, bots, seat, hotseat, names, seed, variant or [], resume)
+        full_screen = not _plain_wanted(plain)
+        if full_screen:
+            need_extra("tui", "textual", "platformdirs")  # --plain plays without them
+        source = _resume_source(resume) if resume is not None else None
+        if resume is not None and source is None:
+            return  # no saved game, or the player chose none
+        start = _starter(players, bots, seat, hotseat, names, seed, variant or [], source)
         game = start()
     except KingsBreakfastError as error:  # bad seats, an unknown bot, a bad record
-        typer.echo(f"error: {error}", err=True)
-        raise typer.Exit(2) from None
-    if _plain_wanted(plain):
-        _play_plain(game, speed, save, hint_seconds)
+        raise fail(error) from None
+    autosaver = Autosaver.for_resumed(source) if source is not None else Autosaver()
+    if not full_screen:
+        _play_plain(game, speed, save, hint_seconds, autosaver)
         return
+    from kingsbreakfast.tui.app import PlayApp
+
+    app = PlayApp(game, speed=speed, save_path=save, hint_seconds=hint_seconds, light=light,
+                  autosaver=autosaver)
+    app.run()
+    if app.farewell:
+        with contextlib.suppress(OSError):  # a closed terminal hears nothing; the file is kept
+            typer.echo(app.farewell)
+
+
+def _local_time(stamp: str) -> str:
+    """A record's ``saved`` time (UTC, ISO) as the player's clock shows it."""
     try:
-        from kingsbreakfast.tui.app import PlayApp
-    except ImportError:
-        typer.echo(f"error: {INSTALL_TUI}", err=True)
-        raise typer.Exit(2) from None
-    PlayApp(game, speed=speed, save_path=save, hint_seconds=hint_seconds, light=light).run()
+        return _dt.datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return stamp
+
+
+def _resume_source(resume: str) -> Path | None:
+    """The file to resume: the one named, or one the player picks from the autosaves."""
+    if resume != ASK:
+        return Path(resume)
+    games = saved_games()
+    if not games:
+        typer.echo(strings.no_saved_games(str(autosave_dir())))
+        return None
+    typer.echo(strings.saved_games_title())
+    for number, saved in enumerate(games, start=1):
+        typer.echo("  " + strings.saved_game_line(
+            number, ", ".join(saved.players), saved.round, _local_time(saved.saved)
+        ))
+    if len(games) == 1 and not sys.stdin.isatty():
+        return games[0].path
+    while True:
+        typer.echo(strings.pick_saved_game(len(games)), nl=False)
+        answer = sys.stdin.readline()
+        if not answer:
+            typer.echo()
+            return None
+        answer = answer.strip().lower()
+        if answer == "":
+            return games[0].path
+        if answer.isdigit() and 1 <= int(answer) <= len(games):
+            return games[int(answer) - 1].path
+        if answer in ("q", "quit"):
+            return None
+        typer.echo(strings.valid_answers(f"1–{len(games)}, Enter, q"))
 
 
 def _starter(
@@ -138,7 +213,12 @@ def _starter(
     """Check every option now (so a mistake is reported before the screen opens) and
     return what starts the first game."""
     if resume is not None:
-        record = load_record(resume)
+        if resume.exists():
+            record = load_record(resume)
+        else:  # a bundled example's name, as replay takes it
+            from kingsbreakfast.cli.main import read_source
+
+            record = read_record(read_source(str(resume)))
         return lambda: Game.from_record(record, seed=seed)
     rules = parse_variants(variants)
     plan = plan_seats(players, _split(bots), seat, hotseat, _split(names))
@@ -152,14 +232,19 @@ def _play_plain(
     speed: float,
     save: Path | None,
     hint_seconds: float,
+    autosaver: Autosaver,
 ) -> None:
     while True:
         outcome = PlainGame(
-            game, sys.stdin, sys.stdout, save_path=save, speed=speed, hint_seconds=hint_seconds
+            game, sys.stdin, sys.stdout, save_path=save, speed=speed, hint_seconds=hint_seconds,
+            autosaver=autosaver,
         ).run()
+        if outcome == INTERRUPTED:
+            raise typer.Exit(130)  # the shell's code for Ctrl-C; the game is saved
         if outcome != AGAIN:
             return
         game = game.rematch()
+        autosaver = Autosaver()
 
 
 def step_replay(record: Record, plain: bool = False, light: bool = False) -> None:
@@ -168,11 +253,9 @@ def step_replay(record: Record, plain: bool = False, light: bool = False) -> Non
     if _plain_wanted(plain):
         PlainReplay(record, sys.stdin, sys.stdout).run()
         return
-    try:
-        from kingsbreakfast.tui.replay_app import ReplayApp
-    except ImportError:
-        typer.echo(f"error: {INSTALL_TUI}", err=True)
-        raise typer.Exit(2) from None
+    need_extra("tui", "textual")
+    from kingsbreakfast.tui.replay_app import ReplayApp
+
     ReplayApp(record, light=light).run()
 
 

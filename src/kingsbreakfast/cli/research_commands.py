@@ -14,7 +14,13 @@ from typing import Annotated
 import typer
 
 from kingsbreakfast.bots import BOTS, batch_policy
-from kingsbreakfast.cli.options import LangOption, VariantOption, fail, parse_variants
+from kingsbreakfast.cli.options import (
+    LangOption,
+    VariantOption,
+    fail,
+    need_extra,
+    parse_variants,
+)
 from kingsbreakfast.engine import KingsBreakfastError
 
 
@@ -35,13 +41,9 @@ def batch(
     lang: LangOption = None,
 ) -> None:
     """Simulate many games at native speed (batch simulator) and print scores and wins."""
-    try:
-        from kingsbreakfast.sim.batch import simulate
-    except ImportError as error:
-        raise fail(
-            f"the batch simulator needs numpy and numba (pip install 'kingsbreakfast[batch]'): "
-            f"{error}"
-        ) from None
+    need_extra("batch", "numpy", "numba")
+    from kingsbreakfast.sim.batch import simulate
+
     try:
         names = [batch_policy(name) for name in policy or ["random"]]
         rules = parse_variants(variant)

@@ -11,8 +11,15 @@ from typing import Annotated
 import typer
 
 from kingsbreakfast.bots import BOTS, LEVELS, find_bot
-from kingsbreakfast.cli.options import LangOption, VariantOption, fail, parse_variants
+from kingsbreakfast.cli.options import (
+    LangOption,
+    VariantOption,
+    fail,
+    need_extra,
+    parse_variants,
+)
 from kingsbreakfast.engine import KingsBreakfastError, read_record
+from kingsbreakfast.i18n import ngettext
 
 
 def bots(lang: LangOption = None) -> None:
@@ -34,7 +41,12 @@ def _indented(text: str) -> str:
 
 def hint(
     record: Annotated[
-        Path, typer.Argument(help="A kingsbreakfast/1 record of an unfinished game.")
+        str,
+        typer.Argument(
+            metavar="RECORD",
+            help="A kingsbreakfast/1 record of an unfinished game: a file, '-' for standard "
+            "input, or a bundled example's name (see 'kingsbreakfast examples').",
+        ),
     ],
     seat: Annotated[
         int | None, typer.Option(help="Whose view to use (default: the seat to move).")
@@ -47,11 +59,10 @@ def hint(
     """Rank the legal actions of the player to move, with estimated final points and win
     chance, from what SEAT can see (never the hidden cards)."""
     from kingsbreakfast.bots.hint import rank_actions
+    from kingsbreakfast.cli.main import read_source
 
     try:
-        state = read_record(record.read_bytes()).replay()
-    except OSError as error:
-        raise fail(f"cannot read {record}: {error.strerror or error}") from None
+        state = read_record(read_source(record)).replay()
     except KingsBreakfastError as error:
         raise fail(error) from None
     if state.is_over:
@@ -67,10 +78,18 @@ def hint(
     if as_json:
         print(json.dumps([e.to_dict() for e in ranking], indent=1))
         return
-    print(f"Seat {state.to_move} to move; estimates for seat {viewer} ({simulations} simulations):")
+    from kingsbreakfast.tui import strings
+    from kingsbreakfast.tui.moves import action_label
+
+    print(ngettext(
+        "Seat {seat} to move; estimates from what seat {viewer} sees ({count} simulation):",
+        "Seat {seat} to move; estimates from what seat {viewer} sees ({count} simulations):",
+        simulations,
+    ).format(seat=state.to_move, viewer=viewer, count=simulations))
+    print("  " + strings.hint_header())  # the same table as the game's hint (key h)
     for e in ranking:
-        print(f"  {e.action!s:<24} {e.expected_points:6.1f} points  "
-              f"{100 * e.win_chance:5.1f}% win  ({e.visits} visits)")
+        print("  " + strings.hint_line(action_label(e.action), e.expected_points, e.win_chance,
+                                       e.visits))
 
 
 def tournament(
@@ -98,6 +117,9 @@ def tournament(
 ) -> None:
     """Play seat-rotated games between bots; write win shares (95% CI), scores, discards,
     seat advantage and OpenSkill ratings as JSON and CSV."""
+    need_extra("sim", "openskill", *(["matplotlib"] if plot is not None else []))
+    if backend == "ray":
+        need_extra("ray", "ray")
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from kingsbreakfast.sim import TournamentConfig, parse_lineup, run_tournament
@@ -165,6 +187,8 @@ def analyze(
 ) -> None:
     """Balance questions by simulation: seat (first cook) advantage for each table size,
     dragon use, the king's final plate, scores and tie-breaks."""
+    if plots is not None:
+        need_extra("sim", "matplotlib")
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from kingsbreakfast.sim.analyze import analyze as run_analysis

@@ -35,6 +35,7 @@ from .errors import (
     RecordError,
     SetupError,
 )
+from .reading import CHANCE
 from .record import FORMAT, OutcomeDict, Record, outcome, read_record, replay
 from .rules import DEFAULT_RULES, DRAW_OR_FEED, MUST_DRAW, Rules, explain_illegal
 from .scoring import (
@@ -47,7 +48,8 @@ from .scoring import (
     score,
     score_hand,
 )
-from .state import CHANCE, MAX_PLAYERS, MIN_PLAYERS, State, shuffled_deck
+from .setup import MAX_PLAYERS, MIN_PLAYERS, shuffled_deck
+from .state import State
 from .views import HandView, Turn, View
 
 __all__ = [

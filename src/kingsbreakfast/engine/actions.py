@@ -169,6 +169,18 @@ class Action(int):
         return (Action, (int(self),))
 
 
+def as_action(action: Action | int | str) -> Action:
+    """Accept an Action, an action id or the text notation: the checked path takes whatever a
+    person, a bot or a wire frame hands it, and refuses anything else as not an action."""
+    if isinstance(action, Action):
+        return action
+    if isinstance(action, str):
+        return Action.parse(action)
+    if isinstance(action, int) and not isinstance(action, bool):
+        return Action(action)
+    raise ActionFormatError(f"{action!r} is not an action", "unknown_action", action=repr(action))
+
+
 def _dish(dish: int | str) -> int:
     if isinstance(dish, str):
         try:

@@ -10,7 +10,13 @@ from typing import Any
 
 
 class KingsBreakfastError(Exception):
-    """Base of every error the engine raises on purpose."""
+    """Base of every error the project reports to a person, in every layer.
+
+    It lives in the engine because the engine is the one package every other depends on:
+    the lobby's, the wire protocol's, the storage's and the command line's errors derive
+    from it and add only what their transport needs (an HTTP status, a close code), so a
+    code and its params are translated in one place (``kingsbreakfast.i18n.errors``).
+    """
 
     code: str = "error"
 

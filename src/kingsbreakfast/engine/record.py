@@ -18,7 +18,8 @@ from .actions import Action
 from .cards import CARD_IDS, dish_counts
 from .errors import ActionFormatError, IllegalActionError, RecordError, SetupError
 from .rules import DEFAULT_RULES, Rules
-from .state import MAX_PLAYERS, MIN_PLAYERS, State, shuffled_deck
+from .setup import MAX_PLAYERS, MIN_PLAYERS, shuffled_deck
+from .state import State
 
 FORMAT: Final = "kingsbreakfast/1"
 
@@ -143,8 +144,6 @@ def _header(obj: Any) -> tuple[Record, list[Any]]:
         rules = Rules.from_dict(obj["rules"]) if "rules" in obj else DEFAULT_RULES
     except SetupError as error:
         raise RecordError(f"'rules': {error}", error.code, **error.params) from None
-    except TypeError as error:
-        raise RecordError(f"'rules': {error}", "bad_rules") from None
     has_deck, has_seed = "deck" in obj, "seed" in obj
     if has_deck == has_seed:
         raise RecordError(

@@ -65,7 +65,9 @@ class Rules:
         an unknown one is an error."""
         if not isinstance(switches, dict):
             raise SetupError("'rules' must be a JSON object", "rules_not_object")
-        unknown = sorted(set(switches) - {"empty_table", "dragon_min_on_table"})
+        # sorted by repr: a Python caller's dict may mix key types, and the first unknown
+        # switch must still be named rather than the sort failing
+        unknown = sorted(set(switches) - {"empty_table", "dragon_min_on_table"}, key=repr)
         if unknown:
             raise SetupError(
                 f"unknown rule switch {unknown[0]!r} (known: empty_table, dragon_min_on_table)",

@@ -34,9 +34,12 @@ def plot_tournament(
     top = max(max(p) for p in points.values())
     bins = list(range(0, top + 10, 5))
     for label, pts in points.items():
-        left.hist(pts, bins=bins, histtype="step", linewidth=1.5, label=label, density=True)
+        # each game weighs 1/n, so a bar's height is the share of games in its bin (a
+        # density would divide again by the bin's width)
+        left.hist(pts, bins=bins, histtype="step", linewidth=1.5, label=label,
+                  weights=[1 / len(pts)] * len(pts))
     left.set_xlabel("final points (R11)")
-    left.set_ylabel("share of games")
+    left.set_ylabel("share of games (5-point bins)")
     left.set_title("Score distributions")
     left.legend(fontsize=8)
     bots = report["bots"]
@@ -105,7 +108,7 @@ def plot_king(rows: Sequence[TableRow], path: Path) -> None:
     ax.set_xticks(range(len(dishes)), dishes)
     ax.set_ylabel("king's cards at the end (mean)")
     ax.set_title("The king's final plate")
-    ax.legend()
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))  # beside the bars, hiding none
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -9,10 +9,13 @@ made, with the reason shown when it is refused.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+import signal
 from pathlib import Path
 from typing import ClassVar
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -20,17 +23,18 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 
-from kingsbreakfast.engine import Action, IllegalActionError
+from kingsbreakfast.engine import Action, HandView, IllegalActionError
 from kingsbreakfast.i18n import N_
 from kingsbreakfast.i18n.errors import explain
 
 from . import strings
 from .language import next_language, translate_bindings
 from .moves import DISH_KEYS, DRAW_KEY, FEED, FEED_KEY, PASS_KEY, PLACE_KEY, Move, move_for_key
-from .saving import default_save_path, write_record
+from .saving import Autosaver, default_save_path, write_record
 from .screens import (
     USE,
     DragonScreen,
+    DrawnCardScreen,
     FeedScreen,
     HandoverScreen,
     HelpScreen,
@@ -40,6 +44,7 @@ from .screens import (
     place_action,
 )
 from .session import Game, Watcher
+from .style import CSS
 from .widgets import Board, GameLog, MoveList, StatusBar
 
 SPEEDS = (0.0, 0.2, 0.5, 1.0, 2.0)
@@ -47,29 +52,6 @@ SPEEDS = (0.0, 0.2, 0.5, 1.0, 2.0)
 DEFAULT_SPEED = 0.5
 LIGHT, DARK = "textual-light", "textual-dark"
 """The two colour schemes (key t switches): both keep every text readable."""
-
-CSS = """
-Screen { layout: vertical; }
-#status { height: 1; padding: 0 1; background: $primary; color: auto 90%; }
-#board { height: auto; padding: 0 1; }
-#bottom { height: 1fr; min-height: 5; }
-#moves { width: 36; height: 1fr; border: round $primary; }
-#log { width: 1fr; height: 1fr; border: round $primary; }
-#message { height: auto; max-height: 3; padding: 0 1; color: $warning; text-style: bold; }
-.dialog {
-    width: 72; height: auto; max-height: 100%; padding: 1 2;
-    border: thick $accent; background: $surface;
-}
-DragonScreen, FeedScreen, HintScreen, HelpScreen, QuitScreen, HandoverScreen {
-    align: center middle;
-}
-HandoverScreen { background: $background; }
-.dialog OptionList { height: auto; max-height: 12; }
-.hint { color: $text-muted; }
-.title { text-style: bold; }
-#score { padding: 0 1; height: auto; }
-#score Static { margin-bottom: 1; }
-"""
 
 
 class GameScreen(Screen[None]):
@@ -83,8 +65,9 @@ class GameScreen(Screen[None]):
         Binding(PASS_KEY, f"key_move('{PASS_KEY}')", show=False),
         Binding("h", "hint", N_("hint")),
         Binding("s", "app.save", N_("save")),
-        Binding("plus", "speed(-1)", N_("faster")),
-        Binding("minus", "speed(1)", N_("slower")),
+        # in the help (key ?), not the footer, which must fit 80 columns in every language
+        Binding("plus", "speed(-1)", N_("faster"), show=False),
+        Binding("minus", "speed(1)", N_("slower"), show=False),
         Binding("question_mark", "help", N_("keys")),
         Binding("q", "quit_game", N_("quit")),
     ]
@@ -174,6 +157,7 @@ class GameScreen(Screen[None]):
                 await asyncio.sleep(pause)
             action = await asyncio.to_thread(game.bot_choice)
             game.play(action)
+            self.kb_app.autosave()
             self.watcher.after_move()
         self.redraw()
         view = game.view(None)
@@ -191,6 +175,8 @@ class GameScreen(Screen[None]):
         """The human's move, checked by the engine; a refusal is shown, nothing changes."""
         if not self.awaiting_human:
             return
+        mover = self.watcher.seat
+        before = None if mover is None else self.game.view(mover).my_hand
         try:
             self.game.play(action)
         except IllegalActionError as error:
@@ -198,9 +184,25 @@ class GameScreen(Screen[None]):
             return
         self.say("")
         self.kb_app.saved = False
+        self.kb_app.autosave()
         self.awaiting_human = False
+        drawn = self._drawn_dish(mover, before) if self.watcher.hotseat else None
         self.watcher.after_move()
+        if drawn is not None and self.game.to_move != mover:
+            self.redraw()
+            self.app.push_screen(DrawnCardScreen(drawn), lambda _: self.advance())
+            return
         self.advance()
+
+    def _drawn_dish(self, mover: int | None, before: HandView | None) -> int | None:
+        """The dish the mover just drew, if the last action drew one (not a dragon)."""
+        if mover is None or before is None or before.draws is None:
+            return None
+        after = self.game.view(mover).my_hand
+        draws = () if after is None or after.draws is None else after.draws
+        pairs = enumerate(zip(before.draws, draws, strict=False))  # () when nothing drawn
+        grown = [dish for dish, (old, new) in pairs if new > old]
+        return grown[0] if grown else None
 
     # -- human input ---------------------------------------------------------------------
     def action_key_move(self, key: str) -> None:
@@ -271,9 +273,14 @@ class PlayApp(App[None]):
     """``kingsbreakfast play``: one game after another with the same seats and settings."""
 
     CSS = CSS
+    ENABLE_COMMAND_PALETTE = False
+    """The framework's palette speaks only English and offers nothing the keys do not."""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("t", "toggle_theme", N_("colours"), show=False),
         Binding("L", "switch_language", N_("language")),
+        # both keys leave at once, and the game is saved: nothing is lost either way
+        Binding("ctrl+q", "leave", N_("save and leave"), show=False, priority=True),
+        Binding("ctrl+c", "leave", N_("save and leave"), show=False, priority=True),
     ]
 
     def __init__(
@@ -283,6 +290,7 @@ class PlayApp(App[None]):
         save_path: Path | None = None,
         hint_seconds: float = 2.0,
         light: bool = False,
+        autosaver: Autosaver | None = None,
     ) -> None:
         super().__init__()
         if light:
@@ -293,11 +301,39 @@ class PlayApp(App[None]):
         self.hint_seconds = hint_seconds
         self.saved = False
         self.last_saved: Path | None = None
+        self._saved_actions = -1
+        self.autosaver = autosaver or Autosaver()
+        self.farewell: str | None = None
+        """The line to print once the screen is gone (where the game was saved)."""
 
     def on_mount(self) -> None:
         self.title = strings.title()
         translate_bindings(self)
+        self.autosave()
+        # a closed terminal (SIGHUP): the game is saved already, leave cleanly; no such
+        # signal or no handler outside the main thread (tests, Windows): go without
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError, AttributeError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self.action_leave)
         self.push_screen(GameScreen(self.game))
+
+    def autosave(self) -> None:
+        """After every action: the autosave file holds the game so far."""
+        self.autosaver.save(self.game)
+
+    def action_leave(self) -> None:
+        """Ctrl-C, Ctrl-Q or a closed terminal: save and leave, saying how to come back."""
+        self.autosave()
+        self.exit()
+
+    def exit(
+        self, result: None = None, return_code: int = 0, message: RenderableType | None = None
+    ) -> None:
+        """Every way out passes here: an unfinished game leaves a line on how to resume."""
+        if not self.game.is_over:
+            # the player's file if no action came after it (bots move on), else the autosave
+            current = self.saved and self._saved_actions == len(self.game.state.history)
+            self.farewell = self.autosaver.farewell(self.last_saved if current else None)
+        super().exit(result, return_code, message)
 
     def action_switch_language(self) -> None:
         """``L``: the next language; the game goes on where it was, told in the new one."""
@@ -336,6 +372,7 @@ class PlayApp(App[None]):
             return
         self.saved = True
         self.last_saved = path
+        self._saved_actions = len(self.game.state.history)
         message = strings.saved_to(str(path))
         screen = self.game_screen
         if screen is not None and self.screen is screen:
@@ -355,6 +392,9 @@ class PlayApp(App[None]):
         if answer == "again":
             self.game = self.game.rematch()
             self.saved = False
+            self.autosaver = Autosaver()
+            self.autosave()
             self.switch_screen(GameScreen(self.game))
         elif answer == "quit":
             self.exit()
+

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 
@@ -20,9 +21,14 @@ from kingsbreakfast.i18n.words import cards_phrase, dish_name
 
 from . import strings
 
-NAME_WIDTH = 10
-DISH_WIDTH = 8
-EXTRA_WIDTH = 10
+NAME_WIDTH = 12
+"""At most this many cells for a name; a longer one is cut."""
+MIN_HEADER = 3
+"""A dish name is never cut below this many cells (plus the dot that marks the cut)."""
+OVER = "!"
+"""Marks a count of the viewer's that exceeds the king's: discarded if the game ended now
+(R11). A symbol as well as a colour, so that it reads without colour."""
+DEFAULT_WIDTH = 80
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +40,8 @@ class BoardRow:
     extra: str
     kind: str
     """``king``, ``table``, ``taken``, ``drawn`` or ``hand`` (a hand shown whole)."""
+    over: tuple[bool, ...] = ()
+    """Per dish: the viewer holds more of it than the king has (only on the viewer's rows)."""
 
 
 def board_rows(
@@ -57,14 +65,22 @@ def board_rows(
     ]
     for seat, hand in enumerate(shown):
         marker = ">" if seat == view.to_move else ""
-        label = names[seat][:NAME_WIDTH]
-        mine = strings.you_label(names[seat])
-        if seat == view.seat and not view.finished and len(mine) <= NAME_WIDTH:
-            label = mine
+        label = names[seat]
+        if seat == view.seat and not view.finished:
+            label = strings.you_label(names[seat])
         if hand.draws is not None:
-            rows.append(BoardRow(marker, label, hand.takes, strings.taken_extra(), "taken"))
+            over: tuple[bool, ...] = ()
+            if seat == view.seat and not view.finished:
+                over = tuple(
+                    took + drew > king
+                    for took, drew, king in zip(hand.takes, hand.draws, view.king, strict=True)
+                )
+            rows.append(BoardRow(marker, label, hand.takes, strings.taken_extra(), "taken", over))
             rows.append(
-                BoardRow("", strings.drawn(), hand.draws, strings.drawn_extra(hand.hidden), "drawn")
+                BoardRow(
+                    "", strings.drawn(), hand.draws, strings.drawn_extra(hand.hidden), "drawn",
+                    over,
+                )
             )
         else:
             rows.append(
@@ -73,52 +89,181 @@ def board_rows(
     return rows
 
 
+@dataclass(frozen=True, slots=True)
+class GridLayout:
+    """Column widths fitted to the translated words and the width there is.
+
+    Every width is measured in terminal cells (Vietnamese diacritics take none of their own,
+    East Asian characters two), so columns line up in every language.
+    """
+
+    name_width: int
+    headers: tuple[str, ...]
+    """Each dish's column header: its name, or a cut form ending in ``.``."""
+    dish_widths: tuple[int, ...]
+    """Cells per dish column, one of them the gap on its left."""
+    extra_width: int
+    cut: tuple[int, ...]
+    """The dishes whose names had to be cut (the legend spells them out)."""
+
+    @property
+    def width(self) -> int:
+        return 2 + self.name_width + sum(self.dish_widths) + self.extra_width
+
+
+def _cell(count: int, over: bool) -> str:
+    return f"{count}{OVER}" if count and over else str(count)
+
+
+def _crop(text: str, cells: int) -> str:
+    """``text`` cut to at most ``cells`` cells, measured per character."""
+    out = ""
+    for char in text:
+        if cell_len(out + char) > cells:
+            break
+        out += char
+    return out
+
+
+def grid_layout(rows: Sequence[BoardRow], width: int = DEFAULT_WIDTH) -> GridLayout:
+    """Fit the grid into ``width`` cells: names whole where they fit, the longest dish names
+    cut first (never below :data:`MIN_HEADER` cells) when they do not."""
+    names = [dish_name(dish) for dish in range(len(DISHES))]
+    longest_cell = [
+        max((cell_len(_cell(row.counts[dish], bool(row.over) and row.over[dish]))
+             for row in rows), default=1)
+        for dish in range(len(DISHES))
+    ]
+    name_width = min(NAME_WIDTH, max((cell_len(row.label) for row in rows), default=4))
+    extra_width = max((cell_len(row.extra) for row in rows if row.extra), default=0)
+    extra_width = extra_width + 1 if extra_width else 0
+    headers = list(names)
+    cut: set[int] = set()
+
+    def dish_widths() -> list[int]:
+        return [max(cell_len(h), c) + 1 for h, c in zip(headers, longest_cell, strict=True)]
+
+    def total() -> int:
+        return 2 + name_width + sum(dish_widths()) + extra_width
+
+    while total() > width:
+        candidates = [
+            dish for dish in range(len(DISHES))
+            if cell_len(headers[dish]) > max(MIN_HEADER + 1, longest_cell[dish])
+        ]
+        if not candidates:
+            break
+        widest = max(candidates, key=lambda dish: (cell_len(headers[dish]), -dish))
+        size = cell_len(headers[widest]) - 1
+        headers[widest] = _crop(names[widest], size - 1).rstrip() + "."
+        cut.add(widest)
+    while total() > width and name_width > 6:
+        name_width -= 1
+    return GridLayout(name_width, tuple(headers), tuple(dish_widths()), extra_width,
+                      tuple(sorted(cut)))
+
+
+def legend(layout: GridLayout) -> str:
+    """The cut names spelt out (empty when nothing was cut)."""
+    if not layout.cut:
+        return ""
+    return " · ".join(
+        strings.abbreviation(layout.headers[dish], dish_name(dish)) for dish in layout.cut
+    )
+
+
+def has_over(rows: Sequence[BoardRow]) -> bool:
+    return any(
+        count and flag for row in rows for count, flag in zip(row.counts, row.over, strict=False)
+    )
+
+
 _ROW_STYLE = {"king": "bold", "table": "bold", "taken": "", "drawn": "italic", "hand": ""}
 
 
-def board_table(rows: Sequence[BoardRow]) -> Table:
-    """The grid as a Rich table: zeros dim, counts bold, the king and table rows stand out."""
+def board_table(rows: Sequence[BoardRow], width: int = DEFAULT_WIDTH) -> Table:
+    """The grid as a Rich table: zeros dim, counts bold, the king and table rows stand out,
+    a count above the king's in red with :data:`OVER`."""
+    layout = grid_layout(rows, width)
     table = Table(
-        box=None, padding=(0, 0), show_edge=False, expand=False, header_style="bold underline"
+        box=None, padding=(0, 0), show_edge=False, expand=False, header_style="bold underline",
+        collapse_padding=True, pad_edge=False,
     )
     table.add_column("", width=2, no_wrap=True)
-    table.add_column("", width=NAME_WIDTH, no_wrap=True)
+    table.add_column("", width=layout.name_width, no_wrap=True, overflow="crop")
     for dish in range(len(DISHES)):
         table.add_column(
-            Text(dish_name(dish), justify="right", overflow="ellipsis"),
-            width=DISH_WIDTH,
+            Text(layout.headers[dish], justify="right"),
+            width=layout.dish_widths[dish],
             justify="right",
             no_wrap=True,
         )
-    table.add_column("", width=EXTRA_WIDTH, justify="right", no_wrap=True)
+    if layout.extra_width:
+        table.add_column("", width=layout.extra_width, justify="right", no_wrap=True)
     for row in rows:
         style = _ROW_STYLE[row.kind]
-        cells = [
-            Text(str(count), style="bold", justify="right")
-            if count
-            else Text("·", style="dim", justify="right")
-            for count in row.counts
-        ]
+        cells = []
+        for dish, count in enumerate(row.counts):
+            over = bool(row.over) and row.over[dish]
+            if count and over:
+                cells.append(Text(_cell(count, True), style="bold red", justify="right"))
+            elif count:
+                cells.append(Text(str(count), style="bold", justify="right"))
+            else:
+                cells.append(Text("·", style="dim", justify="right"))
+        extra = [Text(row.extra, style="italic", justify="right")] if layout.extra_width else []
         table.add_row(
             Text(row.marker, style="bold"),
-            Text(row.label, style=style),
+            Text(_crop(row.label, layout.name_width), style=style),
             *cells,
-            Text(row.extra, style="italic", justify="right"),
+            *extra,
         )
     return table
 
 
-def board_text(rows: Sequence[BoardRow]) -> list[str]:
+def board_notes(rows: Sequence[BoardRow], view: View, width: int = DEFAULT_WIDTH) -> list[str]:
+    """The lines under the grid: the legend of cut names, what ``!`` means, and the warning
+    that this round is the last."""
+    notes = []
+    spelled = legend(grid_layout(rows, width))
+    if spelled:
+        notes.append(spelled)
+    if has_over(rows):
+        notes.append(strings.over_note(OVER))
+    if last_round(view):
+        notes.append(strings.last_round())
+    return notes
+
+
+def last_round(view: View) -> bool:
+    """No cook can set another table after this round (R4, R10): the deck already holds
+    fewer than two cards a player, and it only shrinks."""
+    return not view.finished and view.deck_size < 2 * len(view.hands)
+
+
+def board_text(rows: Sequence[BoardRow], width: int = DEFAULT_WIDTH) -> list[str]:
     """The grid as plain fixed-width lines (the ``--plain`` mode), zeros as ``.``."""
-    header = " " * (2 + NAME_WIDTH) + "".join(
-        f"{dish_name(dish)[: DISH_WIDTH - 1]:>{DISH_WIDTH}}" for dish in range(len(DISHES))
+    layout = grid_layout(rows, width)
+
+    def right(text: str, cells: int) -> str:
+        return " " * max(0, cells - cell_len(text)) + text
+
+    def left(text: str, cells: int) -> str:
+        text = _crop(text, cells)
+        return text + " " * (cells - cell_len(text))
+
+    header = " " * (2 + layout.name_width) + "".join(
+        right(layout.headers[dish], layout.dish_widths[dish]) for dish in range(len(DISHES))
     )
     lines = [header]
     for row in rows:
-        cells = "".join(f"{count if count else '.':>{DISH_WIDTH}}" for count in row.counts)
-        lines.append(
-            f"{row.marker:<2}{row.label:<{NAME_WIDTH}}{cells}  {row.extra}".rstrip()
+        cells = "".join(
+            right(_cell(count, bool(row.over) and row.over[dish]) if count else ".",
+                  layout.dish_widths[dish])
+            for dish, count in enumerate(row.counts)
         )
+        extra = right(row.extra, layout.extra_width) if layout.extra_width else ""
+        lines.append(f"{row.marker:<2}{left(row.label, layout.name_width)}{cells}{extra}".rstrip())
     return lines
 
 
@@ -135,6 +280,10 @@ def board_sentences(
         name = names[seat]
         if seat == view.seat and not view.finished:
             name = strings.you_label(name)
-        drawn = None if hand.draws is None else cards_phrase(hand.draws)
-        lines.append(strings.hand_sentence(name, cards_phrase(hand.takes), drawn, hand.hidden))
+        taken = cards_phrase(hand.takes) if any(hand.takes) else None
+        if hand.draws is None:
+            lines.append(strings.hand_sentence(name, taken, None, hand.hidden))
+        else:
+            drawn = cards_phrase(hand.draws) if any(hand.draws) else None
+            lines.append(strings.hand_sentence(name, taken, drawn, None))
     return lines

@@ -8,6 +8,7 @@ p, x) or the move in words ("take cheese"). Needs no Textual.
 from __future__ import annotations
 
 import random
+import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -18,13 +19,21 @@ from kingsbreakfast.engine import (
     Action,
     ActionFormatError,
     IllegalActionError,
+    View,
     score_hand,
 )
 from kingsbreakfast.i18n.errors import explain
 from kingsbreakfast.narrate import score_lines
 
 from . import strings
-from .board import board_rows, board_sentences, board_text
+from .board import (
+    DEFAULT_WIDTH,
+    board_notes,
+    board_rows,
+    board_sentences,
+    board_text,
+    last_round,
+)
 from .moves import (
     FEED,
     Move,
@@ -36,14 +45,15 @@ from .moves import (
     second_dishes,
 )
 from .opponents import rank_moves
-from .saving import default_save_path, write_record
+from .saving import Autosaver, default_save_path, write_record
 from .session import Game, Watcher
 
-AGAIN, QUIT = "again", "quit"
+AGAIN, QUIT, INTERRUPTED = "again", "quit", "interrupted"
+"""How a plain game ends: another game wanted, left, or left by Ctrl-C (exit status 130)."""
 
 
 class _EndOfInput(Exception):
-    """Standard input closed: leave the game quietly."""
+    """Standard input closed: the game is saved and the player told how to resume."""
 
 
 class PlainGame:
@@ -58,6 +68,7 @@ class PlainGame:
         speed: float = 0.0,
         hint_seconds: float = 2.0,
         sleep: Callable[[float], None] = time.sleep,
+        autosaver: Autosaver | None = None,
     ) -> None:
         self.game = game
         self.watcher = Watcher(game)
@@ -69,6 +80,7 @@ class PlainGame:
         self._sleep = sleep
         self._printed = 0
         self._saved = False
+        self.autosaver = autosaver or Autosaver()
         self._hint_rng = random.Random(game.rng.random())
 
     # -- input and output ----------------------------------------------------------------
@@ -89,18 +101,33 @@ class PlainGame:
     def run(self) -> str:
         """Play to the end; returns ``again`` when the players want another game."""
         self.say(strings.title() + " · " + ", ".join(self.game.labels))
+        self.autosaver.save(self.game)
         try:
             while not self.game.is_over:
                 self._print_log()
                 if self.game.human_to_move():
                     if not self._human_turn():
+                        self._farewell()
                         return QUIT
                 else:
                     self._bot_turn()
             self._print_log()
             return self._final()
         except _EndOfInput:
+            self._farewell()
             return QUIT
+        except KeyboardInterrupt:
+            self.say()
+            self._farewell()
+            return INTERRUPTED
+
+    def _farewell(self) -> None:
+        """Leaving an unfinished game: it is saved (after every action), say where."""
+        if self.game.is_over:
+            return
+        self.autosaver.save(self.game)
+        if not self._saved:  # a save of the player's own has just said where it went
+            self.say(self.autosaver.farewell())
 
     def _print_log(self) -> None:
         viewer = self.watcher.seat
@@ -114,6 +141,7 @@ class PlainGame:
             self._sleep(self.speed)
         self.game.play(self.game.bot_choice())
         self._saved = False
+        self.autosaver.save(self.game)
         self.watcher.after_move()
 
     def _human_turn(self) -> bool:
@@ -152,6 +180,11 @@ class PlainGame:
         if hand is not None and hand.cards is not None:
             points = score_hand(view.king, hand.cards)
             self.say(strings.provisional(*points))
+            over = [dish for dish, held in enumerate(hand.cards) if held > view.king[dish]]
+            if over:
+                self.say(strings.over_sentence(over))
+        if last_round(view):
+            self.say(strings.last_round())
         if view.pending_dragon:
             only_place = len(moves(view)) == 1
             self.say(strings.dragon_drawn_only_place() if only_place else strings.dragon_drawn())
@@ -169,8 +202,7 @@ class PlainGame:
             self._look()
             return None
         if answer in ("g", "grid"):
-            for line in board_text(board_rows(view, self.game.names)):
-                self.say(line)
+            self._grid(view)
             return None
         if answer in ("h", "hint"):
             self._hint()
@@ -191,7 +223,8 @@ class PlainGame:
             try:
                 action = Action.parse(answer)
             except ActionFormatError:
-                self.say(strings.plain_bad_choice())
+                keys = [move.key for move in moves(view)]
+                self.say(strings.valid_answers(", ".join([*keys, "h", "s", "l", "g", "?", "q"])))
                 return None
             reason = refusal(view, action)
             if reason is not None:
@@ -203,7 +236,15 @@ class PlainGame:
             self.say(explain(error))
             return None
         self._saved = False
+        self.autosaver.save(self.game)
         return "played"
+
+    def _grid(self, view: View) -> None:
+        """The board as a grid fitted to the terminal, with its notes."""
+        width = shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
+        rows = board_rows(view, self.game.names)
+        for line in [*board_text(rows, width), *board_notes(rows, view, width)]:
+            self.say(line)
 
     def _pick_feed(self) -> Action | None:
         view = self.game.view(self.watcher.seat)
@@ -254,9 +295,9 @@ class PlainGame:
             self.say(strings.goodbye())
             return True
         answer = self.ask(strings.plain_save_before_quit()).lower()
-        if answer.startswith("y"):
+        if answer.startswith(strings.yes_letters()):
             self._save()
-        self.say(strings.goodbye() if self._saved else strings.quit_unsaved())
+        self.say(strings.goodbye())
         return True
 
     def _final(self) -> str:
@@ -264,8 +305,7 @@ class PlainGame:
         scoring = view.score()
         assert scoring is not None  # every hand is shown once the game is over (R11)
         self.say()
-        for line in board_text(board_rows(view, self.game.names)):
-            self.say(line)
+        self._grid(view)
         self.say()
         for line in score_lines(scoring, view.king, self.game.names):
             self.say(line)
@@ -278,6 +318,7 @@ class PlainGame:
                 continue
             if answer in ("q", "quit", "no"):
                 return QUIT
+            self.say(strings.valid_answers("n, s, q"))
 
 
 def _as_action(action: Action | str) -> Action:

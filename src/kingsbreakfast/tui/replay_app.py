@@ -14,10 +14,11 @@ from kingsbreakfast.engine import Record
 from kingsbreakfast.i18n import N_
 
 from . import strings
-from .app import CSS, DARK, LIGHT
+from .app import DARK, LIGHT
 from .language import TranslatedBindings
 from .replay_model import Replay
 from .screens import score_table
+from .style import CSS
 from .widgets import Board, GameLog, StatusBar
 
 
@@ -25,7 +26,10 @@ class ReplayApp(TranslatedBindings, App[None]):
     """Step 0 is the first deal; each step is one action, narrated in the log."""
 
     CSS = CSS + "#log { height: 1fr; }"
+    ENABLE_COMMAND_PALETTE = False  # as in the game: the framework's palette is English only
     BINDINGS: ClassVar[list[BindingType]] = [
+        # Ctrl-C leaves at once, as Ctrl-Q does (nothing to save when only watching)
+        Binding("ctrl+c", "quit", N_("quit"), show=False, priority=True),
         Binding("right", "step(1)", N_("next"), priority=True),
         Binding("n", "step(1)", N_("next"), show=False),
         Binding("left", "step(-1)", N_("back"), priority=True),

@@ -2,16 +2,26 @@
 
 A saved game holds the whole deck (the record format needs it to replay the game), so the
 file is for the players' own machine, not for showing to an opponent mid-game.
+
+Besides the saves a player asks for, every game is saved after each action into the user's
+data folder (an *autosave*), so that no way of leaving — a key, Ctrl-C, a closed terminal,
+the end of piped input — loses a game: ``kingsbreakfast play --resume`` lists those games.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from kingsbreakfast.engine import Record, RecordError, read_record
 
+from . import strings
 from .session import Game
+
+DATA_DIR_VAR = "KINGSBREAKFAST_DATA_DIR"
+"""Overrides the data folder (tests, portable installs)."""
 
 
 def default_save_path(now: _dt.datetime | None = None) -> Path:
@@ -37,3 +47,110 @@ def load_record(path: Path) -> Record:
             f"cannot read {path}: {error.strerror or error}", "unreadable_file"
         ) from None
     return read_record(data)
+
+
+# --- autosaves ---------------------------------------------------------------------------
+
+
+def data_dir() -> Path:
+    """Where autosaves live: the platform's per-user data folder.
+
+    platformdirs comes with the ``tui`` extra; the plain game runs without that extra, so a
+    folder in the home directory stands in when it is missing.
+    """
+    override = os.environ.get(DATA_DIR_VAR)
+    if override:
+        return Path(override)
+    try:
+        import platformdirs
+    except ImportError:  # pragma: no cover - the tui extra brings it
+        return Path.home() / ".kingsbreakfast"
+    return platformdirs.user_data_path("kingsbreakfast", appauthor=False)
+
+
+def autosave_dir() -> Path:
+    return data_dir() / "autosave"
+
+
+class Autosaver:
+    """Keeps one game's file in the autosave folder up to date, quietly.
+
+    A failure to write is remembered (``error``) rather than raised: the game must go on,
+    and the front end tells the player once when it matters (when leaving).
+    """
+
+    def __init__(self, path: Path | None = None, now: _dt.datetime | None = None) -> None:
+        if path is None:
+            stamp = (now or _dt.datetime.now()).strftime("%Y%m%d-%H%M%S-%f")
+            path = autosave_dir() / f"game-{stamp}.json"
+        self.path = path
+        self.error: str | None = None
+        self.written = False
+
+    def save(self, game: Game) -> bool:
+        """Write the game so far; True when the file now holds it."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            write_record(game, self.path)
+        except OSError as error:
+            self.error = error.strerror or str(error)
+            return False
+        self.error = None
+        self.written = True
+        return True
+
+    def farewell(self, saved: Path | None = None) -> str:
+        """The last line on leaving an unfinished game: where it is, and how to resume.
+
+        ``saved`` is the player's own save, when the game was saved there last.
+        """
+        if saved is not None:
+            return strings.saved_to(str(saved))
+        if self.written and self.error is None:
+            return strings.autosaved_to(str(self.path))
+        return strings.autosave_failed(str(self.path), self.error or "?")
+
+    @classmethod
+    def for_resumed(cls, source: Path) -> Autosaver:
+        """A game resumed from the autosave folder keeps its file; a game resumed from a
+        file of the player's own gets a new autosave (their file is theirs to overwrite)."""
+        folder = autosave_dir()
+        try:
+            inside = source.resolve().parent == folder.resolve()
+        except OSError:
+            inside = False
+        return cls(source if inside else None)
+
+
+@dataclass(frozen=True, slots=True)
+class SavedGame:
+    """An unfinished autosaved game, as offered by ``play --resume``."""
+
+    path: Path
+    players: tuple[str, ...]
+    round: int
+    saved: str
+
+
+def saved_games(folder: Path | None = None) -> list[SavedGame]:
+    """The unfinished games in the autosave folder, newest first; unreadable or finished
+    games are left out."""
+    folder = folder or autosave_dir()
+    if not folder.is_dir():
+        return []
+    found: list[SavedGame] = []
+    for path in folder.glob("*.json"):
+        try:
+            record = load_record(path)
+            state = record.replay()
+        except (RecordError, ValueError):
+            continue
+        if state.is_over:
+            continue
+        saved = record.tags.get("saved")
+        found.append(
+            SavedGame(path, tuple(record.players), state.round,
+                      saved if isinstance(saved, str) else "")
+        )
+    found.sort(key=lambda game: (game.saved, game.path.name), reverse=True)
+    return found

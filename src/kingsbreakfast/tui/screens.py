@@ -19,7 +19,7 @@ from textual.widgets.option_list import Option
 
 from kingsbreakfast.bots.hint import ActionEstimate
 from kingsbreakfast.engine import DISHES, PLACE_DRAGON_ID, Action, Scoring, View
-from kingsbreakfast.i18n import N_
+from kingsbreakfast.i18n import N_, current_language, language
 from kingsbreakfast.i18n.words import dish_name
 
 from . import strings
@@ -134,6 +134,9 @@ class HintScreen(TranslatedBindings, ModalScreen[Action | None]):
         self.view = view
         self.rng = rng
         self.seconds = seconds
+        self.language = current_language()
+        """The language is a context variable, which a callback sent from the search's
+        thread does not carry: the ranking is written in this one explicitly."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -153,6 +156,10 @@ class HintScreen(TranslatedBindings, ModalScreen[Action | None]):
     def _show(self, ranked: list[ActionEstimate]) -> None:
         if not self.is_mounted:
             return  # closed before the search finished
+        with language(self.language):
+            self._list(ranked)
+
+    def _list(self, ranked: list[ActionEstimate]) -> None:
         self.query_one("#hint-status", Static).update(strings.hint_header())
         options = self.query_one("#hint-moves", OptionList)
         for line in ranked:
@@ -195,6 +202,25 @@ class HandoverScreen(TranslatedBindings, Screen[None]):
             yield Static(Text(strings.handover(self.player), style="bold"))
             yield Static(strings.handover_detail())
             yield Static(strings.handover_ready(self.player))
+
+    def action_ready(self) -> None:
+        self.dismiss(None)
+
+
+class DrawnCardScreen(TranslatedBindings, ModalScreen[None]):
+    """Hot-seat: the card a player just drew, shown to them alone before the screen goes
+    to the next player (R7b); otherwise they would never see it until their next turn."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", N_("ready"))]
+
+    def __init__(self, dish: int) -> None:
+        super().__init__()
+        self.dish = dish
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(Text(strings.you_drew(self.dish), style="bold"))
+            yield Static(strings.you_drew_ready())
 
     def action_ready(self) -> None:
         self.dismiss(None)

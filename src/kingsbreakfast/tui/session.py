@@ -158,10 +158,11 @@ class Game:
         return game
 
     def _opening(self) -> LogEntry:
-        labels, names = self.labels, self.names
+        seats, names = self.seats, self.names
         rules, start = self.state.rules, self.state.view(None)
 
         def words(_private: bool) -> tuple[str, ...]:
+            labels = [seat.label for seat in seats]  # in the language of the moment
             return (
                 strings.seating(labels, rules.to_dict(), rules.is_default),
                 round_opening(start, names),

@@ -1,5 +1,8 @@
 """Every player-facing sentence of the terminal game's own screens, in one place.
 
+(One module over 400 lines on purpose: whoever checks a translation or a wording finds
+every sentence of the terminal game here, next to its neighbours.)
+
 Each is a function, not a constant, so that it is looked up in the current language when the
 screen is drawn: a player may switch language in the middle of a game. The game's words
 (dishes, counted dishes, the dragon) come from :mod:`kingsbreakfast.i18n.words` and the log
@@ -10,7 +13,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from kingsbreakfast.i18n import _, ngettext
+from rich.cells import cell_len, set_cell_size
+
+from kingsbreakfast.i18n import _, ngettext, pgettext
 from kingsbreakfast.i18n.words import dish_count, dragon_count, dragon_name, join_words
 from kingsbreakfast.i18n.words import dish_name as dish_name
 
@@ -44,8 +49,26 @@ def hotseat_name(number: int) -> str:
     return _("Player {number}").format(number=number)
 
 
+_BOT_WORDS: Final = {
+    "easy": lambda: pgettext("bot level", "easy"),
+    "medium": lambda: pgettext("bot level", "medium"),
+    "hard": lambda: pgettext("bot level", "hard"),
+    "expert": lambda: pgettext("bot level", "expert"),
+    "random": lambda: pgettext("bot", "random"),
+    "greedy": lambda: pgettext("bot", "greedy"),
+    "heuristic": lambda: pgettext("bot", "card counter"),
+    "ismcts": lambda: pgettext("bot", "searcher"),
+}
+
+
+def bot_word(bot: str) -> str:
+    """A bot's level or kind in the player's language; a spec with options stays as typed."""
+    word = _BOT_WORDS.get(bot)
+    return word() if word is not None else bot
+
+
 def bot_label(name: str, bot: str) -> str:
-    return f"{name} ({bot})"
+    return _("{name} ({level})").format(name=name, level=bot_word(bot))
 
 
 # --- the board ---------------------------------------------------------------------------
@@ -63,7 +86,7 @@ def drawn() -> str:
 
 def eaten_extra(count: int) -> str:
     """Beside the king: dishes the dragons ate (public, R8)."""
-    return _("{count} eaten").format(count=count)
+    return ngettext("{count} eaten", "{count} eaten", count).format(count=count)
 
 
 def taken_extra() -> str:
@@ -71,12 +94,37 @@ def taken_extra() -> str:
 
 
 def drawn_extra(count: int) -> str:
-    return _("{count} drawn").format(count=count)
+    return ngettext("{count} drawn", "{count} drawn", count).format(count=count)
+
+
+def abbreviation(short: str, name: str) -> str:
+    """The grid's legend for a dish name cut to fit the screen."""
+    return _("{short} = {name}").format(short=short, name=name)
+
+
+def over_note(mark: str) -> str:
+    return _(
+        "{mark} you hold more of this dish than the king: discarded if the game ended now (R11)"
+    ).format(mark=mark)
+
+
+def over_sentence(dishes: list[int]) -> str:
+    """Plain mode's version of the grid's ``!``: the dishes the player holds too many of."""
+    return _(
+        "Your hand has more than the king of: {dishes}. They would be discarded if the game "
+        "ended now (R11)."
+    ).format(dishes=join_words([dish_name(dish) for dish in dishes]))
+
+
+def last_round() -> str:
+    return _("Last round: the deck cannot set another table, the game ends after it (R10).")
 
 
 def hidden_extra(count: int) -> str:
     """Beside another player's takes: how many drawn cards they hide (R7)."""
-    return _("+{count} hidden").format(count=count) if count else ""
+    if not count:
+        return ""
+    return ngettext("+{count} hidden", "+{count} hidden", count).format(count=count)
 
 
 def status_line(
@@ -104,10 +152,14 @@ def status_line(
 
 def provisional(points: int, discarded: int) -> str:
     if discarded:
-        return _("If the game ended now: {points} points, {discarded} discarded").format(
-            points=points, discarded=discarded
-        )
-    return _("If the game ended now: {points} points").format(points=points)
+        return ngettext(
+            "If the game ended now: {count} point (discarded: {discarded})",
+            "If the game ended now: {count} points (discarded: {discarded})",
+            points,
+        ).format(count=points, discarded=discarded)
+    return ngettext(
+        "If the game ended now: {count} point", "If the game ended now: {count} points", points
+    ).format(count=points)
 
 
 def dragons_on_table(count: int) -> str:
@@ -136,6 +188,8 @@ def take_what(dish: int) -> str:
 
 
 def feed_what(first: int, second: int) -> str:
+    if first == second:  # two of one dish (R8)
+        return _("feed {dishes}").format(dishes=dish_count(first, 2))
     return _("feed {dishes}").format(dishes=join_words([dish_name(first), dish_name(second)]))
 
 
@@ -223,12 +277,28 @@ def hint_thinking() -> str:
     return _("Thinking…")
 
 
+HINT_WIDTHS: Final = (30, 10, 12, 10)
+"""Cells for the hint's columns: move, points, win chance, playouts."""
+
+
 def hint_header() -> str:
-    return f"{_('move'):<24}{_('points'):>10}{_('win chance'):>12}{_('playouts'):>10}"
+    """The hint table's headings, each cut or padded to its column by cell width."""
+    titles = (_("move"), _("points"), _("win chance"), _("playouts"))
+    cells = [_fit(title, width, left=index == 0) for index, (title, width)
+             in enumerate(zip(titles, HINT_WIDTHS, strict=True))]
+    return "".join(cells)
 
 
 def hint_line(action: str, points: float, win: float, visits: int) -> str:
-    return f"{action[:24]:<24}{points:>10.1f}{win * 100:>11.1f}%{visits:>10}"
+    return (_fit(action, HINT_WIDTHS[0], left=True) + f"{points:>10.1f}{win * 100:>11.1f}%"
+            f"{visits:>10}")
+
+
+def _fit(text: str, width: int, left: bool) -> str:
+    """``text`` in ``width`` cells with a space to spare, aligned left or right."""
+    text = set_cell_size(text, min(cell_len(text), width - 1)) if cell_len(text) >= width else text
+    pad = " " * (width - cell_len(text))
+    return text + pad if left else pad + text
 
 
 def hint_footer() -> str:
@@ -244,6 +314,14 @@ def handover_detail() -> str:
     return _("The screen is hidden so that nobody sees another player's drawn cards.")
 
 
+def you_drew(dish: int) -> str:
+    return _("You drew {card}.").format(card=dish_count(dish, 1))
+
+
+def you_drew_ready() -> str:
+    return _("Enter hides it; then pass the keyboard on.")
+
+
 def handover_ready(name: str) -> str:
     return _("{player}: press Enter when you alone can see the screen.").format(player=name)
 
@@ -255,6 +333,44 @@ def saved_to(path: str) -> str:
     )
 
 
+def autosaved_to(path: str) -> str:
+    """The last line after leaving an unfinished game: it was saved, and how to go on."""
+    return _(
+        "The game is saved in {path}. Resume it with: kingsbreakfast play --resume"
+    ).format(path=path)
+
+
+def autosave_failed(path: str, reason: str) -> str:
+    return _("The game could not be saved in {path}: {reason}").format(path=path, reason=reason)
+
+
+def saved_games_title() -> str:
+    return _("Saved games, newest first:")
+
+
+def saved_game_line(number: int, players: str, round_number: int, saved: str) -> str:
+    return _("{number}: {players} · round {round} · saved {saved}").format(
+        number=number, players=players, round=round_number, saved=saved
+    )
+
+
+def no_saved_games(folder: str) -> str:
+    return _("There are no unfinished saved games in {folder}.").format(folder=folder)
+
+
+def pick_saved_game(count: int) -> str:
+    return ngettext(
+        "Which game? (1, Enter: the newest, q: none): ",
+        "Which game? (1 to {count}, Enter: the newest, q: none): ",
+        count,
+    ).format(count=count)
+
+
+def valid_answers(answers: str) -> str:
+    """Plain mode's reply to an answer it does not know: what it does know."""
+    return _("Please answer with one of: {answers}").format(answers=answers)
+
+
 def save_failed(path: str, reason: str) -> str:
     return _("Could not save to {path}: {reason}").format(path=path, reason=reason)
 
@@ -264,7 +380,10 @@ def speed_now(seconds: float) -> str:
 
 
 def quit_question() -> str:
-    return _("Quit the game? s: save and quit · q: quit without saving · Esc: stay")
+    return _(
+        "Quit the game? s: save to a file and quit · q: quit (the game stays in your saved "
+        "games) · Esc: stay"
+    )
 
 
 # --- end of game -------------------------------------------------------------------------
@@ -327,7 +446,7 @@ def help_text() -> str:
         "  arrows     choose in the move list, Enter to play it (or click)\n"
         "  h          hint: the bot's ranking of your moves\n"
         "  s          save the game\n"
-        "  + / -      bots move slower / faster\n"
+        "  + / -      bots move faster / slower\n"
         "  t          light or dark colours\n"
         "  L          switch to another language\n"
         "  q          quit\n"
@@ -345,10 +464,6 @@ PLAIN_CLEAR_LINES: Final = 60
 
 def plain_prompt() -> str:
     return _("Your move (key, or h hint, s save, l look, g grid, q quit): ")
-
-
-def plain_bad_choice() -> str:
-    return _("Please type one of the keys shown, or h, s, l, g, q.")
 
 
 def plain_pick_dish() -> str:
@@ -379,15 +494,18 @@ def goodbye() -> str:
     return _("Goodbye.")
 
 
-def quit_unsaved() -> str:
-    return _("Game not saved. Goodbye.")
+def yes_letters() -> tuple[str, ...]:
+    """What a yes/no answer may start with to mean yes, here and in the current language."""
+    return ("y", pgettext("first letter of the word yes", "y").lower())
 
 
 # --- additions for the full-screen game ---------------------------------------------------
 def provisional_short(points: int, discarded: int) -> str:
     if discarded:
-        return _("now {points} pts, {discarded} out").format(points=points, discarded=discarded)
-    return _("now {points} pts").format(points=points)
+        return ngettext(
+            "now {count} point, out: {discarded}", "now {count} points, out: {discarded}", points
+        ).format(count=points, discarded=discarded)
+    return ngettext("now {count} point", "now {count} points", points).format(count=points)
 
 
 def king_lacks(dish: int) -> str:
@@ -428,10 +546,31 @@ def table_sentence(table: str, dragons: int) -> str:
     return _("Table: {table}.").format(table=table)
 
 
-def hand_sentence(name: str, taken: str, drawn: str | None, hidden: int) -> str:
-    if drawn is not None:
+def hand_sentence(name: str, taken: str | None, drawn: str | None, hidden: int | None) -> str:
+    """One hand in a whole sentence; ``taken`` None: took nothing; ``drawn`` None: drew
+    nothing (the viewer's own hand) or hidden (``hidden`` cards, another's hand).
+
+    Each case is its own sentence, so that a language can say "took nothing" its own way
+    (a negation, a case ending) rather than gluing a word for "nothing" into a slot.
+    """
+    if hidden is None:  # the viewer's own hand
+        if taken is None and drawn is None:
+            return _("{player}: took nothing; drew nothing.").format(player=name)
+        if drawn is None:
+            return _("{player}: took {taken}; drew nothing.").format(player=name, taken=taken)
+        if taken is None:
+            return _("{player}: took nothing; drew {drawn}.").format(player=name, drawn=drawn)
         return _("{player}: took {taken}; drew {drawn}.").format(
             player=name, taken=taken, drawn=drawn
         )
-    cards = ngettext("{count} hidden card", "{count} hidden cards", hidden).format(count=hidden)
-    return _("{player}: took {taken}; {cards}.").format(player=name, taken=taken, cards=cards)
+    if taken is None:
+        return ngettext(
+            "{player}: took nothing; {count} hidden card.",
+            "{player}: took nothing; {count} hidden cards.",
+            hidden,
+        ).format(player=name, count=hidden)
+    return ngettext(
+        "{player}: took {taken}; {count} hidden card.",
+        "{player}: took {taken}; {count} hidden cards.",
+        hidden,
+    ).format(player=name, taken=taken, count=hidden)

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.console import Group
 from rich.text import Text
+from textual.events import Resize
 from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from kingsbreakfast.engine import HandView, View, score_hand
 
 from . import strings
-from .board import board_rows, board_table
+from .board import board_notes, board_rows, board_table
 from .moves import moves
 
 
@@ -34,12 +36,28 @@ class StatusBar(Static):
 
 
 class Board(Static):
-    """The king's plate, the table and every hand, by dish (see :mod:`.board`)."""
+    """The king's plate, the table and every hand, by dish (see :mod:`.board`), with the
+    notes under it: cut names spelt out, counts above the king's, the last round."""
+
+    _shown: tuple[View, Sequence[str], Sequence[HandView] | None] | None = None
 
     def show(
         self, view: View, names: Sequence[str], hands: Sequence[HandView] | None = None
     ) -> None:
-        self.update(board_table(board_rows(view, names, hands)))
+        self._shown = (view, names, hands)
+        width = self.content_size.width or max(self.app.size.width - 2, 20)
+        rows = board_rows(view, names, hands)
+        notes = [
+            Text(note, style="bold yellow" if note == strings.last_round() else "italic",
+                 overflow="fold")
+            for note in board_notes(rows, view, width)
+        ]
+        self.update(Group(board_table(rows, width), *notes))
+
+    def on_resize(self) -> None:
+        """Fit the columns to the new width (names are cut or spelt out again)."""
+        if self._shown is not None:
+            self.show(*self._shown)
 
 
 class MoveList(OptionList):
@@ -63,10 +81,20 @@ class MoveList(OptionList):
 
 
 class GameLog(RichLog):
-    """What happened, in words (from :mod:`kingsbreakfast.narrate`), newest at the bottom."""
+    """What happened, in words (from :mod:`kingsbreakfast.narrate`), newest at the bottom.
+
+    The lines are kept, so that a change of width wraps them anew (a log wraps when it
+    writes) and the newest line stays in sight.
+    """
+
+    _kept: list[str]
+    _wrapped_at = 0
 
     def show_lines(self, lines: Sequence[str], start: int = 0) -> None:
         """Write ``lines[start:]``; with ``start`` 0 the log is rebuilt from scratch."""
+        if start == 0:
+            self._kept = []
+        self._kept = [*self._kept, *lines[start:]]
         self._write_lines(lines, start)
 
     def _write_lines(self, lines: Sequence[str], start: int) -> None:
@@ -74,4 +102,15 @@ class GameLog(RichLog):
             self.clear()
         for line in lines[start:]:
             style = "bold" if line.startswith("Round") else ""
-            self.write(Text(line, style=style))
+            self.write(Text(line, style=style), scroll_end=True)
+
+    def on_resize(self, event: Resize) -> None:
+        super().on_resize(event)
+        width = event.size.width
+        if not width or width == self._wrapped_at:
+            return
+        first = not self._wrapped_at
+        self._wrapped_at = width
+        if not first and getattr(self, "_kept", None):
+            self._write_lines(self._kept, 0)
+            self.scroll_end(animate=False)

@@ -1,0 +1,90 @@
+"""Suite-wide rules: what a skip means, and the hypothesis profiles.
+
+A test skips only when something it needs is absent: an optional extra (numba, Textual,
+Playwright, …), a service (PostgreSQL, chromium) or a tool. On a developer's machine that is a
+convenience, and the summary says what was skipped and why. In CI (the ``CI`` environment
+variable set) it would hide a broken install behind a green run, so every such skip is turned
+into a failure whose message names what is missing. This is done here, once, rather than in
+each file that asks for an extra.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Generator
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+IN_CI = bool(os.environ.get("CI"))
+
+# `--hypothesis-profile=mutation` (set by the mutation run, see docs/testing.md): every budget
+# written with tests/budget.py shrinks to a twentieth, and the draws are the same on every run
+# so that a mutant caught once is caught again.
+settings.register_profile(
+    "mutation",
+    max_examples=5,
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+_skip_reasons: Counter[str] = Counter()
+
+
+def _reason(longrepr: Any) -> str:
+    """The text given to ``pytest.skip`` / ``importorskip``, without pytest's prefix."""
+    text = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else longrepr
+    return str(text).removeprefix("Skipped: ")
+
+
+def _fail_instead_of_skipping(report: pytest.TestReport | pytest.CollectReport) -> None:
+    reason = _reason(report.longrepr)
+    report.outcome = "failed"
+    report.longrepr = (
+        f"CI is set, so a missing dependency fails instead of skipping. Missing: {reason}\n"
+        "(install every extra with `pip install -e '.[all,test]'` and start the services "
+        "with scripts/ci-services.sh, or run bash scripts/test.sh)"
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if IN_CI:
+        # A module whose import needs a missing extra is reported as failed at collection;
+        # the rest of the suite still runs, so one run names everything that is missing.
+        config.option.continue_on_collection_errors = True
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, None]:
+    outcome = yield
+    report: pytest.CollectReport = outcome.get_result()
+    if report.skipped:
+        if IN_CI:
+            _fail_instead_of_skipping(report)
+        else:
+            _skip_reasons[_reason(report.longrepr)] += 1
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, Any, None]:
+    outcome = yield
+    report: pytest.TestReport = outcome.get_result()
+    if report.skipped and not hasattr(report, "wasxfail"):
+        if IN_CI:
+            _fail_instead_of_skipping(report)
+        else:
+            _skip_reasons[_reason(report.longrepr)] += 1
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """One line per reason, so a local run says which areas it did not test."""
+    if not _skip_reasons:
+        return
+    terminalreporter.section("skipped, and why (these fail when CI is set)")
+    for reason, count in sorted(_skip_reasons.items()):
+        terminalreporter.line(f"{count:4d} × {reason}")

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, text
 
-from kingsbreakfast.server.storage import normalize_url
+from kingsbreakfast.server.memory_store import MemoryStore
+from kingsbreakfast.server.storage import Storage, normalize_url
+from kingsbreakfast.server.store import GameStore
 
 POSTGRES_URL = os.environ.get("KINGSBREAKFAST_TEST_POSTGRES_URL")
 
@@ -26,15 +27,29 @@ def _fresh_postgres(url: str) -> str:
     return url
 
 
+def _database_url(kind: str, tmp_path: Path) -> str:
+    if kind == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.db'}"
+    if not POSTGRES_URL:
+        pytest.skip("KINGSBREAKFAST_TEST_POSTGRES_URL is not set (CI sets it)")
+    return _fresh_postgres(POSTGRES_URL)
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """Every storage-backed test runs on both databases."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'games.db'}"
-    else:
-        if not POSTGRES_URL:
-            pytest.skip("KINGSBREAKFAST_TEST_POSTGRES_URL is not set (CI sets it)")
-        yield _fresh_postgres(POSTGRES_URL)
+    return _database_url(request.param, tmp_path)
+
+
+@pytest.fixture(params=["sqlite", "postgresql", "memory"])
+def game_store(request: pytest.FixtureRequest, tmp_path: Path) -> GameStore:
+    """Every store behind the ``GameStore`` protocol: the SQL one on both databases, and the
+    in-memory one the tests of a single process may use."""
+    if request.param == "memory":
+        return MemoryStore()
+    storage = Storage(_database_url(request.param, tmp_path))
+    storage.migrate()
+    return storage
 
 
 @pytest.fixture

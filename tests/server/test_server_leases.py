@@ -9,7 +9,6 @@ import pytest
 
 from kingsbreakfast.engine import State
 from kingsbreakfast.server.master import Master
-from kingsbreakfast.server.memory_store import MemoryStore
 from kingsbreakfast.server.storage import Storage
 from kingsbreakfast.server.store import GameStore, LeaseLost, SeatRecord
 from kingsbreakfast.server.wire import CLOSE_MOVED
@@ -27,15 +26,9 @@ def _game(store: GameStore, game_id: str) -> None:
                                                 for n in range(3)])
 
 
-@pytest.fixture(params=["sql", "memory"])
-def store(request: pytest.FixtureRequest, db_url: str) -> GameStore:
-    if request.param == "memory":
-        if "sqlite" not in db_url:
-            pytest.skip("the memory store needs no second database")
-        return MemoryStore()
-    storage = Storage(db_url)
-    storage.migrate()
-    return storage
+@pytest.fixture
+def store(game_store: GameStore) -> GameStore:
+    return game_store
 
 
 def test_a_lease_has_one_owner_until_it_expires_and_then_a_new_epoch(store: GameStore) -> None:

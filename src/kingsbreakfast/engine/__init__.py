@@ -17,6 +17,7 @@ from .actions import (
     PASS_ID,
     PLACE_DRAGON_ID,
     Action,
+    ActionDict,
 )
 from .cards import (
     CARD_IDS,
@@ -37,7 +38,7 @@ from .errors import (
 )
 from .reading import CHANCE
 from .record import FORMAT, OutcomeDict, Record, outcome, read_record, replay
-from .rules import DEFAULT_RULES, DRAW_OR_FEED, MUST_DRAW, Rules, explain_illegal
+from .rules import DEFAULT_RULES, DRAW_OR_FEED, MUST_DRAW, Rules, RulesDict, explain_illegal
 from .scoring import (
     DishScore,
     PlayerScore,
@@ -50,7 +51,7 @@ from .scoring import (
 )
 from .setup import MAX_PLAYERS, MIN_PLAYERS, shuffled_deck
 from .state import State
-from .views import HandView, Turn, View
+from .views import HandDict, HandView, Turn, TurnDict, View, ViewDict
 
 __all__ = [
     "ALL_ACTIONS",
@@ -75,8 +76,10 @@ __all__ = [
     "PLACE_DRAGON_ID",
     "UNSHUFFLED_DECK",
     "Action",
+    "ActionDict",
     "ActionFormatError",
     "DishScore",
+    "HandDict",
     "HandView",
     "IllegalActionError",
     "KingsBreakfastError",
@@ -85,12 +88,15 @@ __all__ = [
     "Record",
     "RecordError",
     "Rules",
+    "RulesDict",
     "Scoring",
     "ScoringDict",
     "SetupError",
     "State",
     "Turn",
+    "TurnDict",
     "View",
+    "ViewDict",
     "WorldSampler",
     "explain_illegal",
     "outcome",

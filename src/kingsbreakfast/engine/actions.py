@@ -13,12 +13,22 @@ There are exactly 38 of them, built once; ``Action(i)`` always returns the same 
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, NotRequired, TypedDict
 
 from .cards import DISHES, NUM_DISHES, dish_number
 from .errors import ActionFormatError
 
 TAKE, DRAW, PLACE_DRAGON, FEED, PASS = "take", "draw", "place_dragon", "feed", "pass"
+
+
+class ActionDict(TypedDict):
+    """The record format's action object: ``dish`` only for a take, ``dishes`` only for a
+    feed (the two dishes in R1 order)."""
+
+    type: str
+    dish: NotRequired[str]
+    dishes: NotRequired[list[str]]
+
 KINDS: Final = (TAKE, DRAW, PLACE_DRAGON, FEED, PASS)
 
 DRAW_ID: Final = 7
@@ -143,7 +153,7 @@ class Action(int):
         )
 
     # -- printing ------------------------------------------------------------------------
-    def to_record(self) -> dict[str, Any]:
+    def to_record(self) -> ActionDict:
         """The record format's action object, dishes in R1 order."""
         kind = self.kind
         if kind == TAKE:

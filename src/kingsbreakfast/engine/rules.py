@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypedDict
 
 from .actions import (
     ALL_ACTIONS,
@@ -28,6 +28,13 @@ DRAW_OR_FEED: Final = "draw_or_feed"
 MUST_DRAW: Final = "must_draw"
 EMPTY_TABLE_CHOICES: Final = (DRAW_OR_FEED, MUST_DRAW)
 DRAGON_MIN_CHOICES: Final = (1, 2)
+
+
+class RulesDict(TypedDict):
+    """The record format's ``rules`` object: both switches, always written out."""
+
+    empty_table: str
+    dragon_min_on_table: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +84,7 @@ class Rules:
             )
         return cls(**switches)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RulesDict:
         return {"empty_table": self.empty_table, "dragon_min_on_table": self.dragon_min_on_table}
 
     @property

@@ -11,11 +11,11 @@ shown (R11: "every player shows their hand"), never the leftover deck.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple, NotRequired, TypedDict
 
-from .actions import Action
+from .actions import Action, ActionDict
 from .cards import DISHES, dish_counts
-from .rules import Rules, explain_illegal, legal_actions
+from .rules import Rules, RulesDict, explain_illegal, legal_actions
 from .scoring import Scoring, score
 
 
@@ -25,6 +25,48 @@ class Turn(NamedTuple):
 
     seat: int
     action: Action
+
+
+class HandDict(TypedDict):
+    """A hand as a client is sent it: ``draws`` only where the viewer may see them."""
+
+    takes: dict[str, int]
+    hidden: int
+    draws: NotRequired[dict[str, int]]
+
+
+class RemovedDict(TypedDict):
+    dishes: dict[str, int]
+    dragons: int
+    unseen: int
+
+
+class TurnDict(ActionDict):
+    """One entry of a view's history: who acted, and the record format's action object."""
+
+    seat: int
+
+
+class ViewDict(TypedDict):
+    """A view in JSON, dish ids as keys: the shape every client (browser, bots over the
+    wire) reads, so it is declared once here."""
+
+    seat: int | None
+    num_players: int
+    rules: RulesDict
+    first_cook: int
+    round: int
+    cook: int
+    to_move: int | None
+    pending_dragon: bool
+    deck: int
+    table: dict[str, int]
+    table_dragons: int
+    king: dict[str, int]
+    removed: RemovedDict
+    hands: list[HandDict]
+    history: list[TurnDict]
+    legal: list[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +92,8 @@ class HandView:
             return None
         return tuple(t + d for t, d in zip(self.takes, self.draws, strict=True))
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"takes": dish_counts(self.takes), "hidden": self.hidden}
+    def to_dict(self) -> HandDict:
+        out: HandDict = {"takes": dish_counts(self.takes), "hidden": self.hidden}
         if self.draws is not None:
             out["draws"] = dish_counts(self.draws)
         return out
@@ -133,7 +175,7 @@ class View:
             return None
         return score(self.king, [c for c in cards if c is not None])
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ViewDict:
         """A JSON-ready form with dish ids as keys (what a client is sent)."""
         return {
             "seat": self.seat,
@@ -154,11 +196,14 @@ class View:
                 "unseen": self.removed_unseen,
             },
             "hands": [hand.to_dict() for hand in self.hands],
-            "history": [
-                {"seat": turn.seat, **turn.action.to_record()} for turn in self.history
-            ],
+            "history": [_turn_dict(turn) for turn in self.history],
             "legal": [str(a) for a in self.legal_actions()],
         }
 
 
-__all__ = ["DISHES", "HandView", "Turn", "View"]
+def _turn_dict(turn: Turn) -> TurnDict:
+    entry: TurnDict = {"seat": turn.seat, **turn.action.to_record()}
+    return entry
+
+
+__all__ = ["DISHES", "HandDict", "HandView", "Turn", "TurnDict", "View", "ViewDict"]

@@ -22,6 +22,7 @@ from kingsbreakfast.engine import (
     Rules,
     ScoringDict,
     State,
+    ViewDict,
     shuffled_deck,
 )
 
@@ -48,7 +49,7 @@ class ReplayStep(TypedDict):
     step: int
     steps: int
     players: list[str]
-    view: dict[str, JsonValue]
+    view: ViewDict
     score: ScoringDict | None
 
 

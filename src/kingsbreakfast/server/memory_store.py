@@ -10,7 +10,8 @@ import threading
 import time
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
+
+from kingsbreakfast.engine import RulesDict
 
 from .store import ActionItem, Fence, GameRecord, LeaseLost, Renewal, SeatRecord, StorageError
 
@@ -42,7 +43,7 @@ class MemoryStore:
         game_id: str,
         *,
         num_seats: int,
-        rules: dict[str, Any],
+        rules: RulesDict,
         bot_level: str,
         clock_seconds: int | None,
         public: bool,
@@ -53,7 +54,7 @@ class MemoryStore:
             if game_id in self.games:
                 raise StorageError(f"game {game_id} exists")
             self.games[game_id] = GameRecord(
-                id=game_id, status="lobby", num_seats=num_seats, rules=dict(rules),
+                id=game_id, status="lobby", num_seats=num_seats, rules=rules.copy(),
                 bot_level=bot_level, clock_seconds=clock_seconds, public=public, first_cook=0,
                 deck=None, created_at=datetime.now(UTC), finished_at=None, seats=tuple(seats),
                 actions=(),

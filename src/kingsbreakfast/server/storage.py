@@ -24,6 +24,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+from kingsbreakfast.engine import RulesDict
+
 from .lease_rows import LeaseRows
 from .models import ActionRow, GameRow, LeaseRow, SeatRow
 from .store import (
@@ -118,7 +120,7 @@ class Storage(LeaseRows):
         game_id: str,
         *,
         num_seats: int,
-        rules: dict[str, Any],
+        rules: RulesDict,
         bot_level: str,
         clock_seconds: int | None,
         public: bool,

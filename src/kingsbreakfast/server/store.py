@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol
 
-from kingsbreakfast.engine import KingsBreakfastError
+from kingsbreakfast.engine import KingsBreakfastError, RulesDict
 
 
 class StorageError(KingsBreakfastError):
@@ -40,7 +40,7 @@ class GameRecord:
     id: str
     status: str
     num_seats: int
-    rules: dict[str, Any]
+    rules: RulesDict
     bot_level: str
     clock_seconds: int | None
     public: bool
@@ -91,7 +91,7 @@ class GameStore(Protocol):
         game_id: str,
         *,
         num_seats: int,
-        rules: dict[str, Any],
+        rules: RulesDict,
         bot_level: str,
         clock_seconds: int | None,
         public: bool,

@@ -13,12 +13,12 @@ import hmac
 import random
 import secrets
 from dataclasses import dataclass, field, replace
-from typing import Final, Protocol
+from typing import Final, Protocol, cast
 
 from orjson import Fragment
 
 from kingsbreakfast.bots import Bot
-from kingsbreakfast.engine import Rules, State
+from kingsbreakfast.engine import Rules, State, TurnDict
 
 from .wire import Clock, SeatInfo, StateFrame, TableInfo, encode, shared_part
 
@@ -159,7 +159,9 @@ def state_frames(table: Table, seats: set[int | None]) -> dict[int | None, str]:
             shared_history = shared_part(view.to_dict()["history"])
         scoring = view.score() if view.finished else None
         view_dict = replace(view, history=()).to_dict()
-        view_dict["history"] = shared_history
+        # the history encoded once stands where the list would be: a Fragment is written
+        # out as exactly those bytes, so the frame is the JSON the list would have made
+        view_dict["history"] = cast("list[TurnDict]", shared_history)
         frame: StateFrame = {
             "type": "state",
             "you": seat,

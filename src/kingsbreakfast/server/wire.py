@@ -38,7 +38,14 @@ from pydantic import ValidationError as _ValidationError
 from pydantic.dataclasses import dataclass
 from typing_extensions import TypedDict
 
-from kingsbreakfast.engine import Action, ActionFormatError, KingsBreakfastError, ScoringDict
+from kingsbreakfast.engine import (
+    Action,
+    ActionFormatError,
+    KingsBreakfastError,
+    ScoringDict,
+    TurnDict,
+    ViewDict,
+)
 
 MAX_FRAME_BYTES: Final = 2048
 """No legal client frame comes near this; anything longer is refused (close 1009)."""
@@ -185,6 +192,16 @@ class SeatInfo(TypedDict):
     zombie: bool
 
 
+class RulesInfo(TypedDict):
+    """The engine's ``RulesDict`` as pydantic can read it for the REST schema: on Python 3.11
+    pydantic accepts only ``typing_extensions.TypedDict``, which the engine (standard library
+    only) cannot use. Same keys and types, so mypy checks the two agree wherever a
+    ``RulesDict`` is stored here."""
+
+    empty_table: str
+    dragon_min_on_table: int
+
+
 class TableInfo(TypedDict):
     """What anyone may see of a table (lobby list, invite page, every state frame): never
     the deck."""
@@ -192,7 +209,7 @@ class TableInfo(TypedDict):
     id: str
     status: str
     num_seats: int
-    rules: dict[str, JsonValue]
+    rules: RulesInfo
     bot_level: str
     clock_seconds: int | None
     public: bool
@@ -218,7 +235,7 @@ class StateFrame(TypedDict):
     you: int | None
     table: TableInfo | Fragment
     version: int
-    view: dict[str, JsonValue | Fragment] | None
+    view: ViewDict | None
     score: ScoringDict | None
     clock: Clock | None
 
@@ -248,7 +265,7 @@ def encode(frame: ServerFrame) -> str:
     return _dumps(frame, option=_SORT_KEYS).decode("utf-8")
 
 
-def shared_part(part: TableInfo | list[dict[str, JsonValue]]) -> Fragment:
+def shared_part(part: TableInfo | list[TurnDict]) -> Fragment:
     """A part several frames hold alike, encoded once: :func:`encode` copies the bytes in
     as they are, so the frames come out exactly as if each had encoded it."""
     return Fragment(_dumps(part, option=_SORT_KEYS))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypedDict
 
-from kingsbreakfast.engine import Rules
+from kingsbreakfast.engine import Rules, RulesDict
 
 from .specs import parse_spec
 from .stats import (
@@ -49,7 +49,7 @@ class Analysis(TypedDict):
 
     bot: str
     seed: int
-    rules: dict[str, str | int]
+    rules: RulesDict
     tables: list[TableRow]
 
 

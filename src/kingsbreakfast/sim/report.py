@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TypedDict
 
+from kingsbreakfast.engine import RulesDict
+
 from .match import GameResult
 from .ratings import rate
 from .stats import (
@@ -29,7 +31,7 @@ class TournamentDict(TypedDict):
     games: int
     seed: int
     lineup: list[str]
-    rules: dict[str, str | int]
+    rules: RulesDict
     seat_rotation: str
     reproducible: bool
 

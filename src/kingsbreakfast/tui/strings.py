@@ -11,6 +11,7 @@ from :mod:`kingsbreakfast.narrate`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 from rich.cells import cell_len, set_cell_size
@@ -36,7 +37,7 @@ def you_label(name: str) -> str:
     return _("{name} (you)").format(name=name)
 
 
-def seating(labels: list[str], rules: dict[str, object], default_rules: bool) -> str:
+def seating(labels: list[str], rules: Mapping[str, object], default_rules: bool) -> str:
     """The log's first line: who sits where (clockwise from seat 0) and any variant."""
     line = _("At the table, clockwise: {players}.").format(players=", ".join(labels))
     if not default_rules:

@@ -251,15 +251,19 @@ def test_the_record_is_served_only_after_the_game(sqlite_url: str) -> None:
             await master.record(table.id)
         assert early.value.status == 409
         rng = random.Random(0)
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 60
-        while loop.time() < deadline:
-            assert table.state is not None
-            if table.state.is_over:
-                break
-            if table.state.to_move == 0:
+
+        def over() -> bool:
+            return table.state is not None and table.state.is_over
+
+        def my_turn() -> bool:
+            return table.state is not None and table.state.to_move == 0
+
+        while not over():
+            # the bots play the other seats: wait for seat 0's turn, with the table idle
+            await until(lambda: over() or (my_turn() and not table.lock.locked()), seconds=60)
+            if not over():
+                assert table.state is not None
                 await act(master, table, me, rng.choice(table.state.legal_actions()))
-            await asyncio.sleep(0.002)
         assert table.state is not None and table.state.is_over
         record = await master.record(table.id)
         assert len(record["deck"]) == 110
@@ -299,11 +303,8 @@ def test_a_failing_bot_never_stalls_its_table(sqlite_url: str) -> None:
         await master.start(table.id, tokens[0])
         table.bots[1] = BrokenBot()
         table.bots[2] = BrokenBot()
-        for _ in range(300):
-            if table.version >= 2:
-                break
-            await asyncio.sleep(0.01)
-        assert table.version >= 2 and table.state is not None
+        await until(lambda: table.version >= 2)
+        assert table.state is not None
         assert table.state.history[0].seat == 1
         await master.close()
 
@@ -326,10 +327,7 @@ def test_the_turn_clock_lets_a_bot_move_for_a_player_who_is_there(sqlite_url: st
         # time runs (the master reads the wall clock it was given): 4.95 s have passed
         master.wall_clock = lambda: clock.time() + 4.95
         master.attach(table, Capture(None))  # any event re-arms the timer from the deadline
-        for _ in range(200):
-            if table.version == 1:
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: table.version >= 1)
         assert table.version == 1 and table.state is not None
         assert table.state.history[0].seat == 0
         assert not table.seats[0].zombie  # seat 0 is connected: only this move was played

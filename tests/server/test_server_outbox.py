@@ -12,6 +12,7 @@ from starlette.websockets import WebSocketState
 from kingsbreakfast.server import transport
 from kingsbreakfast.server.transport import OUTBOX_FRAMES, SocketOutbox
 from kingsbreakfast.server.wire import CLOSE_POLICY, CLOSE_TRY_LATER
+from server.kb_harness import until
 
 
 class StalledSocket:
@@ -50,7 +51,7 @@ def test_a_stalled_reader_is_dropped_and_a_reader_is_not() -> None:
             await asyncio.sleep(0)
         pushing = loop.time() - started
         await slow.wait_closed()
-        await asyncio.sleep(0.01)
+        await until(lambda: reading.sent == OUTBOX_FRAMES * 3)  # the reader got everything
         await fast.wait_closed()
         return stalled, reading, pushing
 

@@ -110,8 +110,6 @@ def play_games(
     chosen from go to ``out_actions`` / ``out_legal_count``, and the deck as it was dealt to
     ``out_decks`` (for the differential tests).
     """
-    feed_a = _FEED_A
-    feed_b = _FEED_B
     deck = np.empty(DECK_SIZE, np.int8)
     table = np.zeros(NUM_DISHES + 1, np.int32)  # index DRAGON: dragons on the table
     king = np.zeros(NUM_DISHES, np.int32)
@@ -223,7 +221,10 @@ def play_games(
                 out_actions[g, n_actions] = action
                 out_legal_count[g, n_actions] = count
             n_actions += 1
-            # --- the action (R6, R7, R7a, R8) ---
+            # --- the action (R6, R7, R7a, R8), then the next seat or the next round ---
+            # Written out here rather than calling _apply (the same steps, used by the
+            # stepped games): numba compiles this loop three times slower with the call
+            # inlined. The differential tests hold both to the engine.
             seat = to_move
             if action < NUM_DISHES:  # R6: take all of one dish
                 takes[seat, action] += table[action]
@@ -244,8 +245,8 @@ def play_games(
                 pending = False
                 table[DRAGON] += 1
             elif action != 37:  # R7a/R8: a dragon and two of the king's dishes leave
-                a = feed_a[action - 9]
-                b = feed_b[action - 9]
+                a = _FEED_A[action - 9]
+                b = _FEED_B[action - 9]
                 king[a] -= 1
                 king[b] -= 1
                 removed[a] += 1
@@ -262,21 +263,13 @@ def play_games(
                 if to_move == n:
                     to_move = 0
                 continue
-            # R9: the king is served what is left on the table; dragons stay
-            if on_table:
-                for d in range(NUM_DISHES):
-                    king[d] += table[d]
-                    table[d] = 0
-                king_feeds = -1
-                on_table = 0
             cook = (cook + 1) % n  # R3: the deck passes to the left
-            if DECK_SIZE - top < need:  # R4/R10: too few cards, the game ends
-                removed_unseen = DECK_SIZE - top
-                top = DECK_SIZE
+            top, s, on_table, unseen = _end_round(deck, table, king, top, need, s, use_decks)
+            king_feeds = -1
+            if unseen >= 0:  # R10: the game is over
+                removed_unseen = unseen
                 to_move = -1
                 break
-            top, s = _turn_up(deck, table, top, need, s, use_decks)
-            on_table = _table_mask(table)
             rounds += 1
             turns_left = n
             to_move = cook
@@ -368,6 +361,84 @@ def _greedy(
             best_value = value
             best = action
     return int(best)
+
+
+@njit(cache=True, inline="always")
+def _apply(
+    action: int,
+    seat: int,
+    deck: Any,
+    table: Any,
+    king: Any,
+    takes: Any,
+    draws: Any,
+    removed: Any,
+    top: int,
+    s: Any,
+    use_decks: bool,
+    on_table: int,
+    pending: bool,
+) -> tuple[int, Any, int, bool, bool, bool]:
+    """One legal action of ``seat`` (R6, R7, R7a, R8, R5b), shared by every compiled player
+    of the game (whole games here, stepped games in :mod:`._vector_kernel`).
+
+    Returns (top of the deck, random state, dishes-on-table mask, dragon pending, a dragon
+    was fed, the turn is over). Without given decks a draw picks its card among the unseen
+    ones (the lazy shuffle of :func:`_turn_up`).
+    """
+    fed = False
+    turn_over = True
+    if action < NUM_DISHES:  # R6: take all of one dish
+        takes[seat, action] += table[action]
+        table[action] = 0
+        on_table &= ~(1 << action)
+    elif action == 7:  # R7: the top card, unseen by the others
+        if not use_decks:
+            s = _next(s)
+            j = top + _below(s, DECK_SIZE - top)
+            deck[top], deck[j] = deck[j], deck[top]
+        card = deck[top]
+        top += 1
+        if card == DRAGON:  # R7a: shown; the same player uses or places it now
+            pending = True
+            turn_over = False
+        else:
+            draws[seat, card] += 1
+    elif action == 8:  # R7a: the drawn dragon goes to the table
+        pending = False
+        table[DRAGON] += 1
+    elif action != 37:  # R7a/R8: a dragon and two of the king's dishes leave
+        a = _FEED_A[action - 9]
+        b = _FEED_B[action - 9]
+        king[a] -= 1
+        king[b] -= 1
+        removed[a] += 1
+        removed[b] += 1
+        fed = True
+        if pending:
+            pending = False
+        else:
+            table[DRAGON] -= 1
+    return top, s, on_table, pending, fed, turn_over
+
+
+@njit(cache=True, inline="always")
+def _end_round(
+    deck: Any, table: Any, king: Any, top: int, need: int, s: Any, use_decks: bool
+) -> tuple[int, Any, int, int]:
+    """R9 then R4/R10: the king is served the table's dishes (dragons stay), then the next
+    cook sets the table, or the game ends when the deck is too short.
+
+    Returns (top of the deck, random state, dishes-on-table mask, cards left unseen): the
+    last is -1 while the game goes on.
+    """
+    for d in range(NUM_DISHES):
+        king[d] += table[d]
+        table[d] = 0
+    if DECK_SIZE - top < need:
+        return DECK_SIZE, s, 0, DECK_SIZE - top
+    top, s = _turn_up(deck, table, top, need, s, use_decks)
+    return top, s, _table_mask(table), -1
 
 
 @njit(cache=True, inline="always")

@@ -21,9 +21,9 @@ pytest.importorskip("numba")
 pytest.importorskip("gymnasium")
 
 from kingsbreakfast.engine import Rules, State, shuffled_deck  # noqa: E402
-from kingsbreakfast.interop.encoding import encode  # noqa: E402
+from kingsbreakfast.interop.encoding import SIZE, encode  # noqa: E402
 from kingsbreakfast.interop.utility import utilities  # noqa: E402
-from kingsbreakfast.sim.vector import VectorGames  # noqa: E402
+from kingsbreakfast.sim.vector import OBS_SIZE, VectorGames  # noqa: E402
 
 VARIANTS = [
     Rules(empty_table, dragon_min)
@@ -31,6 +31,10 @@ VARIANTS = [
 ]
 CASES = [(n, rules) for n in (3, 4, 5) for rules in VARIANTS]
 GAMES = 24
+
+
+def test_the_tensor_has_the_documented_length() -> None:
+    assert OBS_SIZE == SIZE
 
 
 def engine_mask(state: State) -> list[bool]:

@@ -40,7 +40,7 @@ TOP, PENDING, COOK, ROUND, TURNS_LEFT, TO_MOVE, REMOVED_DRAGONS, REMOVED_UNSEEN,
 STATE_COLUMNS = 9
 
 OBS_SIZE = 98
-"""encoding.SIZE; checked against it when the module using this kernel is imported."""
+"""interop/encoding.py's SIZE (tests/sim/test_vector_differential.py holds them equal)."""
 MAX_PLAYERS = 5
 MAX_ROUNDS = 18
 MAX_HIDDEN = 18

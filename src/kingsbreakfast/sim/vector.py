@@ -51,14 +51,14 @@ from kingsbreakfast.engine import (
     NUM_ACTIONS,
     Rules,
 )
-from kingsbreakfast.interop import encoding
 
 from . import _batch_kernel as batch_kernel
 from . import _vector_kernel as kernel
 from .batch import _check_decks, _check_int
 
-if kernel.OBS_SIZE != encoding.SIZE:  # the kernel writes the documented layout
-    raise ImportError("the vector kernel's observation size differs from encoding.SIZE")
+OBS_SIZE = kernel.OBS_SIZE
+"""The length of the view tensor (interop/encoding.py's SIZE: sim may not import interop, a
+sibling layer, so the tests hold the two equal)."""
 
 SEAT_POLICIES = {
     "caller": kernel.CALLER,
@@ -132,7 +132,7 @@ class VectorGames:
         self._rng = np.zeros(b, np.uint64)
         self._legal = np.zeros(40, np.int64)
         self._served = np.zeros(7, np.int64)
-        self.observations: FloatArray = np.zeros((b, encoding.SIZE), np.float32)
+        self.observations: FloatArray = np.zeros((b, OBS_SIZE), np.float32)
         """(B, SIZE) the view tensor of each game's mover (written in place by every call)."""
         self.masks: BoolArray = np.zeros((b, NUM_ACTIONS), np.bool_)
         """(B, 38) the mover's legal actions."""
@@ -216,9 +216,9 @@ class KingsBreakfastVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         seats.insert(self.seat, "caller")
         self.games = VectorGames(num_envs, n, seats, rules=rules, first_cook=first_cook)
         self.num_envs = num_envs
-        self.single_observation_space = spaces.Box(0.0, 1.0, (encoding.SIZE,), np.float32)
+        self.single_observation_space = spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32)
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
-        self.observation_space = spaces.Box(0.0, 1.0, (num_envs, encoding.SIZE), np.float32)
+        self.observation_space = spaces.Box(0.0, 1.0, (num_envs, OBS_SIZE), np.float32)
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, NUM_ACTIONS))
         self._truncated = np.zeros(num_envs, np.bool_)
 

@@ -45,6 +45,14 @@ MAX_PLAYERS = 5
 MAX_ROUNDS = 18
 MAX_HIDDEN = 18
 
+# count / scale as float32, looked up rather than divided (the same numbers encode() makes:
+# the quotient in double precision, then rounded to float32).
+_BY = np.zeros((111, 111), np.float32)
+"""_BY[scale, count] = count / scale."""
+for _scale in (1, 5, 15, 18, 110):
+    for _count in range(111):
+        _BY[_scale, _count] = np.float32(_count / _scale)
+
 
 @njit(cache=True)
 def base_deck() -> Any:
@@ -238,6 +246,8 @@ def _observe(
     interop/encoding.py's FIELDS, in order, each value divided by its scale."""
     row = obs[g]
     row[:] = 0.0
+    by5 = _BY[5]
+    by15 = _BY[15]
     row[n - 3] = 1.0  # players
     row[3] = 1.0 if must_draw else 0.0  # variants
     row[4] = 1.0 if dragon_min == 2 else 0.0
@@ -247,30 +257,30 @@ def _observe(
     row[10 + (state[g, COOK] - seat) % n] = 1.0
     pending = state[g, PENDING]
     row[15] = pending
-    row[16] = (DECK_SIZE - state[g, TOP]) / 110
-    row[17] = state[g, ROUND] / MAX_ROUNDS
-    row[18] = state[g, TURNS_LEFT] / MAX_PLAYERS
+    row[16] = _BY[110, DECK_SIZE - state[g, TOP]]
+    row[17] = _BY[MAX_ROUNDS, state[g, ROUND]]
+    row[18] = by5[state[g, TURNS_LEFT]]
     for d in range(NUM_DISHES):
-        row[19 + d] = table[g, d] / 15
-        row[27 + d] = king[g, d] / 15
-        row[34 + d] = removed[g, d] / 15
-        row[43 + d] = draws[g, seat, d] / 15
+        row[19 + d] = by15[table[g, d]]
+        row[27 + d] = by15[king[g, d]]
+        row[34 + d] = by15[removed[g, d]]
+        row[43 + d] = by15[draws[g, seat, d]]
         unseen = 15 - table[g, d] - king[g, d] - removed[g, d] - draws[g, seat, d]
         for other in range(n):
             unseen -= takes[g, other, d]
-        row[50 + d] = unseen / 15
-    row[26] = table[g, DRAGON] / 5
-    row[41] = state[g, REMOVED_DRAGONS] / 5
-    row[42] = state[g, REMOVED_UNSEEN] / 110
-    row[57] = (5 - table[g, DRAGON] - state[g, REMOVED_DRAGONS] - pending) / 5
+        row[50 + d] = by15[unseen]
+    row[26] = by5[table[g, DRAGON]]
+    row[41] = by5[state[g, REMOVED_DRAGONS]]
+    row[42] = _BY[110, state[g, REMOVED_UNSEEN]]
+    row[57] = by5[5 - table[g, DRAGON] - state[g, REMOVED_DRAGONS] - pending]
     for slot in range(n):
         other = (seat + slot) % n
         base = 58 + slot * (NUM_DISHES + 1)
         hidden = 0
         for d in range(NUM_DISHES):
-            row[base + d] = takes[g, other, d] / 15
+            row[base + d] = by15[takes[g, other, d]]
             hidden += draws[g, other, d]
-        row[base + NUM_DISHES] = hidden / MAX_HIDDEN
+        row[base + NUM_DISHES] = _BY[MAX_HIDDEN, hidden]
 
 
 @njit(cache=True)
@@ -295,6 +305,7 @@ def reset_games(
     mask: Any,
     legal: Any,
     served: Any,
+    known: Any,
 ) -> None:
     """Deal every game anew; game ``g`` of a seed is always the same game. Built-in seats
     play until a caller's seat is to move; its observation and mask are written."""
@@ -309,6 +320,7 @@ def reset_games(
                       fresh)  # fmt: skip
         _write(g, n, must_draw, dragon_min, table, king, takes, draws, removed, state,
                obs, mask, legal)  # fmt: skip
+        known[g, :] = mask[g, :]
 
 
 @njit(cache=True, inline="always")
@@ -408,6 +420,7 @@ def step_games(
     discarded: Any,
     legal: Any,
     served: Any,
+    known: Any,
 ) -> None:
     """One action for every game's mover (a caller's seat); then the built-in seats, until a
     caller's seat is to move again or the game ends.
@@ -428,14 +441,13 @@ def step_games(
             done[g] = True
             continue
         action = actions[g]
-        count = _legal(g, legal, table, king, state, must_draw, dragon_min)
-        ok = False
-        for i in range(count):
-            if legal[i] == action:
-                ok = True
-        if not ok:
+        # the mask written for this mover by the last call is the legal set (the kernel's
+        # own copy, which the caller never sees)
+        if action < 0 or action >= known.shape[1] or not known[g, action]:
             illegal[g] = True
-            action = legal[0]
+            action = 0
+            while not known[g, action]:
+                action += 1
         over = _act(g, n, action, deck, table, king, takes, draws, removed, state, rng,
                     use_decks)  # fmt: skip
         if not over:
@@ -455,3 +467,4 @@ def step_games(
                               rng, legal, served, fresh)  # fmt: skip
         _write(g, n, must_draw, dragon_min, table, king, takes, draws, removed, state,
                obs, mask, legal)  # fmt: skip
+        known[g, :] = mask[g, :]

@@ -132,6 +132,7 @@ class VectorGames:
         self._rng = np.zeros(b, np.uint64)
         self._legal = np.zeros(40, np.int64)
         self._served = np.zeros(7, np.int64)
+        self._known = np.zeros((b, NUM_ACTIONS), np.bool_)
         self.observations: FloatArray = np.zeros((b, OBS_SIZE), np.float32)
         """(B, SIZE) the view tensor of each game's mover (written in place by every call)."""
         self.masks: BoolArray = np.zeros((b, NUM_ACTIONS), np.bool_)
@@ -157,7 +158,7 @@ class VectorGames:
             self.players, self.first_cook, self._must_draw, self._dragon_min, self._policy,
             np.uint64(s), self._decks, self._use_decks, self._deck, self._table, self._king,
             self._takes, self._draws, self._removed, self._state, self._rng,
-            self.observations, self.masks, self._legal, self._served,
+            self.observations, self.masks, self._legal, self._served, self._known,
         )  # fmt: skip
         return self.observations, self.masks
 
@@ -180,7 +181,7 @@ class VectorGames:
             self._use_decks, self._deck, self._table, self._king, self._takes, self._draws,
             self._removed, self._state, self._rng, self.observations, self.masks,
             self.rewards, self.done, self.illegal, self.points, self.discarded,
-            self._legal, self._served,
+            self._legal, self._served, self._known,
         )  # fmt: skip
         return self.observations, self.masks, self.rewards, self.done
 

@@ -54,6 +54,52 @@ for _scale in (1, 5, 15, 18, 110):
         _BY[_scale, _count] = np.float32(_count / _scale)
 
 
+_FEED_BITS = np.zeros(1 << (2 * NUM_DISHES), np.int64)
+"""_FEED_BITS[ones | twos << 7]: bit f set for each feed pair f (R8) a king allows whose
+dishes with at least one card are the bits of ``ones`` and with two or more of ``twos``."""
+for _index in range(1 << (2 * NUM_DISHES)):
+    _ones, _twos = _index & 127, _index >> 7
+    if _twos & ~_ones:
+        continue  # no king has two of a dish and not one
+    _f = 0
+    for _a in range(NUM_DISHES):
+        for _b in range(_a, NUM_DISHES):
+            if (_a == _b and _twos >> _a & 1) or (_a != _b and _ones >> _a & _ones >> _b & 1):
+                _FEED_BITS[_index] |= 1 << _f
+            _f += 1
+
+
+@njit(cache=True, inline="always")
+def _legal_bits(g: int, table: Any, king: Any, state: Any, must_draw: bool, dragon_min: int) -> int:
+    """The legal actions of game ``g``'s mover as bits of action ids: the same set as
+    ``_list_legal`` (R5-R8, R5a, R5b, R7a), without listing it."""
+    pending = state[g, PENDING] != 0
+    on_table = state[g, ON_TABLE]
+    if pending:
+        bits = 1 << 8
+        feeds_ok = True
+    else:
+        bits = on_table
+        can_draw = DECK_SIZE - state[g, TOP] > 0
+        if can_draw:
+            bits |= 1 << 7
+        feeds_ok = table[g, DRAGON] >= dragon_min and not (
+            must_draw and can_draw and on_table == 0
+        )
+    if feeds_ok:
+        index = 0
+        for d in range(NUM_DISHES):
+            count = king[g, d]
+            if count >= 1:
+                index |= 1 << d
+                if count >= 2:
+                    index |= 1 << (d + NUM_DISHES)
+        bits |= _FEED_BITS[index] << 9
+    if bits == 0:  # R5b
+        bits = 1 << 37
+    return bits
+
+
 @njit(cache=True)
 def base_deck() -> Any:
     """The unshuffled deck in card numbers (R1): fifteen of each dish, then five dragons."""
@@ -244,46 +290,44 @@ def _observe(
 ) -> None:
     """Write game ``g`` as seen from ``seat`` into ``obs[g]``: the layout of
     interop/encoding.py's FIELDS, in order, each value divided by its scale."""
-    row = obs[g]
-    row[:] = 0.0
-    by5 = _BY[5]
-    by15 = _BY[15]
-    row[n - 3] = 1.0  # players
-    row[3] = 1.0 if must_draw else 0.0  # variants
-    row[4] = 1.0 if dragon_min == 2 else 0.0
+    for i in range(OBS_SIZE):
+        obs[g, i] = 0.0
+    obs[g, n - 3] = 1.0  # players
+    obs[g, 3] = 1.0 if must_draw else 0.0  # variants
+    obs[g, 4] = 1.0 if dragon_min == 2 else 0.0
     to_move = state[g, TO_MOVE]
     if to_move >= 0:
-        row[5 + (to_move - seat) % n] = 1.0
-    row[10 + (state[g, COOK] - seat) % n] = 1.0
+        obs[g, 5 + (to_move - seat) % n] = 1.0
+    obs[g, 10 + (state[g, COOK] - seat) % n] = 1.0
     pending = state[g, PENDING]
-    row[15] = pending
-    row[16] = _BY[110, DECK_SIZE - state[g, TOP]]
-    row[17] = _BY[MAX_ROUNDS, state[g, ROUND]]
-    row[18] = by5[state[g, TURNS_LEFT]]
+    obs[g, 15] = pending
+    obs[g, 16] = _BY[110, DECK_SIZE - state[g, TOP]]
+    obs[g, 17] = _BY[MAX_ROUNDS, state[g, ROUND]]
+    obs[g, 18] = _BY[5, state[g, TURNS_LEFT]]
     for d in range(NUM_DISHES):
-        row[19 + d] = by15[table[g, d]]
-        row[27 + d] = by15[king[g, d]]
-        row[34 + d] = by15[removed[g, d]]
-        row[43 + d] = by15[draws[g, seat, d]]
+        obs[g, 19 + d] = _BY[15, table[g, d]]
+        obs[g, 27 + d] = _BY[15, king[g, d]]
+        obs[g, 34 + d] = _BY[15, removed[g, d]]
+        obs[g, 43 + d] = _BY[15, draws[g, seat, d]]
         unseen = 15 - table[g, d] - king[g, d] - removed[g, d] - draws[g, seat, d]
         for other in range(n):
             unseen -= takes[g, other, d]
-        row[50 + d] = by15[unseen]
-    row[26] = by5[table[g, DRAGON]]
-    row[41] = by5[state[g, REMOVED_DRAGONS]]
-    row[42] = _BY[110, state[g, REMOVED_UNSEEN]]
-    row[57] = by5[5 - table[g, DRAGON] - state[g, REMOVED_DRAGONS] - pending]
+        obs[g, 50 + d] = _BY[15, unseen]
+    obs[g, 26] = _BY[5, table[g, DRAGON]]
+    obs[g, 41] = _BY[5, state[g, REMOVED_DRAGONS]]
+    obs[g, 42] = _BY[110, state[g, REMOVED_UNSEEN]]
+    obs[g, 57] = _BY[5, 5 - table[g, DRAGON] - state[g, REMOVED_DRAGONS] - pending]
     for slot in range(n):
         other = (seat + slot) % n
         base = 58 + slot * (NUM_DISHES + 1)
         hidden = 0
         for d in range(NUM_DISHES):
-            row[base + d] = by15[takes[g, other, d]]
+            obs[g, base + d] = _BY[15, takes[g, other, d]]
             hidden += draws[g, other, d]
-        row[base + NUM_DISHES] = _BY[MAX_HIDDEN, hidden]
+        obs[g, base + NUM_DISHES] = _BY[MAX_HIDDEN, hidden]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def reset_games(
     n: int,
     first_cook: int,
@@ -319,8 +363,7 @@ def reset_games(
                       deck, table, king, takes, draws, removed, state, rng, legal, served,
                       fresh)  # fmt: skip
         _write(g, n, must_draw, dragon_min, table, king, takes, draws, removed, state,
-               obs, mask, legal)  # fmt: skip
-        known[g, :] = mask[g, :]
+               obs, mask, known)  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -354,13 +397,26 @@ def _until_caller(
         code = policy[seat]
         if code == CALLER:
             return False
-        count = _legal(g, legal, table, king, state, must_draw, dragon_min)
         if code == POLICY_GREEDY:
+            count = _legal(g, legal, table, king, state, must_draw, dragon_min)
             action = _greedy(legal, count, table[g], king[g], takes[g], draws[g], seat, served)
-        else:
+        else:  # uniform among the legal actions sorted by id, as the batch kernel's random
+            bits = _legal_bits(g, table, king, state, must_draw, dragon_min)
+            count = 0
+            rest = bits
+            while rest:
+                rest &= rest - 1
+                count += 1
             s = _next(rng[g])
             rng[g] = s
-            action = legal[_below(s, count)]
+            pick = _below(s, count)
+            action = 0
+            while True:
+                if (bits >> action) & 1:
+                    if pick == 0:
+                        break
+                    pick -= 1
+                action += 1
         if _act(g, n, action, deck, table, king, takes, draws, removed, state, rng, use_decks):
             return True
 
@@ -379,20 +435,23 @@ def _write(
     state: Any,
     obs: Any,
     mask: Any,
-    legal: Any,
+    known: Any,
 ) -> None:
-    """The mover's observation and legal-action mask for game ``g``."""
+    """The mover's observation and legal-action mask for game ``g``; ``known[g]`` keeps the
+    mask as bits, the kernel's own copy (the caller may write into ``mask``)."""
     seat = state[g, TO_MOVE]
-    mask[g, :] = False
     if seat < 0:
+        mask[g, :] = False
+        known[g] = 0
         return
     _observe(g, n, seat, must_draw, dragon_min, table, king, takes, draws, removed, state, obs)
-    count = _legal(g, legal, table, king, state, must_draw, dragon_min)
-    for i in range(count):
-        mask[g, legal[i]] = True
+    bits = _legal_bits(g, table, king, state, must_draw, dragon_min)
+    known[g] = bits
+    for a in range(mask.shape[1]):
+        mask[g, a] = (bits >> a) & 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def step_games(
     n: int,
     first_cook: int,
@@ -441,12 +500,12 @@ def step_games(
             done[g] = True
             continue
         action = actions[g]
-        # the mask written for this mover by the last call is the legal set (the kernel's
-        # own copy, which the caller never sees)
-        if action < 0 or action >= known.shape[1] or not known[g, action]:
+        # the legal set was worked out for this mover when its observation was written
+        bits = known[g]
+        if action < 0 or action >= 38 or not (bits >> action) & 1:
             illegal[g] = True
             action = 0
-            while not known[g, action]:
+            while not (bits >> action) & 1:
                 action += 1
         over = _act(g, n, action, deck, table, king, takes, draws, removed, state, rng,
                     use_decks)  # fmt: skip
@@ -466,5 +525,4 @@ def step_games(
                               use_decks, deck, table, king, takes, draws, removed, state,
                               rng, legal, served, fresh)  # fmt: skip
         _write(g, n, must_draw, dragon_min, table, king, takes, draws, removed, state,
-               obs, mask, legal)  # fmt: skip
-        known[g, :] = mask[g, :]
+               obs, mask, known)  # fmt: skip

@@ -132,7 +132,7 @@ class VectorGames:
         self._rng = np.zeros(b, np.uint64)
         self._legal = np.zeros(40, np.int64)
         self._served = np.zeros(7, np.int64)
-        self._known = np.zeros((b, NUM_ACTIONS), np.bool_)
+        self._known = np.zeros(b, np.int64)
         self.observations: FloatArray = np.zeros((b, OBS_SIZE), np.float32)
         """(B, SIZE) the view tensor of each game's mover (written in place by every call)."""
         self.masks: BoolArray = np.zeros((b, NUM_ACTIONS), np.bool_)

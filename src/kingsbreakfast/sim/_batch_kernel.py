@@ -15,6 +15,7 @@ from __future__ import annotations
 
 # The kernel's arrays and generator state are typed by numba when it compiles them (numba
 # reads no annotations), so Any stands for "whatever array numba was handed".
+import sys
 from typing import Any
 
 import numpy as np
@@ -28,8 +29,17 @@ MAX_ACTIONS = 64
 extra action for each of the 5 dragons that can be drawn (R7a)."""
 
 POLICY_RANDOM = 0
-POLICY_GREEDY = 1
+POLICY_PLAIN_GREEDY = 1
+"""``plain-greedy``: my hand's points if the round ended now, draws valued as no change, ties
+to the lowest id (what the batch simulator called ``greedy`` before the names were unified)."""
 POLICY_SCRIPT = 2
+POLICY_GREEDY = 3
+"""``greedy``: the greedy bot's policy (bots/greedy.py), card for card: a draw worth the
+average of the cards it could turn up, then fewer discards, ties at random."""
+
+_NEUMAIER = sys.version_info >= (3, 12)
+"""Python 3.12 sums floats with Neumaier's compensation: the greedy bot's ``sum(odds)`` is
+repeated here the same way, so that equal values stay equal (ties are broken at random)."""
 
 # FEED_PAIRS of the engine: (a, b), a <= b, in R1 order; feed id = 9 + index.
 _FEED_A = np.array([a for a in range(NUM_DISHES) for b in range(a, NUM_DISHES)], np.int8)
@@ -215,6 +225,11 @@ def play_games(
                     if not found:
                         illegal_at = n_actions
                         break
+                elif policy == POLICY_GREEDY:
+                    action, s = _greedy_bot(
+                        legal, count, table, king, takes, draws, removed, removed_dragons,
+                        pending, to_move, n, served, s,
+                    )
                 else:
                     action = _greedy(legal, count, table, king, takes, draws, to_move, served)
             if record:
@@ -439,6 +454,145 @@ def _end_round(
         return DECK_SIZE, s, 0, DECK_SIZE - top
     top, s = _turn_up(deck, table, top, need, s, use_decks)
     return top, s, _table_mask(table), -1
+
+
+@njit(cache=True, inline="always")
+def _points_discards(held: int, king_count: int) -> tuple[int, int]:
+    """R11 for one dish: (points, discarded cards)."""
+    if held > king_count:
+        return 0, held
+    return held * king_count, 0
+
+
+@njit(cache=True)
+def _greedy_bot(
+    legal: Any,
+    count: int,
+    table: Any,
+    king: Any,
+    takes: Any,
+    draws: Any,
+    removed: Any,
+    removed_dragons: int,
+    pending: bool,
+    seat: int,
+    n: int,
+    served: Any,
+    s: Any,
+) -> tuple[int, Any]:
+    """The greedy bot's choice (bots/greedy.py ``immediate_scores``): each legal action
+    scored as (points, -discards) of my hand against the king as R9 would serve him, a draw
+    as the average over the unseen cards (a dragon adds nothing), the best score taken, ties
+    broken uniformly at random. The floating-point steps are the bot's, in its order, so
+    its ties are the same ties. Returns the action and the random state."""
+    base_p = 0
+    base_x = 0
+    for d in range(NUM_DISHES):
+        served[d] = king[d] + table[d]
+        p, x = _points_discards(takes[seat, d] + draws[seat, d], served[d])
+        base_p += p
+        base_x += x
+    # the unseen cards (deck and the others' draws), as knowledge.count reads them
+    odds = np.zeros(NUM_DISHES, np.float64)
+    unseen = np.zeros(NUM_DISHES, np.int64)
+    total = 0
+    for d in range(NUM_DISHES):
+        u = 15 - table[d] - king[d] - removed[d] - draws[seat, d]
+        for other in range(n):
+            u -= takes[other, d]
+        unseen[d] = u
+        total += u
+    total += 5 - table[DRAGON] - removed_dragons - (1 if pending else 0)
+    if total:
+        for d in range(NUM_DISHES):
+            odds[d] = unseen[d] / total
+    values_p = np.empty(count, np.float64)
+    values_x = np.empty(count, np.float64)
+    for i in range(count):
+        action = legal[i]
+        pts = base_p
+        dis = base_x
+        if action < NUM_DISHES:  # R6: my dish grows, the king's serving of it is gone (R9)
+            held = takes[seat, action] + draws[seat, action]
+            p0, x0 = _points_discards(held, served[action])
+            p1, x1 = _points_discards(held + table[action], served[action] - table[action])
+            values_p[i] = float(pts - p0 + p1)
+            values_x[i] = -float(dis - x0 + x1)
+        elif action == 7:  # R7: the average over what the draw could turn up
+            exp_p = 0.0
+            exp_x = 0.0
+            for d in range(NUM_DISHES):
+                if odds[d]:
+                    held = takes[seat, d] + draws[seat, d]
+                    p0, x0 = _points_discards(held, served[d])
+                    p1, x1 = _points_discards(held + 1, served[d])
+                    exp_p += odds[d] * (pts - p0 + p1)
+                    exp_x += odds[d] * (dis - x0 + x1)
+            rest = 1.0 - _float_sum(odds)
+            values_p[i] = exp_p + rest * pts
+            values_x[i] = -(exp_x + rest * dis)
+        elif action >= 9 and action < 37:  # R8: two of the king's dishes leave
+            a = _FEED_A[action - 9]
+            b = _FEED_B[action - 9]
+            ha = takes[seat, a] + draws[seat, a]
+            p0, x0 = _points_discards(ha, served[a])
+            if a == b:
+                p1, x1 = _points_discards(ha, served[a] - 2)
+                pts += p1 - p0
+                dis += x1 - x0
+            else:
+                hb = takes[seat, b] + draws[seat, b]
+                q0, y0 = _points_discards(hb, served[b])
+                p1, x1 = _points_discards(ha, served[a] - 1)
+                q1, y1 = _points_discards(hb, served[b] - 1)
+                pts += p1 - p0 + q1 - q0
+                dis += x1 - x0 + y1 - y0
+            values_p[i] = float(pts)
+            values_x[i] = -float(dis)
+        else:  # place the dragon or pass: nothing changes
+            values_p[i] = float(pts)
+            values_x[i] = -float(dis)
+    best = 0
+    for i in range(1, count):
+        if values_p[i] > values_p[best] or (
+            values_p[i] == values_p[best] and values_x[i] > values_x[best]
+        ):
+            best = i
+    ties = 0
+    for i in range(count):
+        if values_p[i] == values_p[best] and values_x[i] == values_x[best]:
+            ties += 1
+    if ties == 1:
+        return int(legal[best]), s
+    s = _next(s)
+    pick = _below(s, ties)
+    for i in range(count):
+        if values_p[i] == values_p[best] and values_x[i] == values_x[best]:
+            if pick == 0:
+                return int(legal[i]), s
+            pick -= 1
+    return int(legal[best]), s
+
+
+@njit(cache=True, inline="always")
+def _float_sum(values: Any) -> float:
+    """``sum(values)`` as the running Python sums floats (compensated from 3.12 on)."""
+    total = 0.0
+    compensation = 0.0
+    for i in range(values.shape[0]):
+        x = values[i]
+        if _NEUMAIER:
+            t = total + x
+            if abs(total) >= abs(x):
+                compensation += (total - t) + x
+            else:
+                compensation += (x - t) + total
+            total = t
+        else:
+            total += x
+    if _NEUMAIER and compensation != 0.0 and np.isfinite(compensation):
+        total += compensation
+    return total
 
 
 @njit(cache=True, inline="always")

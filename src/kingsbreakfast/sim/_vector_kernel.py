@@ -22,10 +22,12 @@ from ._batch_kernel import (
     DRAGON,
     NUM_DISHES,
     POLICY_GREEDY,
+    POLICY_PLAIN_GREEDY,
     _apply,
     _below,
     _end_round,
     _greedy,
+    _greedy_bot,
     _list_legal,
     _next,
     _splitmix,
@@ -398,6 +400,13 @@ def _until_caller(
         if code == CALLER:
             return False
         if code == POLICY_GREEDY:
+            count = _legal(g, legal, table, king, state, must_draw, dragon_min)
+            action, s = _greedy_bot(
+                legal, count, table[g], king[g], takes[g], draws[g], removed[g],
+                state[g, REMOVED_DRAGONS], state[g, PENDING] != 0, seat, n, served, rng[g],
+            )
+            rng[g] = s
+        elif code == POLICY_PLAIN_GREEDY:
             count = _legal(g, legal, table, king, state, must_draw, dragon_min)
             action = _greedy(legal, count, table[g], king[g], takes[g], draws[g], seat, served)
         else:  # uniform among the legal actions sorted by id, as the batch kernel's random

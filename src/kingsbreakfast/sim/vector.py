@@ -11,7 +11,8 @@ Two forms:
 
 :class:`VectorGames`
     the multi-agent form: every seat is either the caller's (``"caller"``) or a built-in
-    policy (``"random"``, ``"greedy"``); ``to_move`` says which seat each observation is
+    policy of the batch simulator (``"random"``, ``"greedy"`` — the greedy bot's policy —
+    or ``"plain-greedy"``); ``to_move`` says which seat each observation is
     for, and ``rewards`` has a column per seat. With every seat the caller's, one policy
     plays the whole table (self-play).
 :class:`KingsBreakfastVectorEnv`
@@ -64,6 +65,7 @@ SEAT_POLICIES = {
     "caller": kernel.CALLER,
     "random": batch_kernel.POLICY_RANDOM,
     "greedy": batch_kernel.POLICY_GREEDY,
+    "plain-greedy": batch_kernel.POLICY_PLAIN_GREEDY,
 }
 """Who plays a seat: the caller of ``step``, or a built-in policy of the batch kernel."""
 

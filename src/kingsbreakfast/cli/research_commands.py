@@ -95,6 +95,7 @@ def leaderboard(
         str | None, typer.Option(help="Replace the built-in entrants (for trying the "
                                  "command quickly; the page then says so).")
     ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Run the leaderboard's fixed protocol (every built-in bot and the agents given, every
     four-player table, seat-rotated decks from the seed) and write the page."""

@@ -128,6 +128,7 @@ def play_games(
     removed = np.zeros(NUM_DISHES, np.int32)
     legal = np.zeros(40, np.int32)
     served = np.zeros(NUM_DISHES, np.int32)  # the greedy policy's scratch: king after R9
+    scratch = np.zeros(96, np.float64)  # the greedy bot's scratch
     base_deck = np.empty(DECK_SIZE, np.int8)
     k = 0
     for d in range(NUM_DISHES):
@@ -228,7 +229,7 @@ def play_games(
                 elif policy == POLICY_GREEDY:
                     action, s = _greedy_bot(
                         legal, count, table, king, takes, draws, removed, removed_dragons,
-                        pending, to_move, n, served, s,
+                        pending, to_move, n, served, scratch, s,
                     )
                 else:
                     action = _greedy(legal, count, table, king, takes, draws, to_move, served)
@@ -478,13 +479,16 @@ def _greedy_bot(
     seat: int,
     n: int,
     served: Any,
+    scratch: Any,
     s: Any,
 ) -> tuple[int, Any]:
     """The greedy bot's choice (bots/greedy.py ``immediate_scores``): each legal action
     scored as (points, -discards) of my hand against the king as R9 would serve him, a draw
     as the average over the unseen cards (a dragon adds nothing), the best score taken, ties
     broken uniformly at random. The floating-point steps are the bot's, in its order, so
-    its ties are the same ties. Returns the action and the random state."""
+    its ties are the same ties. ``scratch`` is room for 96 floats (no allocation here, so
+    that callers may run without numba's reference counting). Returns the action and the
+    random state."""
     base_p = 0
     base_x = 0
     for d in range(NUM_DISHES):
@@ -493,8 +497,9 @@ def _greedy_bot(
         base_p += p
         base_x += x
     # the unseen cards (deck and the others' draws), as knowledge.count reads them
-    odds = np.zeros(NUM_DISHES, np.float64)
-    unseen = np.zeros(NUM_DISHES, np.int64)
+    odds = scratch[0:NUM_DISHES]
+    unseen = scratch[NUM_DISHES : 2 * NUM_DISHES]
+    odds[:] = 0.0
     total = 0
     for d in range(NUM_DISHES):
         u = 15 - table[d] - king[d] - removed[d] - draws[seat, d]
@@ -506,8 +511,8 @@ def _greedy_bot(
     if total:
         for d in range(NUM_DISHES):
             odds[d] = unseen[d] / total
-    values_p = np.empty(count, np.float64)
-    values_x = np.empty(count, np.float64)
+    values_p = scratch[16:56]
+    values_x = scratch[56:96]
     for i in range(count):
         action = legal[i]
         pts = base_p

@@ -135,6 +135,8 @@ class VectorGames:
         self._legal = np.zeros(40, np.int64)
         self._served = np.zeros(7, np.int64)
         self._known = np.zeros(b, np.int64)
+        self._scratch = np.zeros(96, np.float64)
+        self._fresh = kernel.base_deck()
         self.observations: FloatArray = np.zeros((b, OBS_SIZE), np.float32)
         """(B, SIZE) the view tensor of each game's mover (written in place by every call)."""
         self.masks: BoolArray = np.zeros((b, NUM_ACTIONS), np.bool_)
@@ -161,6 +163,7 @@ class VectorGames:
             np.uint64(s), self._decks, self._use_decks, self._deck, self._table, self._king,
             self._takes, self._draws, self._removed, self._state, self._rng,
             self.observations, self.masks, self._legal, self._served, self._known,
+            self._scratch, self._fresh,
         )  # fmt: skip
         return self.observations, self.masks
 
@@ -183,7 +186,7 @@ class VectorGames:
             self._use_decks, self._deck, self._table, self._king, self._takes, self._draws,
             self._removed, self._state, self._rng, self.observations, self.masks,
             self.rewards, self.done, self.illegal, self.points, self.discarded,
-            self._legal, self._served, self._known,
+            self._legal, self._served, self._known, self._scratch, self._fresh,
         )  # fmt: skip
         return self.observations, self.masks, self.rewards, self.done
 

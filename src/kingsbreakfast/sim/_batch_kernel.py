@@ -16,7 +16,8 @@ from __future__ import annotations
 # The kernel's arrays and generator state are typed by numba when it compiles them (numba
 # reads no annotations), so Any stands for "whatever array numba was handed".
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import numpy as np
 from numba import njit
@@ -53,6 +54,18 @@ for _mask in range(1 << NUM_DISHES):
     _present = [d for d in range(NUM_DISHES) if _mask >> d & 1]
     _NTH_DISH[_mask, : len(_present)] = _present
 _POPCOUNT = np.array([bin(m).count("1") for m in range(1 << NUM_DISHES)], np.int8)
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _uncounted(function: _F) -> _F:
+    """Compile without numba's reference counting of arrays: every array handed to a
+    function or sliced into a row costs two atomic operations otherwise, which in these
+    loops is most of the time. Only for functions that allocate nothing (their scratch
+    arrays come from the caller), so nothing needs counting."""
+    compile_: Any = njit
+    return cast(_F, compile_(cache=True, error_model="numpy", _nrt=False)(function))
+
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -118,7 +131,8 @@ def play_games(
     ``out_extra[g]`` = (table dragons, removed dragons, removed unseen, rounds, actions,
     illegal-at or -1). With ``record`` every action and the size of the legal set it was
     chosen from go to ``out_actions`` / ``out_legal_count``, and the deck as it was dealt to
-    ``out_decks`` (for the differential tests).
+    ``out_decks`` (for the differential tests). The working arrays are made here and the
+    games played by :func:`_play`, compiled without reference counting.
     """
     deck = np.empty(DECK_SIZE, np.int8)
     table = np.zeros(NUM_DISHES + 1, np.int32)  # index DRAGON: dragons on the table
@@ -138,6 +152,52 @@ def play_games(
     for _ in range(5):
         base_deck[k] = DRAGON
         k += 1
+    _play(
+        num_games, n, first_cook, must_draw, dragon_min, seat_policy,
+        seed, decks, use_decks, script, record, out_king, out_table,
+        out_takes, out_draws, out_removed, out_extra, out_points, out_discarded, out_winners,
+        out_actions, out_legal_count, out_decks,
+        deck, table, king, takes, draws, removed, legal, served, scratch, base_deck,
+    )
+
+
+@_uncounted
+def _play(
+    num_games: int,
+    n: int,
+    first_cook: int,
+    must_draw: bool,
+    dragon_min: int,
+    seat_policy: Any,
+    seed: Any,
+    decks: Any,
+    use_decks: bool,
+    script: Any,
+    record: bool,
+    out_king: Any,
+    out_table: Any,
+    out_takes: Any,
+    out_draws: Any,
+    out_removed: Any,
+    out_extra: Any,
+    out_points: Any,
+    out_discarded: Any,
+    out_winners: Any,
+    out_actions: Any,
+    out_legal_count: Any,
+    out_decks: Any,
+    deck: Any,
+    table: Any,
+    king: Any,
+    takes: Any,
+    draws: Any,
+    removed: Any,
+    legal: Any,
+    served: Any,
+    scratch: Any,
+    base_deck: Any,
+) -> None:
+    """:func:`play_games` with its working arrays given (see there)."""
     seed_word = np.uint64(seed)
     for g in range(num_games):
         s = _splitmix(seed_word ^ _splitmix(np.uint64(g)))
@@ -238,41 +298,16 @@ def play_games(
                 out_legal_count[g, n_actions] = count
             n_actions += 1
             # --- the action (R6, R7, R7a, R8), then the next seat or the next round ---
-            # Written out here rather than calling _apply (the same steps, used by the
-            # stepped games): numba compiles this loop three times slower with the call
-            # inlined. The differential tests hold both to the engine.
             seat = to_move
-            if action < NUM_DISHES:  # R6: take all of one dish
-                takes[seat, action] += table[action]
-                table[action] = 0
-                on_table &= ~(1 << action)
-            elif action == 7:  # R7: the top card, unseen by the others
-                if not use_decks:
-                    s = _next(s)
-                    j = top + _below(s, DECK_SIZE - top)
-                    deck[top], deck[j] = deck[j], deck[top]
-                card = deck[top]
-                top += 1
-                if card == DRAGON:  # R7a: shown; the same player uses or places it now
-                    pending = True
-                    continue
-                draws[seat, card] += 1
-            elif action == 8:  # R7a: the drawn dragon goes to the table
-                pending = False
-                table[DRAGON] += 1
-            elif action != 37:  # R7a/R8: a dragon and two of the king's dishes leave
-                a = _FEED_A[action - 9]
-                b = _FEED_B[action - 9]
-                king[a] -= 1
-                king[b] -= 1
-                removed[a] += 1
-                removed[b] += 1
+            top, s, on_table, pending, fed, turn_over = _apply(
+                action, seat, deck, table, king, takes, draws, removed, top, s, use_decks,
+                on_table, pending,
+            )  # fmt: skip
+            if fed:
                 removed_dragons += 1
                 king_feeds = -1
-                if pending:
-                    pending = False
-                else:
-                    table[DRAGON] -= 1
+            if not turn_over:  # R7a: the same player uses or places the drawn dragon
+                continue
             turns_left -= 1
             if turns_left > 0:
                 to_move = seat + 1

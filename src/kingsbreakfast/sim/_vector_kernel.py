@@ -12,8 +12,7 @@ rewards and whole trajectories with the engine.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -33,19 +32,8 @@ from ._batch_kernel import (
     _next,
     _splitmix,
     _turn_up,
+    _uncounted,
 )
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def _uncounted(function: _F) -> _F:
-    """Compile without numba's reference counting of arrays. Every row view handed to the
-    batch kernel's functions cost two atomic operations, which took four fifths of a step;
-    the two entry points below allocate nothing (their scratch arrays come from the
-    caller), so nothing needs counting."""
-    compile_: Any = njit
-    return cast(_F, compile_(cache=True, error_model="numpy", _nrt=False)(function))
-
 
 CALLER = -1
 """A seat whose actions come from the caller of ``step`` (the learner), not a built-in policy."""

@@ -96,7 +96,7 @@ def test_bad_input_is_refused_clearly(kwargs: dict[str, object], message: str) -
 
 
 def greedy_choice(state: State) -> int:
-    """The greedy policy as its documentation states it, computed with the engine's own
+    """The plain-greedy policy as its documentation states it, computed with the engine's own
     scoring (R11): the action leaving my hand worth most against the king as R9 would
     serve him, ties to the lowest id."""
     seat = state.to_move
@@ -122,7 +122,7 @@ def greedy_choice(state: State) -> int:
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_the_greedy_policy_chooses_as_documented(players: int) -> None:
-    seats = ["greedy", *["random"] * (players - 1)]
+    seats = ["plain-greedy", *["random"] * (players - 1)]
     result = simulate(150, players, seats, seed=21, record=True)
     assert result.actions is not None and result.decks is not None
     checked = 0

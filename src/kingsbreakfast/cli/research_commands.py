@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -77,7 +78,59 @@ def tensor_layout(lang: LangOption = None) -> None:
     print(f"{encoding.SIZE} entries, each in [0, 1].")
 
 
+def leaderboard(
+    agents: Annotated[
+        str, typer.Option(help="Outside agents to enter, comma-separated: module:Class or "
+                          "cmd:PROGRAM (docs/research.md).")
+    ] = "",
+    games: Annotated[int, typer.Option(help="Games per table, a multiple of 4.")] = 40,
+    seed: Annotated[int, typer.Option(help="Seed of every deck: same seed, same board.")] = 1,
+    workers: Annotated[int, typer.Option(help="Parallel worker processes.")] = 1,
+    output: Annotated[Path, typer.Option(help="The Markdown page to write.")]
+    = Path("docs/leaderboard.md"),
+    agent_timeout: Annotated[
+        float, typer.Option(help="Seconds an outside program has for a move.")
+    ] = 5.0,
+    built_in: Annotated[
+        str | None, typer.Option(help="Replace the built-in entrants (for trying the "
+                                 "command quickly; the page then says so).")
+    ] = None,
+    lang: LangOption = None,
+) -> None:
+    """Run the leaderboard's fixed protocol (every built-in bot and the agents given, every
+    four-player table, seat-rotated decks from the seed) and write the page."""
+    need_extra("sim", "openskill")
+    from kingsbreakfast.sim.leaderboard import BUILT_IN, markdown, run_leaderboard
+
+    entrants = [a.strip() for a in agents.split(",") if a.strip()]
+    own = BUILT_IN if built_in is None else [b.strip() for b in built_in.split(",") if b.strip()]
+    try:
+        if not agent_timeout > 0:
+            raise ValueError(f"--agent-timeout must be more than 0 seconds, not {agent_timeout}")
+        board = run_leaderboard(entrants, games, seed, workers, own, agent_timeout)
+    except (ValueError, KingsBreakfastError) as error:
+        raise fail(error) from None
+    words = ["kingsbreakfast leaderboard", f"--games {games}", f"--seed {seed}"]
+    if entrants:
+        words.append(f"--agents '{','.join(entrants)}'")
+    if built_in is not None:
+        words.append(f"--built-in '{','.join(own)}'")
+    page = markdown(board, " ".join(words))
+    if built_in is not None:
+        page = page.replace("## Results", "## Results (built-in entrants replaced: not the "
+                            "protocol's board)", 1)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(page)
+    for place, entry in enumerate(board.entries, 1):
+        share = entry.win_share
+        print(f"{place:>2}. {entry.label:<32} win {100 * share.mean:5.1f}% "
+              f"[{100 * share.low:5.1f}, {100 * share.high:5.1f}]  "
+              f"mu-3sigma {entry.rating.ordinal:6.2f}  forfeits {entry.forfeits}")
+    print(f"written: {output}")
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the ``kingsbreakfast`` command line."""
     app.command()(batch)
+    app.command()(leaderboard)
     app.command(name="tensor-layout")(tensor_layout)

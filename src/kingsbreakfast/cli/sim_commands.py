@@ -95,8 +95,14 @@ def hint(
 def tournament(
     bots: Annotated[
         str, typer.Option(help="One bot per seat, comma-separated: expert,heuristic,greedy,"
-                          "random or hard,medium*3; options as expert:simulations=60.")
+                          "random or hard,medium*3; options as expert:simulations=60; "
+                          "outside players as module:Class or cmd:PROGRAM (see "
+                          "docs/research.md).")
     ] = "expert,heuristic,greedy,random",
+    agent_timeout: Annotated[
+        float, typer.Option(help="Seconds an outside program (cmd:) has for a move; a late "
+                            "answer forfeits the move to the lowest legal action.")
+    ] = 5.0,
     players: Annotated[int, typer.Option(help="Players at the table, 3 to 5.")] = 4,
     games: Annotated[int, typer.Option(help="Games to play (blocks of one deck per seat "
                                        "rotation).")] = 1000,
@@ -127,7 +133,9 @@ def tournament(
 
     try:
         rules = parse_variants(variant)
-        lineup = parse_lineup(bots, players)
+        if not agent_timeout > 0:
+            raise ValueError(f"--agent-timeout must be more than 0 seconds, not {agent_timeout}")
+        lineup = parse_lineup(bots, players, agent_timeout)
         config = TournamentConfig(lineup, games, seed, rules)
     except (ValueError, KingsBreakfastError) as error:
         raise fail(error) from None
@@ -157,6 +165,10 @@ def tournament(
         print(f"{bot['label']:<32} win {100 * share['mean']:5.1f}% "
               f"[{100 * share['low']:5.1f}, {100 * share['high']:5.1f}]  "
               f"points {bot['mean_points']:6.1f}  discarded {bot['mean_discarded']:5.2f}")
+    for label, count in report.get("forfeits", {}).items():
+        if count:
+            print(f"{label}: {count} moves forfeited (illegal, late or unreadable answers; "
+                  f"the lowest legal action was played)")
     print("seats (0 = first cook): " + "  ".join(
         f"{s['seat']}: {100 * s['win_share']['mean']:.1f}%" for s in report["seats"]))
     print(f"written: {json_path}, {csv_path}, {games_path}")

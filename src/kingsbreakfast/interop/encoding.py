@@ -21,6 +21,7 @@ from kingsbreakfast.engine import (
     MIN_PLAYERS,
     MUST_DRAW,
     NUM_DISHES,
+    State,
     View,
     unseen_cards,
 )
@@ -134,6 +135,51 @@ def encode(view: View, perspective: int | None = None) -> list[float]:
         else:
             out += [0.0] * (NUM_DISHES + 1)
     return out
+
+
+STATE_FIELDS: Final[tuple[Field, ...]] = (
+    Field("public", SIZE, 1, "the view tensor above, counted from seat 0, without draws"),
+    *(
+        Field(f"draws_{seat}", NUM_DISHES, 15, f"dish cards drawn by seat {seat}, by dish")
+        for seat in range(MAX_PLAYERS)
+    ),
+    Field("deck_dishes", NUM_DISHES, 15, "dish cards in the deck, by dish, not their order "
+          "(at the end: the cards put away unseen, R10)"),
+    Field("deck_dragons", 1, 5, "dragons in the deck (at the end: put away unseen)"),
+)
+"""The global state for centralised critics (PettingZoo's ``state()``): everything but the
+deck's order. Seats are absolute here (slot k is seat k), since no one is "me"."""
+
+STATE_SIZE: Final = sum(field.size for field in STATE_FIELDS)
+
+
+def encode_state(state: State) -> list[float]:
+    """The global state tensor (:data:`STATE_FIELDS`): the spectator's view counted from
+    seat 0, every hidden draw, and what the deck holds. It shows every hidden card: for
+    training critics, never for a policy that plays."""
+    view = state.view(None)
+    out = encode(view, 0)
+    n = view.num_players
+    deck = [CARDS_PER_DISH_F] * NUM_DISHES
+    for dish in range(NUM_DISHES):
+        deck[dish] -= view.table[dish] + view.king[dish] + view.removed_dishes[dish]
+    for seat in range(MAX_PLAYERS):
+        if seat < n:
+            draws = state.view(seat).hands[seat].draws
+            assert draws is not None
+            out += [count / 15 for count in draws]
+            for dish in range(NUM_DISHES):
+                deck[dish] -= view.hands[seat].takes[dish] + draws[dish]
+        else:
+            out += [0.0] * NUM_DISHES
+    # what is still unseen by everyone is in the deck: dishes counted, dragons likewise
+    out += [count / 15 for count in deck]
+    dragons = 5 - view.table_dragons - view.removed_dragons - int(view.pending_dragon)
+    out.append(dragons / 5)
+    return out
+
+
+CARDS_PER_DISH_F: Final = 15
 
 
 def _one_hot(slot: int | None) -> list[float]:

@@ -51,6 +51,7 @@ from kingsbreakfast.engine import (
 )
 
 from . import encoding
+from . import openspiel_history as history_info
 from .text import describe
 from .utility import MAX_POINTS, UTILITIES, check_utility, utilities
 
@@ -65,7 +66,12 @@ _DEFAULTS: dict[str, Any] = {
     "empty_table": "draw_or_feed",
     "dragon_min_on_table": 1,
     "utility": "rank",
+    "infostate": "view",
 }
+INFOSTATES = ("view", "history")
+"""``view``: the information-state tensor is the view tensor, the string lists the deals in
+the order the cards were turned up. ``history``: the perfect-recall tensor and the string
+with each deal in R1 order (:mod:`.openspiel_history`)."""
 
 
 def _game_type(utility: str) -> Any:
@@ -106,6 +112,11 @@ class KingsBreakfastGame(pyspiel.Game):  # type: ignore[misc]
         if not isinstance(players, int) or not 3 <= players <= 5:
             raise ValueError(f"King's Breakfast is played by 3 to 5 players, not {players!r}")
         utility = check_utility(settings["utility"])
+        if settings["infostate"] not in INFOSTATES:
+            raise ValueError(
+                f"infostate must be 'view' or 'history', not {settings['infostate']!r}"
+            )
+        self.infostate: str = settings["infostate"]
         self.rules = Rules(settings["empty_table"], settings["dragon_min_on_table"])
         self.players: int = players
         self.utility: str = utility
@@ -128,7 +139,8 @@ class KingsBreakfastGame(pyspiel.Game):  # type: ignore[misc]
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> KingsBreakfastObserver:
         return KingsBreakfastObserver(
-            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params,
+            history=self.infostate == "history",
         )
 
 
@@ -268,7 +280,9 @@ class KingsBreakfastObserver:
     every count the history could teach, but not the order of past events).
     """
 
-    def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
+    def __init__(
+        self, iig_obs_type: Any, params: dict[str, Any] | None, history: bool = False
+    ) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
         private = iig_obs_type.private_info
@@ -276,21 +290,34 @@ class KingsBreakfastObserver:
             raise ValueError("an observer of every player's private cards is not offered")
         self._private = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self._perfect_recall = bool(iig_obs_type.perfect_recall)
-        self.tensor = np.zeros(encoding.SIZE, np.float32)
+        self._history = history and self._perfect_recall
+        """The game's ``infostate="history"``: perfect-recall tensor, deals in R1 order."""
+        self.tensor = np.zeros(history_info.SIZE if self._history else encoding.SIZE, np.float32)
         self.dict: dict[str, Any] = {
             name: self.tensor[start:stop] for name, (start, stop) in encoding.offsets().items()
         }
+        if self._history:
+            self.dict["history"] = self.tensor[encoding.SIZE :]
 
     def set_from(self, state: KingsBreakfastState, player: int) -> None:
         view = state.view(player if self._private else None)
         if view is None:
             self.tensor.fill(0.0)
             return
-        self.tensor[:] = encoding.encode(view, perspective=player)
+        values = encoding.encode(view, perspective=player)
+        if self._history:
+            values = history_info.history_tensor(
+                values, state.full_history(), player, state.num_players(), self._private
+            )
+        self.tensor[:] = values
 
     def string_from(self, state: KingsBreakfastState, player: int) -> str:
         if self._perfect_recall:
-            return state.information_string(player, private=self._private)
+            text = state.information_string(player, private=self._private)
+            if self._history:
+                head, *words = text.split(" ")
+                return f"{head} {history_info.canonical_string(words)}".rstrip()
+            return text
         view = state.view(player if self._private else None)
         if view is None:
             return f"p{player} dealing {state.cards_turned_up}"

@@ -25,8 +25,9 @@ rounds.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, NoReturn
+from typing import Any, ClassVar
 
+import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv  # type: ignore[import-untyped, unused-ignore]
 
@@ -55,6 +56,7 @@ class TurnParallelEnv(ParallelEnv):  # type: ignore[misc]
         self.agents: list[str] = []
         self.observation_spaces = self.aec.observation_spaces
         self.action_spaces = self.aec.action_spaces
+        self.state_space = self.aec.state_space
         self.steps = 0
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -112,10 +114,10 @@ class TurnParallelEnv(ParallelEnv):  # type: ignore[misc]
     def close(self) -> None:
         self.aec.close()
 
-    def state(self) -> NoReturn:
-        raise NotImplementedError(
-            "a global state would show every hidden card; use each agent's observation"
-        )
+    def state(self) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """The global state for centralised critics (``raw_env.state``): it shows every
+        hidden card, so it is never an agent's own input."""
+        return self.aec.state()
 
     def _observations(self) -> dict[str, Observation]:
         return {agent: self.aec.observe(agent) for agent in self.agents}

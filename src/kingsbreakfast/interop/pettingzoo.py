@@ -28,6 +28,10 @@ plays every action. Agents are ``player_0`` … ``player_{n-1}`` (seat numbers).
 - ``max_cycles``: the game is truncated (no reward) once that many rounds have been
   played (a cycle is a round: every agent has had one turn, R5); a whole game has at most
   18 rounds.
+- ``state()`` and ``state_space``: the global state for centralised critics
+  (``encoding.encode_state``: everything but the deck's order, hidden draws included;
+  ``Box(0, 1, (STATE_SIZE,), float32)``). It shows every hidden card, so it is for critics
+  trained beside the players, never for an agent's own input.
 - :func:`parallel_env` offers the same game through PettingZoo's parallel API (see
   :mod:`.parallel`).
 - ``render()``: the table as text (``ansi`` returns it, ``human`` prints it), as a
@@ -165,6 +169,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.action_spaces = {
             agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents
         }
+        self.state_space = spaces.Box(0.0, 1.0, (encoding.STATE_SIZE,), np.float32)
         self._rng = random.Random()
         self.game: State = State.new(players, self._rng, first_cook, self.rules)
 
@@ -194,6 +199,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
             "observation": np.asarray(encoding.encode(self.game.view(seat)), np.float32),
             "action_mask": action_mask(self.game, seat),
         }
+
+    def state(self) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """The global state (see the module doc): for centralised critics only."""
+        return np.asarray(encoding.encode_state(self.game), np.float32)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection

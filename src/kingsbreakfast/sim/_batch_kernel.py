@@ -15,7 +15,9 @@ from __future__ import annotations
 
 # The kernel's arrays and generator state are typed by numba when it compiles them (numba
 # reads no annotations), so Any stands for "whatever array numba was handed".
-from typing import Any
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import numpy as np
 from numba import njit
@@ -28,8 +30,17 @@ MAX_ACTIONS = 64
 extra action for each of the 5 dragons that can be drawn (R7a)."""
 
 POLICY_RANDOM = 0
-POLICY_GREEDY = 1
+POLICY_PLAIN_GREEDY = 1
+"""``plain-greedy``: my hand's points if the round ended now, draws valued as no change, ties
+to the lowest id (what the batch simulator called ``greedy`` before the names were unified)."""
 POLICY_SCRIPT = 2
+POLICY_GREEDY = 3
+"""``greedy``: the greedy bot's policy (bots/greedy.py), card for card: a draw worth the
+average of the cards it could turn up, then fewer discards, ties at random."""
+
+_NEUMAIER = sys.version_info >= (3, 12)
+"""Python 3.12 sums floats with Neumaier's compensation: the greedy bot's ``sum(odds)`` is
+repeated here the same way, so that equal values stay equal (ties are broken at random)."""
 
 # FEED_PAIRS of the engine: (a, b), a <= b, in R1 order; feed id = 9 + index.
 _FEED_A = np.array([a for a in range(NUM_DISHES) for b in range(a, NUM_DISHES)], np.int8)
@@ -43,6 +54,18 @@ for _mask in range(1 << NUM_DISHES):
     _present = [d for d in range(NUM_DISHES) if _mask >> d & 1]
     _NTH_DISH[_mask, : len(_present)] = _present
 _POPCOUNT = np.array([bin(m).count("1") for m in range(1 << NUM_DISHES)], np.int8)
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _uncounted(function: _F) -> _F:
+    """Compile without numba's reference counting of arrays: every array handed to a
+    function or sliced into a row costs two atomic operations otherwise, which in these
+    loops is most of the time. Only for functions that allocate nothing (their scratch
+    arrays come from the caller), so nothing needs counting."""
+    compile_: Any = njit
+    return cast(_F, compile_(cache=True, error_model="numpy", _nrt=False)(function))
+
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -108,10 +131,9 @@ def play_games(
     ``out_extra[g]`` = (table dragons, removed dragons, removed unseen, rounds, actions,
     illegal-at or -1). With ``record`` every action and the size of the legal set it was
     chosen from go to ``out_actions`` / ``out_legal_count``, and the deck as it was dealt to
-    ``out_decks`` (for the differential tests).
+    ``out_decks`` (for the differential tests). The working arrays are made here and the
+    games played by :func:`_play`, compiled without reference counting.
     """
-    feed_a = _FEED_A
-    feed_b = _FEED_B
     deck = np.empty(DECK_SIZE, np.int8)
     table = np.zeros(NUM_DISHES + 1, np.int32)  # index DRAGON: dragons on the table
     king = np.zeros(NUM_DISHES, np.int32)
@@ -120,6 +142,7 @@ def play_games(
     removed = np.zeros(NUM_DISHES, np.int32)
     legal = np.zeros(40, np.int32)
     served = np.zeros(NUM_DISHES, np.int32)  # the greedy policy's scratch: king after R9
+    scratch = np.zeros(96, np.float64)  # the greedy bot's scratch
     base_deck = np.empty(DECK_SIZE, np.int8)
     k = 0
     for d in range(NUM_DISHES):
@@ -129,6 +152,52 @@ def play_games(
     for _ in range(5):
         base_deck[k] = DRAGON
         k += 1
+    _play(
+        num_games, n, first_cook, must_draw, dragon_min, seat_policy,
+        seed, decks, use_decks, script, record, out_king, out_table,
+        out_takes, out_draws, out_removed, out_extra, out_points, out_discarded, out_winners,
+        out_actions, out_legal_count, out_decks,
+        deck, table, king, takes, draws, removed, legal, served, scratch, base_deck,
+    )
+
+
+@_uncounted
+def _play(
+    num_games: int,
+    n: int,
+    first_cook: int,
+    must_draw: bool,
+    dragon_min: int,
+    seat_policy: Any,
+    seed: Any,
+    decks: Any,
+    use_decks: bool,
+    script: Any,
+    record: bool,
+    out_king: Any,
+    out_table: Any,
+    out_takes: Any,
+    out_draws: Any,
+    out_removed: Any,
+    out_extra: Any,
+    out_points: Any,
+    out_discarded: Any,
+    out_winners: Any,
+    out_actions: Any,
+    out_legal_count: Any,
+    out_decks: Any,
+    deck: Any,
+    table: Any,
+    king: Any,
+    takes: Any,
+    draws: Any,
+    removed: Any,
+    legal: Any,
+    served: Any,
+    scratch: Any,
+    base_deck: Any,
+) -> None:
+    """:func:`play_games` with its working arrays given (see there)."""
     seed_word = np.uint64(seed)
     for g in range(num_games):
         s = _splitmix(seed_word ^ _splitmix(np.uint64(g)))
@@ -217,66 +286,41 @@ def play_games(
                     if not found:
                         illegal_at = n_actions
                         break
+                elif policy == POLICY_GREEDY:
+                    action, s = _greedy_bot(
+                        legal, count, table, king, takes, draws, removed, removed_dragons,
+                        pending, to_move, n, served, scratch, s,
+                    )
                 else:
                     action = _greedy(legal, count, table, king, takes, draws, to_move, served)
             if record:
                 out_actions[g, n_actions] = action
                 out_legal_count[g, n_actions] = count
             n_actions += 1
-            # --- the action (R6, R7, R7a, R8) ---
+            # --- the action (R6, R7, R7a, R8), then the next seat or the next round ---
             seat = to_move
-            if action < NUM_DISHES:  # R6: take all of one dish
-                takes[seat, action] += table[action]
-                table[action] = 0
-                on_table &= ~(1 << action)
-            elif action == 7:  # R7: the top card, unseen by the others
-                if not use_decks:
-                    s = _next(s)
-                    j = top + _below(s, DECK_SIZE - top)
-                    deck[top], deck[j] = deck[j], deck[top]
-                card = deck[top]
-                top += 1
-                if card == DRAGON:  # R7a: shown; the same player uses or places it now
-                    pending = True
-                    continue
-                draws[seat, card] += 1
-            elif action == 8:  # R7a: the drawn dragon goes to the table
-                pending = False
-                table[DRAGON] += 1
-            elif action != 37:  # R7a/R8: a dragon and two of the king's dishes leave
-                a = feed_a[action - 9]
-                b = feed_b[action - 9]
-                king[a] -= 1
-                king[b] -= 1
-                removed[a] += 1
-                removed[b] += 1
+            top, s, on_table, pending, fed, turn_over = _apply(
+                action, seat, deck, table, king, takes, draws, removed, top, s, use_decks,
+                on_table, pending,
+            )  # fmt: skip
+            if fed:
                 removed_dragons += 1
                 king_feeds = -1
-                if pending:
-                    pending = False
-                else:
-                    table[DRAGON] -= 1
+            if not turn_over:  # R7a: the same player uses or places the drawn dragon
+                continue
             turns_left -= 1
             if turns_left > 0:
                 to_move = seat + 1
                 if to_move == n:
                     to_move = 0
                 continue
-            # R9: the king is served what is left on the table; dragons stay
-            if on_table:
-                for d in range(NUM_DISHES):
-                    king[d] += table[d]
-                    table[d] = 0
-                king_feeds = -1
-                on_table = 0
             cook = (cook + 1) % n  # R3: the deck passes to the left
-            if DECK_SIZE - top < need:  # R4/R10: too few cards, the game ends
-                removed_unseen = DECK_SIZE - top
-                top = DECK_SIZE
+            top, s, on_table, unseen = _end_round(deck, table, king, top, need, s, use_decks)
+            king_feeds = -1
+            if unseen >= 0:  # R10: the game is over
+                removed_unseen = unseen
                 to_move = -1
                 break
-            top, s = _turn_up(deck, table, top, need, s, use_decks)
-            on_table = _table_mask(table)
             rounds += 1
             turns_left = n
             to_move = cook
@@ -368,6 +412,227 @@ def _greedy(
             best_value = value
             best = action
     return int(best)
+
+
+@njit(cache=True, inline="always")
+def _apply(
+    action: int,
+    seat: int,
+    deck: Any,
+    table: Any,
+    king: Any,
+    takes: Any,
+    draws: Any,
+    removed: Any,
+    top: int,
+    s: Any,
+    use_decks: bool,
+    on_table: int,
+    pending: bool,
+) -> tuple[int, Any, int, bool, bool, bool]:
+    """One legal action of ``seat`` (R6, R7, R7a, R8, R5b), shared by every compiled player
+    of the game (whole games here, stepped games in :mod:`._vector_kernel`).
+
+    Returns (top of the deck, random state, dishes-on-table mask, dragon pending, a dragon
+    was fed, the turn is over). Without given decks a draw picks its card among the unseen
+    ones (the lazy shuffle of :func:`_turn_up`).
+    """
+    fed = False
+    turn_over = True
+    if action < NUM_DISHES:  # R6: take all of one dish
+        takes[seat, action] += table[action]
+        table[action] = 0
+        on_table &= ~(1 << action)
+    elif action == 7:  # R7: the top card, unseen by the others
+        if not use_decks:
+            s = _next(s)
+            j = top + _below(s, DECK_SIZE - top)
+            deck[top], deck[j] = deck[j], deck[top]
+        card = deck[top]
+        top += 1
+        if card == DRAGON:  # R7a: shown; the same player uses or places it now
+            pending = True
+            turn_over = False
+        else:
+            draws[seat, card] += 1
+    elif action == 8:  # R7a: the drawn dragon goes to the table
+        pending = False
+        table[DRAGON] += 1
+    elif action != 37:  # R7a/R8: a dragon and two of the king's dishes leave
+        a = _FEED_A[action - 9]
+        b = _FEED_B[action - 9]
+        king[a] -= 1
+        king[b] -= 1
+        removed[a] += 1
+        removed[b] += 1
+        fed = True
+        if pending:
+            pending = False
+        else:
+            table[DRAGON] -= 1
+    return top, s, on_table, pending, fed, turn_over
+
+
+@njit(cache=True, inline="always")
+def _end_round(
+    deck: Any, table: Any, king: Any, top: int, need: int, s: Any, use_decks: bool
+) -> tuple[int, Any, int, int]:
+    """R9 then R4/R10: the king is served the table's dishes (dragons stay), then the next
+    cook sets the table, or the game ends when the deck is too short.
+
+    Returns (top of the deck, random state, dishes-on-table mask, cards left unseen): the
+    last is -1 while the game goes on.
+    """
+    for d in range(NUM_DISHES):
+        king[d] += table[d]
+        table[d] = 0
+    if DECK_SIZE - top < need:
+        return DECK_SIZE, s, 0, DECK_SIZE - top
+    top, s = _turn_up(deck, table, top, need, s, use_decks)
+    return top, s, _table_mask(table), -1
+
+
+@njit(cache=True, inline="always")
+def _points_discards(held: int, king_count: int) -> tuple[int, int]:
+    """R11 for one dish: (points, discarded cards)."""
+    if held > king_count:
+        return 0, held
+    return held * king_count, 0
+
+
+@njit(cache=True)
+def _greedy_bot(
+    legal: Any,
+    count: int,
+    table: Any,
+    king: Any,
+    takes: Any,
+    draws: Any,
+    removed: Any,
+    removed_dragons: int,
+    pending: bool,
+    seat: int,
+    n: int,
+    served: Any,
+    scratch: Any,
+    s: Any,
+) -> tuple[int, Any]:
+    """The greedy bot's choice (bots/greedy.py ``immediate_scores``): each legal action
+    scored as (points, -discards) of my hand against the king as R9 would serve him, a draw
+    as the average over the unseen cards (a dragon adds nothing), the best score taken, ties
+    broken uniformly at random. The floating-point steps are the bot's, in its order, so
+    its ties are the same ties. ``scratch`` is room for 96 floats (no allocation here, so
+    that callers may run without numba's reference counting). Returns the action and the
+    random state."""
+    base_p = 0
+    base_x = 0
+    for d in range(NUM_DISHES):
+        served[d] = king[d] + table[d]
+        p, x = _points_discards(takes[seat, d] + draws[seat, d], served[d])
+        base_p += p
+        base_x += x
+    # the unseen cards (deck and the others' draws), as knowledge.count reads them
+    odds = scratch[0:NUM_DISHES]
+    unseen = scratch[NUM_DISHES : 2 * NUM_DISHES]
+    odds[:] = 0.0
+    total = 0
+    for d in range(NUM_DISHES):
+        u = 15 - table[d] - king[d] - removed[d] - draws[seat, d]
+        for other in range(n):
+            u -= takes[other, d]
+        unseen[d] = u
+        total += u
+    total += 5 - table[DRAGON] - removed_dragons - (1 if pending else 0)
+    if total:
+        for d in range(NUM_DISHES):
+            odds[d] = unseen[d] / total
+    values_p = scratch[16:56]
+    values_x = scratch[56:96]
+    for i in range(count):
+        action = legal[i]
+        pts = base_p
+        dis = base_x
+        if action < NUM_DISHES:  # R6: my dish grows, the king's serving of it is gone (R9)
+            held = takes[seat, action] + draws[seat, action]
+            p0, x0 = _points_discards(held, served[action])
+            p1, x1 = _points_discards(held + table[action], served[action] - table[action])
+            values_p[i] = float(pts - p0 + p1)
+            values_x[i] = -float(dis - x0 + x1)
+        elif action == 7:  # R7: the average over what the draw could turn up
+            exp_p = 0.0
+            exp_x = 0.0
+            for d in range(NUM_DISHES):
+                if odds[d]:
+                    held = takes[seat, d] + draws[seat, d]
+                    p0, x0 = _points_discards(held, served[d])
+                    p1, x1 = _points_discards(held + 1, served[d])
+                    exp_p += odds[d] * (pts - p0 + p1)
+                    exp_x += odds[d] * (dis - x0 + x1)
+            rest = 1.0 - _float_sum(odds)
+            values_p[i] = exp_p + rest * pts
+            values_x[i] = -(exp_x + rest * dis)
+        elif action >= 9 and action < 37:  # R8: two of the king's dishes leave
+            a = _FEED_A[action - 9]
+            b = _FEED_B[action - 9]
+            ha = takes[seat, a] + draws[seat, a]
+            p0, x0 = _points_discards(ha, served[a])
+            if a == b:
+                p1, x1 = _points_discards(ha, served[a] - 2)
+                pts += p1 - p0
+                dis += x1 - x0
+            else:
+                hb = takes[seat, b] + draws[seat, b]
+                q0, y0 = _points_discards(hb, served[b])
+                p1, x1 = _points_discards(ha, served[a] - 1)
+                q1, y1 = _points_discards(hb, served[b] - 1)
+                pts += p1 - p0 + q1 - q0
+                dis += x1 - x0 + y1 - y0
+            values_p[i] = float(pts)
+            values_x[i] = -float(dis)
+        else:  # place the dragon or pass: nothing changes
+            values_p[i] = float(pts)
+            values_x[i] = -float(dis)
+    best = 0
+    for i in range(1, count):
+        if values_p[i] > values_p[best] or (
+            values_p[i] == values_p[best] and values_x[i] > values_x[best]
+        ):
+            best = i
+    ties = 0
+    for i in range(count):
+        if values_p[i] == values_p[best] and values_x[i] == values_x[best]:
+            ties += 1
+    if ties == 1:
+        return int(legal[best]), s
+    s = _next(s)
+    pick = _below(s, ties)
+    for i in range(count):
+        if values_p[i] == values_p[best] and values_x[i] == values_x[best]:
+            if pick == 0:
+                return int(legal[i]), s
+            pick -= 1
+    return int(legal[best]), s
+
+
+@njit(cache=True, inline="always")
+def _float_sum(values: Any) -> float:
+    """``sum(values)`` as the running Python sums floats (compensated from 3.12 on)."""
+    total = 0.0
+    compensation = 0.0
+    for i in range(values.shape[0]):
+        x = values[i]
+        if _NEUMAIER:
+            t = total + x
+            if abs(total) >= abs(x):
+                compensation += (total - t) + x
+            else:
+                compensation += (x - t) + total
+            total = t
+        else:
+            total += x
+    if _NEUMAIER and compensation != 0.0 and np.isfinite(compensation):
+        total += compensation
+    return total
 
 
 @njit(cache=True, inline="always")

@@ -11,8 +11,14 @@ Policies are chosen per seat by name:
     uniformly among the legal actions (the legal actions sorted by id, as the engine lists
     them, and one index drawn uniformly);
 ``greedy``
-    the action that leaves the seat's own hand worth most if the round ended now, with the
-    rest of the table served to the king (R9, R11); ties go to the lowest action id.
+    the greedy bot's policy (``bots/greedy.py``, the registry's ``greedy`` and ``easy``),
+    compiled: the action that leaves the seat's own hand worth most — points, then fewer
+    discarded cards — if the game ended once this round is served (R9, R11), a draw counted
+    as the average of the cards it could turn up; ties at random. One name, one policy:
+    ``tests/sim/test_batch_greedy_is_the_bot.py`` checks every choice against the bot's.
+``plain-greedy``
+    a cheaper cousin: points only, a draw valued as leaving the hand unchanged, ties to the
+    lowest action id (deterministic). No bot plays it.
 
 For the differential tests and for replaying, ``decks=`` fixes the deck orders (top card
 first, card numbers) and ``actions=`` fixes every action (then the simulator checks each
@@ -43,6 +49,10 @@ from kingsbreakfast.engine import (
 from . import _batch_kernel as kernel
 
 POLICIES = {"random": kernel.POLICY_RANDOM, "greedy": kernel.POLICY_GREEDY}
+"""The policies that are also bots of the registry, under the bots' names."""
+OTHER_POLICIES = {"plain-greedy": kernel.POLICY_PLAIN_GREEDY}
+"""Policies only the simulator plays, under names no bot has."""
+ALL_POLICIES = {**POLICIES, **OTHER_POLICIES}
 MAX_ACTIONS = kernel.MAX_ACTIONS
 MAX_GAMES = 10**7
 """A bound on one call (memory: about 100 bytes of results per game); split larger runs."""
@@ -223,7 +233,7 @@ def simulate(
         codes = np.full(n, kernel.POLICY_SCRIPT, np.int8)
     else:
         names = _policy_names(policies, n)
-        codes = np.array([POLICIES[name] for name in names], np.int8)
+        codes = np.array([ALL_POLICIES[name] for name in names], np.int8)
     king = np.zeros((b, 7), np.int8)
     table = np.zeros((b, 7), np.int8)
     takes = np.zeros((b, n, 7), np.int8)
@@ -270,7 +280,7 @@ def simulate(
 
 def warm_up() -> None:
     """Compile (or load from numba's cache) every code path, so the first timed call is fair."""
-    for policy in POLICIES:
+    for policy in ALL_POLICIES:
         simulate(2, 3, policy, record=True)
     simulate(1, 3, decks=[UNSHUFFLED_DECK], actions=[[7] * MAX_ACTIONS], record=True)
 
@@ -288,9 +298,9 @@ def _policy_names(policies: str | Sequence[str], n: int) -> tuple[str, ...]:
     if len(names) != n:
         raise ValueError(f"{len(names)} policies given for {n} players (one per seat, or one)")
     for name in names:
-        if name not in POLICIES:
+        if name not in ALL_POLICIES:
             raise ValueError(
-                f"unknown batch policy {name!r} (known: {', '.join(POLICIES)})"
+                f"unknown batch policy {name!r} (known: {', '.join(ALL_POLICIES)})"
             )
     return names
 

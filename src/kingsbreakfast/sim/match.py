@@ -34,6 +34,8 @@ class GameResult:
     dragons_used_when_drawn: int
     dragons_placed: int
     draws: int
+    forfeits: tuple[int, ...] = ()
+    """Moves each seat's outside player forfeited to the fallback (bots/outside.py)."""
 
 
 def play_game(
@@ -81,4 +83,5 @@ def play_game(
         dragons_used_when_drawn=used_drawn,
         dragons_placed=placed,
         draws=draws,
+        forfeits=tuple(int(getattr(bot, "forfeits", 0)) for bot in bots),
     )

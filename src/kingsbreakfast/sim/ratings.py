@@ -28,29 +28,37 @@ class Rating:
 
 def rate(config: TournamentConfig, games: Sequence[GameResult]) -> list[Rating]:
     """Ratings in line-up order (needs the ``sim`` extra: openskill)."""
+    return rate_many([(config, games)], config.labels)
+
+
+def rate_many(
+    played: Sequence[tuple[TournamentConfig, Sequence[GameResult]]], labels: Sequence[str]
+) -> list[Rating]:
+    """Ratings of ``labels`` over several tournaments' games, taken in the order given (a
+    leaderboard's tables one after another)."""
     try:
         from openskill.models import PlackettLuce
     except ImportError:
         raise RuntimeError("ratings need OpenSkill: pip install 'kingsbreakfast[sim]'") from None
     model = PlackettLuce()
-    mu = {label: model.mu for label in config.labels}
-    sigma = {label: model.sigma for label in config.labels}
-    for index, game in enumerate(games):
-        plan = game_plan(config, index)
-        seat_labels = [config.lineup[entry].label for entry in plan.seats]
-        teams = [[model.rating(mu=mu[lab], sigma=sigma[lab])] for lab in seat_labels]
-        ranks = [float(place) for place in places(game.points, game.discarded)]  # R12
-        new = model.rate(teams, ranks=ranks)
-        delta_mu: dict[str, float] = {}
-        new_sigma: dict[str, float] = {}
-        for seat, label in enumerate(seat_labels):
-            player = new[seat][0]
-            delta_mu[label] = delta_mu.get(label, 0.0) + player.mu - mu[label]
-            new_sigma[label] = min(new_sigma.get(label, sigma[label]), player.sigma)
-        for label, change in delta_mu.items():
-            mu[label] += change
-            sigma[label] = new_sigma[label]
+    mu = {label: model.mu for label in labels}
+    sigma = {label: model.sigma for label in labels}
+    for config, games in played:
+        for index, game in enumerate(games):
+            plan = game_plan(config, index)
+            seat_labels = [config.lineup[entry].label for entry in plan.seats]
+            teams = [[model.rating(mu=mu[lab], sigma=sigma[lab])] for lab in seat_labels]
+            ranks = [float(place) for place in places(game.points, game.discarded)]  # R12
+            new = model.rate(teams, ranks=ranks)
+            delta_mu: dict[str, float] = {}
+            new_sigma: dict[str, float] = {}
+            for seat, label in enumerate(seat_labels):
+                player = new[seat][0]
+                delta_mu[label] = delta_mu.get(label, 0.0) + player.mu - mu[label]
+                new_sigma[label] = min(new_sigma.get(label, sigma[label]), player.sigma)
+            for label, change in delta_mu.items():
+                mu[label] += change
+                sigma[label] = new_sigma[label]
     return [
-        Rating(label, mu[label], sigma[label], mu[label] - 3 * sigma[label])
-        for label in config.labels
+        Rating(label, mu[label], sigma[label], mu[label] - 3 * sigma[label]) for label in labels
     ]

@@ -6,7 +6,7 @@ import csv
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from kingsbreakfast.engine import RulesDict
 
@@ -51,11 +51,15 @@ class Report(TypedDict):
     seats: list[SeatSummaryDict]
     ratings: list[RatingDict]
     games: GamesSummaryDict
+    forfeits: NotRequired[dict[str, int]]
+    """Moves each outside player forfeited to the fallback (bots/outside.py), when any
+    outside player took part."""
 
 
 def build_report(config: TournamentConfig, games: Sequence[GameResult]) -> Report:
-    """Everything a tournament measured; contains nothing that depends on timing."""
-    return {
+    """Everything a tournament measured; contains nothing that depends on timing (except
+    the forfeits of outside programs that ran out of time)."""
+    report: Report = {
         "tournament": {
             "players": config.players,
             "games": config.games,
@@ -73,6 +77,15 @@ def build_report(config: TournamentConfig, games: Sequence[GameResult]) -> Repor
         ],
         "games": summarize_games(games),
     }
+    if any(spec.outside for spec in config.lineup):
+        forfeits = dict.fromkeys(config.labels, 0)
+        for index, game in enumerate(games):
+            plan = game_plan(config, index)
+            for seat, entry in enumerate(plan.seats):
+                if game.forfeits:
+                    forfeits[config.lineup[entry].label] += game.forfeits[seat]
+        report["forfeits"] = forfeits
+    return report
 
 
 def write_json(report: Report, path: Path) -> None:

@@ -1,12 +1,14 @@
 """Bot specifications as text, so that a tournament's line-up can travel to worker processes
 and into result files: ``name`` or ``name:option=value:option=value`` (``expert:simulations=60``),
-and ``spec*k`` for k seats of the same bot (``hard,medium*3``)."""
+and ``spec*k`` for k seats of the same bot (``hard,medium*3``). Outside players are named
+``module:Class`` or ``cmd:PROGRAM`` (:mod:`kingsbreakfast.bots.outside`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from kingsbreakfast.bots import Bot, find_bot, make_bot
+from kingsbreakfast.bots.outside import DEFAULT_TIMEOUT, is_outside, outside_bot
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,12 +17,18 @@ class BotSpec:
 
     name: str
     options: tuple[tuple[str, object], ...] = ()
+    outside: bool = False
+    """``name`` is an outside player: ``module:Class`` or ``cmd:PROGRAM``."""
+    timeout: float = DEFAULT_TIMEOUT
+    """Seconds an outside program has for a move."""
 
     @property
     def label(self) -> str:
         return ":".join([self.name, *(f"{k}={v}" for k, v in self.options)])
 
     def build(self) -> Bot:
+        if self.outside:
+            return outside_bot(self.name, self.timeout)
         bot = make_bot(self.name, **dict(self.options))
         bot.name = self.label
         return bot
@@ -31,11 +39,16 @@ class BotSpec:
         return any(k == "seconds" for k, _ in self.options)
 
 
-def parse_spec(text: str) -> BotSpec:
+def parse_spec(text: str, timeout: float = DEFAULT_TIMEOUT) -> BotSpec:
     """``name[:option=value...]`` to a :class:`BotSpec`, with a clear error for bad input.
 
     Names and option types come from the bots' registry, so a line-up accepts exactly what
-    ``make_bot`` does."""
+    ``make_bot`` does; ``module:Class`` and ``cmd:PROGRAM`` name outside players."""
+    if is_outside(text):
+        spec = BotSpec(text.strip(), outside=True, timeout=timeout)
+        if not text.strip().startswith("cmd:"):
+            spec.build()  # an import error now rather than in a worker
+        return spec
     parts = [p.strip() for p in text.strip().split(":")]
     entry = find_bot(parts[0])
     options: list[tuple[str, object]] = []
@@ -62,9 +75,11 @@ def parse_spec(text: str) -> BotSpec:
     return spec
 
 
-def parse_lineup(text: str, players: int) -> tuple[BotSpec, ...]:
+def parse_lineup(
+    text: str, players: int, timeout: float = DEFAULT_TIMEOUT
+) -> tuple[BotSpec, ...]:
     """A comma-separated line-up (``expert,heuristic,greedy,random`` or ``hard,medium*3``)
-    with exactly one bot per seat."""
+    with exactly one bot per seat; ``timeout`` is the outside programs' time for a move."""
     specs: list[BotSpec] = []
     for item in text.split(","):
         item = item.strip()
@@ -79,7 +94,7 @@ def parse_lineup(text: str, players: int) -> tuple[BotSpec, ...]:
                 raise ValueError(f"bad repeat {times!r} in {item!r}: write bot*3") from None
             if count < 1:
                 raise ValueError(f"bad repeat {count} in {item!r}")
-        specs.extend([parse_spec(spec_text)] * count)
+        specs.extend([parse_spec(spec_text, timeout)] * count)
     if len(specs) != players:
         raise ValueError(
             f"the line-up {text!r} names {len(specs)} bots for {players} seats: give one bot "

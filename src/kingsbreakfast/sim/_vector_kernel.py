@@ -1,0 +1,553 @@
+"""The compiled half of the vectorized environment: many games held in arrays, stepped.
+
+The batch simulator (:mod:`._batch_kernel`) plays a game from its first card to its score in
+one loop; a learner instead chooses one action per game per call. So each game's state lives
+in rows of arrays between calls, and every rule is applied by the batch kernel's own
+functions (``_apply`` for R6–R8, ``_end_round`` for R9/R4/R10, ``_list_legal`` for the legal
+set, ``_greedy`` for the built-in greedy seat): no third copy of the rules. The observation
+is the view tensor of :mod:`kingsbreakfast.interop.encoding`, written field by field in its
+documented order; ``tests/sim/test_vector_differential.py`` compares it, the masks, the
+rewards and whole trajectories with the engine.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from ._batch_kernel import (
+    DECK_SIZE,
+    DRAGON,
+    NUM_DISHES,
+    POLICY_GREEDY,
+    POLICY_PLAIN_GREEDY,
+    _apply,
+    _below,
+    _end_round,
+    _greedy,
+    _greedy_bot,
+    _list_legal,
+    _next,
+    _splitmix,
+    _turn_up,
+    _uncounted,
+)
+
+CALLER = -1
+"""A seat whose actions come from the caller of ``step`` (the learner), not a built-in policy."""
+
+# Columns of the per-game integer state.
+TOP, PENDING, COOK, ROUND, TURNS_LEFT, TO_MOVE, REMOVED_DRAGONS, REMOVED_UNSEEN, ON_TABLE = range(9)
+STATE_COLUMNS = 9
+
+OBS_SIZE = 98
+"""interop/encoding.py's SIZE (tests/sim/test_vector_differential.py holds them equal)."""
+MAX_PLAYERS = 5
+MAX_ROUNDS = 18
+MAX_HIDDEN = 18
+
+# count / scale as float32, looked up rather than divided (the same numbers encode() makes:
+# the quotient in double precision, then rounded to float32).
+_BY = np.zeros((111, 111), np.float32)
+"""_BY[scale, count] = count / scale."""
+for _scale in (1, 5, 15, 18, 110):
+    for _count in range(111):
+        _BY[_scale, _count] = np.float32(_count / _scale)
+
+
+_FEED_BITS = np.zeros(1 << (2 * NUM_DISHES), np.int64)
+"""_FEED_BITS[ones | twos << 7]: bit f set for each feed pair f (R8) a king allows whose
+dishes with at least one card are the bits of ``ones`` and with two or more of ``twos``."""
+for _index in range(1 << (2 * NUM_DISHES)):
+    _ones, _twos = _index & 127, _index >> 7
+    if _twos & ~_ones:
+        continue  # no king has two of a dish and not one
+    _f = 0
+    for _a in range(NUM_DISHES):
+        for _b in range(_a, NUM_DISHES):
+            if (_a == _b and _twos >> _a & 1) or (_a != _b and _ones >> _a & _ones >> _b & 1):
+                _FEED_BITS[_index] |= 1 << _f
+            _f += 1
+
+
+@njit(cache=True, inline="always")
+def _legal_bits(g: int, table: Any, king: Any, state: Any, must_draw: bool, dragon_min: int) -> int:
+    """The legal actions of game ``g``'s mover as bits of action ids: the same set as
+    ``_list_legal`` (R5-R8, R5a, R5b, R7a), without listing it."""
+    pending = state[g, PENDING] != 0
+    on_table = state[g, ON_TABLE]
+    if pending:
+        bits = 1 << 8
+        feeds_ok = True
+    else:
+        bits = on_table
+        can_draw = DECK_SIZE - state[g, TOP] > 0
+        if can_draw:
+            bits |= 1 << 7
+        feeds_ok = table[g, DRAGON] >= dragon_min and not (
+            must_draw and can_draw and on_table == 0
+        )
+    if feeds_ok:
+        index = 0
+        for d in range(NUM_DISHES):
+            count = king[g, d]
+            if count >= 1:
+                index |= 1 << d
+                if count >= 2:
+                    index |= 1 << (d + NUM_DISHES)
+        bits |= _FEED_BITS[index] << 9
+    if bits == 0:  # R5b
+        bits = 1 << 37
+    return bits
+
+
+@njit(cache=True, inline="always")
+def _ring(seat: int, n: int) -> int:
+    """``seat`` brought into 0..n-1 when it is at most one lap off (R2: seats in a ring);
+    a hardware division for ``%`` cost a third of a step."""
+    if seat >= n:
+        return seat - n
+    if seat < 0:
+        return seat + n
+    return seat
+
+
+@njit(cache=True)
+def base_deck() -> Any:
+    """The unshuffled deck in card numbers (R1): fifteen of each dish, then five dragons."""
+    deck = np.empty(DECK_SIZE, np.int8)
+    k = 0
+    for d in range(NUM_DISHES):
+        for _ in range(15):
+            deck[k] = d
+            k += 1
+    for _ in range(5):
+        deck[k] = DRAGON
+        k += 1
+    return deck
+
+
+@njit(cache=True, inline="always")
+def _deal(
+    g: int,
+    n: int,
+    first_cook: int,
+    deck: Any,
+    table: Any,
+    king: Any,
+    takes: Any,
+    draws: Any,
+    removed: Any,
+    state: Any,
+    rng: Any,
+    decks: Any,
+    use_decks: bool,
+    fresh: Any,
+) -> None:
+    """A new game in row ``g``: a fresh deck (given, or shuffled lazily by the game's own
+    random stream), a first cook (given, or drawn from the same stream), the first table
+    set (R2, R4)."""
+    if use_decks:
+        for c in range(DECK_SIZE):
+            deck[g, c] = decks[g, c]
+    else:
+        for c in range(DECK_SIZE):
+            deck[g, c] = fresh[c]
+    table[g, :] = 0
+    king[g, :] = 0
+    takes[g, :, :] = 0
+    draws[g, :, :] = 0
+    removed[g, :] = 0
+    s = rng[g]
+    cook = first_cook
+    if cook < 0:
+        s = _next(s)
+        cook = _below(s, n)
+    top, s = _turn_up(deck[g], table[g], 0, 2 * n, s, use_decks)
+    rng[g] = s
+    state[g, TOP] = top
+    state[g, PENDING] = 0
+    state[g, COOK] = cook
+    state[g, ROUND] = 1
+    state[g, TURNS_LEFT] = n
+    state[g, TO_MOVE] = cook
+    state[g, REMOVED_DRAGONS] = 0
+    state[g, REMOVED_UNSEEN] = 0
+    mask = 0
+    for d in range(NUM_DISHES):
+        if table[g, d] > 0:
+            mask |= 1 << d
+    state[g, ON_TABLE] = mask
+
+
+@njit(cache=True, inline="always")
+def _legal(
+    g: int, legal: Any, table: Any, king: Any, state: Any, must_draw: bool, dragon_min: int
+) -> int:
+    """The legal actions of game ``g``'s mover, sorted by id (R5–R8, R5a, R5b, R7a)."""
+    pending = state[g, PENDING] != 0
+    can_draw = not pending and DECK_SIZE - state[g, TOP] > 0
+    if pending:
+        feeds_ok = True
+    else:
+        feeds_ok = table[g, DRAGON] >= dragon_min and not (
+            must_draw and can_draw and state[g, ON_TABLE] == 0
+        )
+    return _list_legal(legal, table[g], king[g], pending, can_draw, feeds_ok)
+
+
+@njit(cache=True, inline="always")
+def _act(
+    g: int,
+    n: int,
+    action: int,
+    deck: Any,
+    table: Any,
+    king: Any,
+    takes: Any,
+    draws: Any,
+    removed: Any,
+    state: Any,
+    rng: Any,
+    use_decks: bool,
+) -> bool:
+    """Apply one legal action of game ``g``'s mover; then the next seat, or the round's end.
+    Returns True when the game is over (R10)."""
+    seat = state[g, TO_MOVE]
+    top, s, on_table, pending, fed, turn_over = _apply(
+        action, seat, deck[g], table[g], king[g], takes[g], draws[g], removed[g],
+        state[g, TOP], rng[g], use_decks, state[g, ON_TABLE], state[g, PENDING] != 0,
+    )  # fmt: skip
+    state[g, TOP] = top
+    state[g, ON_TABLE] = on_table
+    state[g, PENDING] = 1 if pending else 0
+    rng[g] = s
+    if fed:
+        state[g, REMOVED_DRAGONS] += 1
+    if not turn_over:  # R7a: the same player uses or places the drawn dragon
+        return False
+    state[g, TURNS_LEFT] -= 1
+    if state[g, TURNS_LEFT] > 0:
+        state[g, TO_MOVE] = _ring(seat + 1, n)
+        return False
+    cook = _ring(state[g, COOK] + 1, n)  # R3: the deck passes to the left
+    state[g, COOK] = cook
+    top, s, on_table, unseen = _end_round(
+        deck[g], table[g], king[g], state[g, TOP], 2 * n, s, use_decks
+    )
+    state[g, TOP] = top
+    state[g, ON_TABLE] = on_table
+    rng[g] = s
+    if unseen >= 0:
+        state[g, REMOVED_UNSEEN] = unseen
+        state[g, TO_MOVE] = -1
+        state[g, TURNS_LEFT] = 0
+        return True
+    state[g, ROUND] += 1
+    state[g, TURNS_LEFT] = n
+    state[g, TO_MOVE] = cook
+    return False
+
+
+@njit(cache=True, inline="always")
+def _score(g: int, n: int, king: Any, takes: Any, draws: Any, points: Any, discarded: Any) -> None:
+    """R11 for every seat of game ``g``."""
+    for seat in range(n):
+        p = 0
+        x = 0
+        for d in range(NUM_DISHES):
+            held = takes[g, seat, d] + draws[g, seat, d]
+            if held > king[g, d]:
+                x += held
+            else:
+                p += held * king[g, d]
+        points[g, seat] = p
+        discarded[g, seat] = x
+
+
+@njit(cache=True, inline="always")
+def _rank(g: int, n: int, seat: int, points: Any, discarded: Any) -> float:
+    """The ``rank`` utility (interop/utility.py) from the R12 order: (players ranked below
+    me - players ranked above me) / (players - 1)."""
+    below = 0
+    above = 0
+    mine_p = points[g, seat]
+    mine_x = discarded[g, seat]
+    for other in range(n):
+        if other == seat:
+            continue
+        p = points[g, other]
+        x = discarded[g, other]
+        if p > mine_p or (p == mine_p and x < mine_x):
+            above += 1
+        elif p < mine_p or x > mine_x:
+            below += 1
+    return (below - above) / (n - 1)
+
+
+@njit(cache=True, inline="always")
+def _observe(
+    g: int,
+    n: int,
+    seat: int,
+    must_draw: bool,
+    dragon_min: int,
+    table: Any,
+    king: Any,
+    takes: Any,
+    draws: Any,
+    removed: Any,
+    state: Any,
+    obs: Any,
+) -> None:
+    """Write game ``g`` as seen from ``seat`` into ``obs[g]``: the layout of
+    interop/encoding.py's FIELDS, in order, each value divided by its scale."""
+    for i in range(OBS_SIZE):
+        obs[g, i] = 0.0
+    obs[g, n - 3] = 1.0  # players
+    obs[g, 3] = 1.0 if must_draw else 0.0  # variants
+    obs[g, 4] = 1.0 if dragon_min == 2 else 0.0
+    to_move = state[g, TO_MOVE]
+    if to_move >= 0:
+        obs[g, 5 + _ring(to_move - seat, n)] = 1.0
+    obs[g, 10 + _ring(state[g, COOK] - seat, n)] = 1.0
+    pending = state[g, PENDING]
+    obs[g, 15] = pending
+    obs[g, 16] = _BY[110, DECK_SIZE - state[g, TOP]]
+    obs[g, 17] = _BY[MAX_ROUNDS, state[g, ROUND]]
+    obs[g, 18] = _BY[5, state[g, TURNS_LEFT]]
+    for d in range(NUM_DISHES):
+        obs[g, 19 + d] = _BY[15, table[g, d]]
+        obs[g, 27 + d] = _BY[15, king[g, d]]
+        obs[g, 34 + d] = _BY[15, removed[g, d]]
+        obs[g, 43 + d] = _BY[15, draws[g, seat, d]]
+        unseen = 15 - table[g, d] - king[g, d] - removed[g, d] - draws[g, seat, d]
+        for other in range(n):
+            unseen -= takes[g, other, d]
+        obs[g, 50 + d] = _BY[15, unseen]
+    obs[g, 26] = _BY[5, table[g, DRAGON]]
+    obs[g, 41] = _BY[5, state[g, REMOVED_DRAGONS]]
+    obs[g, 42] = _BY[110, state[g, REMOVED_UNSEEN]]
+    obs[g, 57] = _BY[5, 5 - table[g, DRAGON] - state[g, REMOVED_DRAGONS] - pending]
+    for slot in range(n):
+        other = _ring(seat + slot, n)
+        base = 58 + slot * (NUM_DISHES + 1)
+        hidden = 0
+        for d in range(NUM_DISHES):
+            obs[g, base + d] = _BY[15, takes[g, other, d]]
+            hidden += draws[g, other, d]
+        obs[g, base + NUM_DISHES] = _BY[MAX_HIDDEN, hidden]
+
+
+@_uncounted
+def reset_games(
+    n: int,
+    first_cook: int,
+    must_draw: bool,
+    dragon_min: int,
+    policy: Any,
+    seed: Any,
+    decks: Any,
+    use_decks: bool,
+    deck: Any,
+    table: Any,
+    king: Any,
+    takes: Any,
+    draws: Any,
+    removed: Any,
+    state: Any,
+    rng: Any,
+    obs: Any,
+    mask: Any,
+    legal: Any,
+    served: Any,
+    known: Any,
+    scratch: Any,
+    fresh: Any,
+) -> None:
+    """Deal every game anew; game ``g`` of a seed is always the same game. Built-in seats
+    play until a caller's seat is to move; its observation and mask are written."""
+    seed_word = np.uint64(seed)
+    for g in range(deck.shape[0]):
+        rng[g] = _splitmix(seed_word ^ _splitmix(np.uint64(g)))
+        _deal(g, n, first_cook, deck, table, king, takes, draws, removed, state, rng,
+              decks, use_decks, fresh)  # fmt: skip
+        _until_caller(g, n, first_cook, must_draw, dragon_min, policy, decks, use_decks,
+                      deck, table, king, takes, draws, removed, state, rng, legal, served,
+                      scratch, fresh)  # fmt: skip
+        _write(g, n, must_draw, dragon_min, table, king, takes, draws, removed, state,
+               obs, mask, known)  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def _until_caller(
+    g: int,
+    n: int,
+    first_cook: int,
+    must_draw: bool,
+    dragon_min: int,
+    policy: Any,
+    decks: Any,
+    use_decks: bool,
+    deck: Any,
+    table: Any,
+    king: Any,
+    takes: Any,
+    draws: Any,
+    removed: Any,
+    state: Any,
+    rng: Any,
+    legal: Any,
+    served: Any,
+    scratch: Any,
+    fresh: Any,
+) -> bool:
+    """Let the built-in seats of game ``g`` move until a caller's seat is to move. Returns
+    True if the game ended meanwhile (it is then left over, not dealt again)."""
+    while True:
+        seat = state[g, TO_MOVE]
+        if seat < 0:
+            return True
+        code = policy[seat]
+        if code == CALLER:
+            return False
+        if code == POLICY_GREEDY:
+            count = _legal(g, legal, table, king, state, must_draw, dragon_min)
+            action, s = _greedy_bot(
+                legal, count, table[g], king[g], takes[g], draws[g], removed[g],
+                state[g, REMOVED_DRAGONS], state[g, PENDING] != 0, seat, n, served, scratch,
+                rng[g],
+            )
+            rng[g] = s
+        elif code == POLICY_PLAIN_GREEDY:
+            count = _legal(g, legal, table, king, state, must_draw, dragon_min)
+            action = _greedy(legal, count, table[g], king[g], takes[g], draws[g], seat, served)
+        else:  # uniform among the legal actions sorted by id, as the batch kernel's random
+            bits = _legal_bits(g, table, king, state, must_draw, dragon_min)
+            count = 0
+            rest = bits
+            while rest:
+                rest &= rest - 1
+                count += 1
+            s = _next(rng[g])
+            rng[g] = s
+            pick = _below(s, count)
+            action = 0
+            while True:
+                if (bits >> action) & 1:
+                    if pick == 0:
+                        break
+                    pick -= 1
+                action += 1
+        if _act(g, n, action, deck, table, king, takes, draws, removed, state, rng, use_decks):
+            return True
+
+
+@njit(cache=True, inline="always")
+def _write(
+    g: int,
+    n: int,
+    must_draw: bool,
+    dragon_min: int,
+    table: Any,
+    king: Any,
+    takes: Any,
+    draws: Any,
+    removed: Any,
+    state: Any,
+    obs: Any,
+    mask: Any,
+    known: Any,
+) -> None:
+    """The mover's observation and legal-action mask for game ``g``; ``known[g]`` keeps the
+    mask as bits, the kernel's own copy (the caller may write into ``mask``)."""
+    seat = state[g, TO_MOVE]
+    if seat < 0:
+        mask[g, :] = False
+        known[g] = 0
+        return
+    _observe(g, n, seat, must_draw, dragon_min, table, king, takes, draws, removed, state, obs)
+    bits = _legal_bits(g, table, king, state, must_draw, dragon_min)
+    known[g] = bits
+    for a in range(mask.shape[1]):
+        mask[g, a] = (bits >> a) & 1
+
+
+@_uncounted
+def step_games(
+    n: int,
+    first_cook: int,
+    must_draw: bool,
+    dragon_min: int,
+    policy: Any,
+    actions: Any,
+    autoreset: bool,
+    decks: Any,
+    use_decks: bool,
+    deck: Any,
+    table: Any,
+    king: Any,
+    takes: Any,
+    draws: Any,
+    removed: Any,
+    state: Any,
+    rng: Any,
+    obs: Any,
+    mask: Any,
+    rewards: Any,
+    done: Any,
+    illegal: Any,
+    points: Any,
+    discarded: Any,
+    legal: Any,
+    served: Any,
+    known: Any,
+    scratch: Any,
+    fresh: Any,
+) -> None:
+    """One action for every game's mover (a caller's seat); then the built-in seats, until a
+    caller's seat is to move again or the game ends.
+
+    An action that is not legal is replaced by the lowest legal id and flagged in
+    ``illegal``. At a game's end ``rewards[g]`` holds every seat's rank utility and
+    ``points``/``discarded`` its R11 result; with ``autoreset`` the game is dealt again at
+    once (a deck of its own stream; ``decks`` row ``g`` again when given) and the returned
+    observation is the new game's.
+    """
+    for g in range(deck.shape[0]):
+        done[g] = False
+        illegal[g] = False
+        for seat in range(n):
+            rewards[g, seat] = 0.0
+        if state[g, TO_MOVE] < 0:  # over and not reset: nothing to do
+            done[g] = True
+            continue
+        action = actions[g]
+        # the legal set was worked out for this mover when its observation was written
+        bits = known[g]
+        if action < 0 or action >= 38 or not (bits >> action) & 1:
+            illegal[g] = True
+            action = 0
+            while not (bits >> action) & 1:
+                action += 1
+        over = _act(g, n, action, deck, table, king, takes, draws, removed, state, rng,
+                    use_decks)  # fmt: skip
+        if not over:
+            over = _until_caller(g, n, first_cook, must_draw, dragon_min, policy, decks,
+                                 use_decks, deck, table, king, takes, draws, removed, state,
+                                 rng, legal, served, scratch, fresh)  # fmt: skip
+        if over:
+            done[g] = True
+            _score(g, n, king, takes, draws, points, discarded)
+            for seat in range(n):
+                rewards[g, seat] = _rank(g, n, seat, points, discarded)
+            if autoreset:
+                _deal(g, n, first_cook, deck, table, king, takes, draws, removed, state, rng,
+                      decks, use_decks, fresh)  # fmt: skip
+                _until_caller(g, n, first_cook, must_draw, dragon_min, policy, decks,
+                              use_decks, deck, table, king, takes, draws, removed, state,
+                              rng, legal, served, scratch, fresh)  # fmt: skip
+        _write(g, n, must_draw, dragon_min, table, king, takes, draws, removed, state,
+               obs, mask, known)  # fmt: skip

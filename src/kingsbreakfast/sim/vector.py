@@ -1,0 +1,261 @@
+"""A vectorized environment: B games stepped together in compiled code, a learner choosing.
+
+``simulate`` (:mod:`.batch`) plays whole games with built-in policies only. Here the caller
+chooses every action of the seats it plays, one action per game per call, and gets back the
+view tensor of :mod:`kingsbreakfast.interop.encoding` (the same numbers the Gymnasium,
+PettingZoo and OpenSpiel adapters give), the legal-action mask, rewards and done flags for
+all B games at once. The rules are the batch kernel's (held equal to the engine by
+differential tests); the state of every game stays in numpy arrays between calls.
+
+Two forms:
+
+:class:`VectorGames`
+    the multi-agent form: every seat is either the caller's (``"caller"``) or a built-in
+    policy of the batch simulator (``"random"``, ``"greedy"`` — the greedy bot's policy —
+    or ``"plain-greedy"``); ``to_move`` says which seat each observation is
+    for, and ``rewards`` has a column per seat. With every seat the caller's, one policy
+    plays the whole table (self-play).
+:class:`KingsBreakfastVectorEnv`
+    Gymnasium's ``VectorEnv`` for one learner seat against built-in opponents.
+
+Rules of the interface:
+
+- Actions are the engine's ids (0–37). An action that is not legal is replaced by the
+  lowest legal id, and ``illegal[g]`` (``info["illegal"]``) says so; nothing else changes.
+- Rewards are 0 until a game ends; then every seat's ``rank`` utility
+  (:mod:`kingsbreakfast.interop.utility`): (players ranked below − ranked above) / (n − 1).
+- Auto-reset in the same step: a game that ends is dealt again at once, and the observation
+  returned for it is the new game's first (the caller's seat to move). The final R11 points
+  are in ``points``/``info["points"]`` for the games whose ``done`` is set.
+- Game ``g`` of a seed is always the same sequence of games for the same actions.
+
+Needs the ``batch`` extra (numpy and numba); :class:`KingsBreakfastVectorEnv` also needs
+``rl`` (gymnasium).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+
+from kingsbreakfast.engine import (
+    DEFAULT_RULES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    MUST_DRAW,
+    NUM_ACTIONS,
+    Rules,
+)
+
+from . import _batch_kernel as batch_kernel
+from . import _vector_kernel as kernel
+from .batch import _check_decks, _check_int
+
+OBS_SIZE = kernel.OBS_SIZE
+"""The length of the view tensor (interop/encoding.py's SIZE: sim may not import interop, a
+sibling layer, so the tests hold the two equal)."""
+
+SEAT_POLICIES = {
+    "caller": kernel.CALLER,
+    "random": batch_kernel.POLICY_RANDOM,
+    "greedy": batch_kernel.POLICY_GREEDY,
+    "plain-greedy": batch_kernel.POLICY_PLAIN_GREEDY,
+}
+"""Who plays a seat: the caller of ``step``, or a built-in policy of the batch kernel."""
+
+MAX_BATCH = 1 << 20
+
+FloatArray = npt.NDArray[np.float32]
+BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.int64]
+
+
+class VectorGames:
+    """B games of ``players`` players, stepped together; see the module doc."""
+
+    def __init__(
+        self,
+        num_games: int,
+        players: int = 4,
+        seats: str | Sequence[str] = "caller",
+        *,
+        rules: Rules = DEFAULT_RULES,
+        first_cook: int | None = None,
+        autoreset: bool = True,
+        decks: npt.ArrayLike | None = None,
+    ) -> None:
+        """``seats``: one name for all or one per seat (``caller``, ``random``, ``greedy``).
+        ``first_cook`` None draws each game's first cook from its own random stream.
+        ``decks`` (B × 110 card numbers, top first) deals every game of row ``g`` from row
+        ``g`` instead of shuffling (for tests and replays)."""
+        self.num_games = _check_int("num_games", num_games, 1, MAX_BATCH)
+        self.players = _check_int("players", players, MIN_PLAYERS, MAX_PLAYERS)
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a kingsbreakfast.engine.Rules, not {rules!r}")
+        self.rules = rules
+        names = (seats,) * self.players if isinstance(seats, str) else tuple(seats)
+        if len(names) != self.players:
+            raise ValueError(
+                f"{len(names)} seat policies given for {self.players} players (one, or one "
+                f"per seat)"
+            )
+        for name in names:
+            if name not in SEAT_POLICIES:
+                raise ValueError(
+                    f"unknown seat policy {name!r} (known: {', '.join(SEAT_POLICIES)})"
+                )
+        if kernel.CALLER not in [SEAT_POLICIES[name] for name in names]:
+            raise ValueError("at least one seat must be the caller's")
+        self.seats = names
+        self._policy = np.array([SEAT_POLICIES[name] for name in names], np.int64)
+        self.first_cook = -1 if first_cook is None else _check_int(
+            "first_cook", first_cook, 0, self.players - 1
+        )
+        self.autoreset = bool(autoreset)
+        b, n = self.num_games, self.players
+        self._use_decks = decks is not None
+        self._decks = (
+            _check_decks(decks, b) if decks is not None else np.zeros((1, 110), np.int8)
+        )
+        self._deck = np.zeros((b, 110), np.int8)
+        self._table = np.zeros((b, 8), np.int64)
+        self._king = np.zeros((b, 7), np.int64)
+        self._takes = np.zeros((b, n, 7), np.int64)
+        self._draws = np.zeros((b, n, 7), np.int64)
+        self._removed = np.zeros((b, 7), np.int64)
+        self._state = np.zeros((b, kernel.STATE_COLUMNS), np.int64)
+        self._state[:, kernel.TO_MOVE] = -1
+        self._rng = np.zeros(b, np.uint64)
+        self._legal = np.zeros(40, np.int64)
+        self._served = np.zeros(7, np.int64)
+        self._known = np.zeros(b, np.int64)
+        self._scratch = np.zeros(96, np.float64)
+        self._fresh = kernel.base_deck()
+        self.observations: FloatArray = np.zeros((b, OBS_SIZE), np.float32)
+        """(B, SIZE) the view tensor of each game's mover (written in place by every call)."""
+        self.masks: BoolArray = np.zeros((b, NUM_ACTIONS), np.bool_)
+        """(B, 38) the mover's legal actions."""
+        self.rewards: FloatArray = np.zeros((b, n), np.float32)
+        self.done: BoolArray = np.zeros(b, np.bool_)
+        self.illegal: BoolArray = np.zeros(b, np.bool_)
+        self.points: IntArray = np.zeros((b, n), np.int64)
+        """(B, n) the R11 points of each game's last finished game."""
+        self.discarded: IntArray = np.zeros((b, n), np.int64)
+        self._must_draw = rules.empty_table == MUST_DRAW
+        self._dragon_min = int(rules.dragon_min_on_table)
+
+    @property
+    def to_move(self) -> IntArray:
+        """(B,) the seat each observation is for (-1 for a game over and not reset)."""
+        return self._state[:, kernel.TO_MOVE].copy()
+
+    def reset(self, seed: int = 0) -> tuple[FloatArray, BoolArray]:
+        """Deal every game from ``seed``; returns the observations and masks."""
+        s = _check_int("seed", seed, 0, 2**64 - 1)
+        kernel.reset_games(
+            self.players, self.first_cook, self._must_draw, self._dragon_min, self._policy,
+            np.uint64(s), self._decks, self._use_decks, self._deck, self._table, self._king,
+            self._takes, self._draws, self._removed, self._state, self._rng,
+            self.observations, self.masks, self._legal, self._served, self._known,
+            self._scratch, self._fresh,
+        )  # fmt: skip
+        return self.observations, self.masks
+
+    def step(self, actions: npt.ArrayLike) -> tuple[FloatArray, BoolArray, FloatArray, BoolArray]:
+        """One action per game for its mover; returns (observations, masks, rewards, done).
+
+        The arrays are the object's own, overwritten by the next call: copy what you keep.
+        """
+        chosen = np.asarray(actions)
+        if chosen.shape != (self.num_games,):
+            raise ValueError(
+                f"actions must have shape ({self.num_games},): one action id per game, "
+                f"got {chosen.shape}"
+            )
+        if not np.issubdtype(chosen.dtype, np.integer):
+            raise ValueError("actions must be integer action ids (0-37)")
+        kernel.step_games(
+            self.players, self.first_cook, self._must_draw, self._dragon_min, self._policy,
+            chosen.astype(np.int64, copy=False), self.autoreset, self._decks,
+            self._use_decks, self._deck, self._table, self._king, self._takes, self._draws,
+            self._removed, self._state, self._rng, self.observations, self.masks,
+            self.rewards, self.done, self.illegal, self.points, self.discarded,
+            self._legal, self._served, self._known, self._scratch, self._fresh,
+        )  # fmt: skip
+        return self.observations, self.masks, self.rewards, self.done
+
+
+class KingsBreakfastVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
+    """Gymnasium's ``VectorEnv``: one learner seat in each of ``num_envs`` games, against
+    built-in ``opponents``, same-step auto-reset (see the module doc).
+
+    ``info`` holds ``action_mask`` (B × 38), ``illegal`` and, for finished games, ``points``
+    (the learner's R11 points); :meth:`action_masks` serves maskable learners.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
+
+    def __init__(
+        self,
+        num_envs: int = 4096,
+        players: int = 4,
+        seat: int = 0,
+        opponents: str | Sequence[str] = "random",
+        *,
+        rules: Rules = DEFAULT_RULES,
+        first_cook: int | None = None,
+    ) -> None:
+        n = _check_int("players", players, MIN_PLAYERS, MAX_PLAYERS)
+        self.seat = _check_int("seat", seat, 0, n - 1)
+        others = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        if len(others) != n - 1 or "caller" in others:
+            raise ValueError(
+                f"opponents: one built-in policy for every other seat ({n - 1}), or one name"
+            )
+        seats = list(others)
+        seats.insert(self.seat, "caller")
+        self.games = VectorGames(num_envs, n, seats, rules=rules, first_cook=first_cook)
+        self.num_envs = num_envs
+        self.single_observation_space = spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32)
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = spaces.Box(0.0, 1.0, (num_envs, OBS_SIZE), np.float32)
+        self.action_space = spaces.MultiDiscrete(np.full(num_envs, NUM_ACTIONS))
+        self._truncated = np.zeros(num_envs, np.bool_)
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[FloatArray, dict[str, Any]]:
+        """A new game in every slot; ``seed`` (one integer) fixes them all."""
+        if isinstance(seed, list):
+            raise ValueError("give one seed for all games: game g of a seed is fixed")
+        if seed is None:
+            seed = int(np.random.default_rng().integers(2**63))
+        observations, masks = self.games.reset(seed)
+        return observations.copy(), {"action_mask": masks.copy()}
+
+    def step(
+        self, actions: Any
+    ) -> tuple[FloatArray, FloatArray, BoolArray, BoolArray, dict[str, Any]]:
+        observations, masks, rewards, done = self.games.step(actions)
+        info: dict[str, Any] = {
+            "action_mask": masks.copy(),
+            "illegal": self.games.illegal.copy(),
+            "points": self.games.points[:, self.seat].copy(),
+        }
+        return (
+            observations.copy(),
+            rewards[:, self.seat].copy(),
+            done.copy(),
+            self._truncated.copy(),
+            info,
+        )
+
+    def action_masks(self) -> BoolArray:
+        """The learners' legal actions (B × 38)."""
+        return self.games.masks.copy()

@@ -377,13 +377,16 @@ def rules(lang: LangOption = None) -> None:
 def _register_commands() -> None:
     """Commands that live in their own modules, one area each."""
     from kingsbreakfast.cli import (
+        agent_commands,
         play_commands,
         research_commands,
         serve_commands,
         sim_commands,
     )
 
-    for module in (play_commands, sim_commands, research_commands, serve_commands):
+    for module in (
+        play_commands, sim_commands, research_commands, serve_commands, agent_commands
+    ):
         module.register(app)
 
 

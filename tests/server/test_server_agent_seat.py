@@ -139,6 +139,44 @@ def test_an_agent_holding_the_host_token_starts_the_game(
     check_only_own_cards(requests(transcript), seat=0)
 
 
+def test_the_agent_plays_on_after_the_server_restarts(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    port = port_range()[1]
+    log = tmp_path / "server.log"
+    first = LiveServer(sqlite_url, bot_delay=0.05, port=port, log_path=log).start()
+    second: LiveServer | None = None
+    transcript = tmp_path / "agent-in.jsonl"
+    process: subprocess.Popen[str] | None = None
+    try:
+        status, grant = first.request(
+            "POST", "/api/tables", {"name": "Agent", "seats": 3, "bot_level": "random"}
+        )
+        assert status == 201
+        process = relay(first, grant["table"]["id"], transcript, "--token", grant["token"],
+                        "--start", "--retries", "40")
+        wait_for(lambda: transcript.exists() and len(requests(transcript)) >= 2,
+                 "the agent's first moves")
+        first.kill9()  # mid-game: the relay loses its socket and keeps trying
+        second = LiveServer(sqlite_url, bot_delay=0.05, port=port, log_path=log).start()
+        out, err = process.communicate(timeout=180)
+        record = second.get(f"/games/{grant['table']['id']}/record")
+    finally:
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.communicate()
+        first.stop()
+        if second is not None:
+            second.stop()
+    assert process.returncode == 0, err
+    assert "connecting again" in err
+    assert "The game is over." in out
+    sent = requests(transcript)
+    check_only_own_cards(sent, seat=0)
+    own = [turn for turn in replay(record).view(None).history if turn.seat == 0]
+    assert len(own) >= 2 and len(sent) >= len(own)
+
+
 def test_a_token_that_holds_no_seat_is_named(server: LiveServer, tmp_path: Path) -> None:
     status, grant = server.request("POST", "/api/tables", {"name": "Host", "seats": 3})
     assert status == 201

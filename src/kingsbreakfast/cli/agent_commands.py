@@ -40,6 +40,10 @@ def agent(
         float, typer.Option(help="Seconds the agent has for a move; a late or illegal "
                             "answer plays the fallback (the lowest legal action id).")
     ] = DEFAULT_TIMEOUT,
+    retries: Annotated[
+        int, typer.Option(help="Failed connections in a row before giving up (the pause "
+                          "between them grows to 4 s).", min=0)
+    ] = 8,
     seed: Annotated[int | None, typer.Option(help="Seed of the 'seed' sent to the agent.")] = None,
     lang: LangOption = None,
 ) -> None:
@@ -89,8 +93,8 @@ def agent(
               .format(code=code if code is not None else "-", attempt=attempt),
               file=sys.stderr, flush=True)
 
-    relay = Relay(address, token, bot, seed=seed, start=start, on_forfeit=forfeit,
-                  on_retry=retry)
+    relay = Relay(address, token, bot, seed=seed, start=start, retries=retries,
+                  on_forfeit=forfeit, on_retry=retry)
     try:
         final = relay.run()
     except SeatClosed as error:

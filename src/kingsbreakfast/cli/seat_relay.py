@@ -41,7 +41,8 @@ error, a restart or a table moved to another process (1012), try again later (10
 GONE_SEAT: Final = frozenset({4001, 4003})
 NO_TABLE: Final = 4004
 MAX_RETRIES: Final = 8
-"""Failed connections in a row (no state frame in between) before the relay gives up."""
+"""Failed connections in a row (no state frame in between) before the relay gives up, by
+default: with pauses growing to 4 s, about 20 s, long enough for a server to restart."""
 
 
 class RelayError(Exception):
@@ -172,6 +173,7 @@ class Relay:
         *,
         seed: int | None = None,
         start: bool = False,
+        retries: int = MAX_RETRIES,
         on_forfeit: Callable[[int, str, Action], None] = lambda seat, reason, action: None,
         on_retry: Callable[[int | None, int], None] = lambda code, attempt: None,
     ) -> None:
@@ -180,6 +182,7 @@ class Relay:
         self.agent = agent
         self.rng = random.Random(seed)
         self.start = start
+        self.retries = retries
         self.on_forfeit = on_forfeit
         self.on_retry = on_retry
         self.played = Played()
@@ -223,7 +226,7 @@ class Relay:
             if code is not None and code not in RETRY_CLOSES:
                 raise SeatClosed(code, reason)
             failures += 1
-            if failures > MAX_RETRIES:
+            if failures > self.retries:
                 raise SeatClosed(code, reason)
             self.played.reconnects += 1
             self.on_retry(code, failures)

@@ -15,6 +15,8 @@ _kb_services() {
   command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || need+=(haproxy)
   # Playwright's own driver (a node binary in the wheel) links against libatomic
   ldconfig -p | grep 'libatomic\.so\.1 ' >/dev/null || need+=(libatomic1)
+  # the worker test asks which process listens on a port
+  command -v ss >/dev/null 2>&1 || need+=(iproute2)
   if ((${#need[@]})); then
     echo "ci-services: installing ${need[*]}" >&2
     apt-get update -qq >&2

@@ -54,7 +54,11 @@ _SEAT_VALUE = _HANDS + 5 * NUM_DISHES
 _TERMS = _SEAT_VALUE + 5
 _TAIL = _TERMS + _MAX_EXTRA + 1
 """One tail row computed outside the cache."""
-_CACHE = _TAIL + 16
+_TERM = _TAIL + 16
+"""Each seat's points from each dish with the table as it is and the king as he is, less
+one, less two (3 x 5 x 7 floats), and the mover's with one card more of the dish (7)."""
+_PLUS = _TERM + 3 * 5 * NUM_DISHES
+_CACHE = _PLUS + NUM_DISHES
 _BASES = 16
 _MEANS = 400
 """The cache holds tail rows for the king's base count 0-15 and means up to 20 (in the
@@ -150,6 +154,12 @@ def _utility(
                 row = _tail_row(b, mean, scratch)
             threshold = min(15, int(held + 0.5))
             scratch[_SEAT_VALUE + s] += held * scratch[row + threshold]
+    return _leader_utility(scratch, n, seat)
+
+
+@njit(cache=True, inline="always")
+def _leader_utility(scratch: Any, n: int, seat: int) -> float:
+    """Mine minus the leader weight times the best opponent's, from the seats' values."""
     leader = -1.0
     first = True
     for s in range(n):
@@ -158,6 +168,55 @@ def _utility(
             first = False
     mine: float = scratch[_SEAT_VALUE + seat]
     return mine - LEADER_WEIGHT * leader
+
+
+@njit(cache=True, inline="always")
+def _fill_terms(scratch: Any, n: int, seat: int, table: Any, king: Any, others_after: int) -> None:
+    """The per-dish points of every seat with the table unchanged (draws, feeds, placing,
+    passing leave it so), for the king as he is and less one or two cards of the dish (R8).
+    Summed per seat in dish order they give the bot's own sums, float for float."""
+    on_table = 0
+    for d in range(NUM_DISHES):
+        if table[d] > 0:
+            on_table += 1
+    if on_table <= 0:
+        chance = 1.0
+    else:
+        takers = others_after * (1.0 - DRAW_SHARE)
+        chance = max(0.05, 1.0 - takers / on_table)
+    for d in range(NUM_DISHES):
+        mean = chance * table[d] + scratch[_FUTURE + d]
+        for less in range(3):
+            b = max(0, king[d] - less)
+            row = -1
+            for s in range(n):
+                held = scratch[_HANDS + s * NUM_DISHES + d]
+                term = 0.0
+                if held > 0:
+                    if row < 0:
+                        row = _tail_row(b, mean, scratch)
+                    term = held * scratch[row + min(15, int(held + 0.5))]
+                scratch[_TERM + (less * 5 + s) * NUM_DISHES + d] = term
+        held = scratch[_HANDS + seat * NUM_DISHES + d] + 1.0
+        row = _tail_row(max(0, king[d]), mean, scratch)
+        scratch[_PLUS + d] = held * scratch[row + min(15, int(held + 0.5))]
+
+
+@njit(cache=True, inline="always")
+def _unchanged_table_utility(
+    scratch: Any, n: int, seat: int, my_dish: int, feed_a: int, feed_b: int
+) -> float:
+    """``_utility`` for an action that leaves the table as it is, from the filled terms."""
+    for s in range(n):
+        total = 0.0
+        for d in range(NUM_DISHES):
+            if s == seat and d == my_dish:
+                total += scratch[_PLUS + d]
+            else:
+                less = (1 if d == feed_a else 0) + (1 if d == feed_b else 0)
+                total += scratch[_TERM + (less * 5 + s) * NUM_DISHES + d]
+        scratch[_SEAT_VALUE + s] = total
+    return _leader_utility(scratch, n, seat)
 
 
 @njit(cache=True)
@@ -222,6 +281,7 @@ def card_counter_values(
                 held = takes[s, d] + hidden * scratch[_HIDDEN_ODDS + d]
             scratch[_HANDS + s * NUM_DISHES + d] = held
     later = max(0, turns_left - 1)
+    _fill_terms(scratch, n, seat, table, king, later)
     for i in range(count):
         action = legal[i]
         if action < NUM_DISHES:  # R6: all of one dish
@@ -232,15 +292,12 @@ def card_counter_values(
             for d in range(NUM_DISHES):
                 p = scratch[_ODDS + d]
                 if p:
-                    value += p * _utility(scratch, n, seat, d, 1.0, -1, -1, -1, table, king,
-                                          later)  # fmt: skip
+                    value += p * _unchanged_table_utility(scratch, n, seat, d, -1, -1)
             # a drawn dragon (R7a) leaves the hand as it is
-            value += dragon_odds * _utility(scratch, n, seat, -1, 0.0, -1, -1, -1, table,
-                                            king, later)  # fmt: skip
+            value += dragon_odds * _unchanged_table_utility(scratch, n, seat, -1, -1, -1)
         elif action >= 9 and action < 37:  # R8: two of the king's dishes leave the game
             f = action - 9
-            value = _utility(scratch, n, seat, -1, 0.0, _FEED_A[f], _FEED_B[f], -1, table,
-                             king, later)  # fmt: skip
+            value = _unchanged_table_utility(scratch, n, seat, -1, _FEED_A[f], _FEED_B[f])
         else:  # place the dragon (R7a) or pass (R5b)
-            value = _utility(scratch, n, seat, -1, 0.0, -1, -1, -1, table, king, later)
+            value = _unchanged_table_utility(scratch, n, seat, -1, -1, -1)
         scratch[VALUES + i] = value

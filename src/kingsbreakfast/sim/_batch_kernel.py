@@ -629,7 +629,7 @@ def _greedy_bot(
     return int(legal[best]), s
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _card_counter_bot(
     legal: Any,
     count: int,

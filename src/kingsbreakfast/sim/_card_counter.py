@@ -219,7 +219,7 @@ def _unchanged_table_utility(
     return _leader_utility(scratch, n, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card_counter_values(
     legal: Any,
     count: int,

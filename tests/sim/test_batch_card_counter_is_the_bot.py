@@ -175,3 +175,19 @@ def test_the_vector_environment_s_card_counter_seats_play_as_the_bot(seats: list
                 states[g] = matching(followers(state, seats), games, g)
                 steps += 1
     assert steps > 100
+
+
+def test_the_batch_command_plays_the_hard_and_medium_levels() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from kingsbreakfast.cli.main import app
+
+    result = CliRunner().invoke(
+        app,
+        ["batch", "--games", "20", "--players", "3", "--policy", "hard", "--policy", "medium",
+         "--policy", "random", "--json"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["policies"] == ["heuristic", "medium", "random"]

@@ -2,11 +2,12 @@
 
 Goal: at least 300,000 complete 4-player uniformly random games per second on one core.
 Each measurement runs ``simulate(B, players, policy)`` ``--repeats`` times (greedy seats on
-a quarter as many games: they think at every turn) and keeps the
-best, both in wall-clock time and in CPU time of this process (the machine is shared, so
-CPU time is the fairer figure; both are printed). The first call loads or compiles the
-numba kernel and is not timed. For comparison, the rules engine's own Python loop is timed
-on a few thousand games.
+a quarter as many games, card counter seats, ``heuristic``, on a twentieth: they think at
+every turn) and keeps the best, both in wall-clock time and in CPU time of this process
+(the machine is shared, so CPU time is the fairer figure; both are printed). The first
+call loads or compiles the numba kernel and is not timed. For comparison, the rules
+engine's own Python loop is timed on a few thousand games, and the heuristic bot itself
+(Python) on a few games.
 
     python benchmarks/batch_speed.py [--games 200000] [--repeats 5] [--players 3 4 5]
 """
@@ -17,6 +18,7 @@ import argparse
 import random
 import time
 
+from kingsbreakfast.bots import HeuristicBot
 from kingsbreakfast.engine import State
 from kingsbreakfast.sim.batch import simulate, warm_up
 
@@ -45,6 +47,22 @@ def engine_rate(games: int, players: int) -> float:
     return games / (time.process_time() - start)
 
 
+def bot_rate(games: int, players: int) -> float:
+    """Games/s of CPU time with the heuristic bot, in Python, in every seat."""
+    rng = random.Random(1)
+    bot = HeuristicBot()
+    start = time.process_time()
+    for _ in range(games):
+        state = State.new(players, rng)
+        while not state.is_over:
+            state.apply(bot.act(state.view(state.to_move), rng))
+    return games / (time.process_time() - start)
+
+
+SHARE = {"random": 1, "greedy": 4, "heuristic": 20}
+"""Each policy's batch is the --games divided by this (the bots think at every turn)."""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200_000)
@@ -55,11 +73,11 @@ def main() -> None:
     warm_up()
     print(f"batch simulator, {args.games:,} games a batch, best of {args.repeats}")
     for players in args.players:
-        for policy in ("random", "greedy"):
-            games = args.games if policy == "random" else args.games // 4
+        for policy, share in SHARE.items():
+            games = args.games // share
             wall, cpu = best_of(args.repeats, games, players, policy)
             print(
-                f"  {players} players, {policy:6}: {wall:12,.0f} games/s wall  "
+                f"  {players} players, {policy:9}: {wall:12,.0f} games/s wall  "
                 f"{cpu:12,.0f} games/s CPU"
             )
     for batch in (1, 100, 10_000):
@@ -71,6 +89,8 @@ def main() -> None:
               f"{cpu:12,.0f} CPU")
     rate = engine_rate(3000, 4)
     print(f"rules engine (Python, apply), 4 players random: {rate:,.0f} games/s CPU")
+    rate = bot_rate(20, 4)
+    print(f"heuristic bot (Python), 4 players, every seat: {rate:,.1f} games/s CPU")
 
 
 if __name__ == "__main__":

@@ -86,7 +86,9 @@ def test_the_lobby_offers_random_and_every_level() -> None:
 def test_batch_policies_come_from_the_entries() -> None:
     assert batch_policy("random") == "random"
     assert batch_policy("greedy") == batch_policy("easy") == "greedy"
-    with pytest.raises(ValueError, match="unknown batch policy 'heuristic'"):
-        batch_policy("heuristic")
+    assert batch_policy("heuristic") == batch_policy("hard") == "heuristic"
+    assert batch_policy("medium") == "medium"
+    with pytest.raises(ValueError, match="unknown batch policy 'ismcts'"):
+        batch_policy("ismcts")
     with pytest.raises(ValueError, match="unknown batch policy 'smart'"):
         batch_policy("smart")

@@ -93,7 +93,8 @@ BOTS: Final[tuple[BotEntry, ...]] = (
         batch_policy="greedy",
     ),
     BotEntry(
-        "heuristic", "Counts cards and keeps under the king.", HeuristicBot, _HEURISTIC_OPTIONS
+        "heuristic", "Counts cards and keeps under the king.", HeuristicBot, _HEURISTIC_OPTIONS,
+        batch_policy="heuristic",
     ),
     BotEntry(
         "ismcts", "Searches many deals of the unseen cards.", _ismcts(None), _ISMCTS_OPTIONS
@@ -106,11 +107,11 @@ BOTS: Final[tuple[BotEntry, ...]] = (
         "medium",
         f"Medium is the heuristic bot, except that {round(100 * MEDIUM_MISTAKES)}% of its "
         "moves are random slips.",
-        _medium, _HEURISTIC_OPTIONS, level=2, offered=True,
+        _medium, _HEURISTIC_OPTIONS, level=2, offered=True, batch_policy="medium",
     ),
     BotEntry(
         "hard", "Hard is the heuristic bot, without slips.", HeuristicBot, _HEURISTIC_OPTIONS,
-        level=3, offered=True,
+        level=3, offered=True, batch_policy="heuristic",
     ),
     BotEntry(
         "expert", f"Expert is the ismcts bot with {EXPERT_SIMULATIONS} simulations a move.",

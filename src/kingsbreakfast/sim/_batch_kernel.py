@@ -22,6 +22,8 @@ from typing import Any, TypeVar, cast
 import numpy as np
 from numba import njit
 
+from ._card_counter import SCRATCH_SIZE, TIE_TOLERANCE, VALUES, card_counter_values
+
 NUM_DISHES = 7
 DRAGON = 7
 DECK_SIZE = 110
@@ -37,6 +39,13 @@ POLICY_SCRIPT = 2
 POLICY_GREEDY = 3
 """``greedy``: the greedy bot's policy (bots/greedy.py), card for card: a draw worth the
 average of the cards it could turn up, then fewer discards, ties at random."""
+POLICY_HEURISTIC = 4
+"""``heuristic``: the card counter (bots/heuristic.py, the registry's ``heuristic`` and
+``hard``), ported in :mod:`._card_counter`; ties at random."""
+POLICY_MEDIUM = 5
+"""``medium``: the card counter with a share :data:`MEDIUM_SLIPS` of its moves at random."""
+MEDIUM_SLIPS = 0.25
+"""bots/registry.py's MEDIUM_MISTAKES (the card counter's test holds them equal)."""
 
 _NEUMAIER = sys.version_info >= (3, 12)
 """Python 3.12 sums floats with Neumaier's compensation: the greedy bot's ``sum(odds)`` is
@@ -142,7 +151,7 @@ def play_games(
     removed = np.zeros(NUM_DISHES, np.int32)
     legal = np.zeros(40, np.int32)
     served = np.zeros(NUM_DISHES, np.int32)  # the greedy policy's scratch: king after R9
-    scratch = np.zeros(96, np.float64)  # the greedy bot's scratch
+    scratch = np.full(SCRATCH_SIZE, -1.0)  # the greedy and card counter ports' scratch
     base_deck = np.empty(DECK_SIZE, np.int8)
     k = 0
     for d in range(NUM_DISHES):
@@ -290,6 +299,12 @@ def _play(
                     action, s = _greedy_bot(
                         legal, count, table, king, takes, draws, removed, removed_dragons,
                         pending, to_move, n, served, scratch, s,
+                    )
+                elif policy in (POLICY_HEURISTIC, POLICY_MEDIUM):
+                    action, s = _card_counter_bot(
+                        legal, count, table, king, takes, draws, removed, removed_dragons,
+                        pending, to_move, n, turns_left, deck_left, scratch,
+                        MEDIUM_SLIPS if policy == POLICY_MEDIUM else 0.0, s,
                     )
                 else:
                     action = _greedy(legal, count, table, king, takes, draws, to_move, served)
@@ -612,6 +627,62 @@ def _greedy_bot(
                 return int(legal[i]), s
             pick -= 1
     return int(legal[best]), s
+
+
+@njit(cache=True, inline="always")
+def _card_counter_bot(
+    legal: Any,
+    count: int,
+    table: Any,
+    king: Any,
+    takes: Any,
+    draws: Any,
+    removed: Any,
+    removed_dragons: int,
+    pending: bool,
+    seat: int,
+    n: int,
+    turns_left: int,
+    deck_left: int,
+    scratch: Any,
+    slips: float,
+    s: Any,
+) -> tuple[int, Any]:
+    """The heuristic bot's ``act``: the only legal action without a thought; else, with
+    chance ``slips`` (a difficulty level's mistakes), any legal action at random; else one
+    of the actions the card counter values best, ties broken uniformly at random. Returns
+    the action and the random state."""
+    if count == 1:
+        return int(legal[0]), s
+    if slips > 0.0:
+        s = _next(s)
+        if _below(s, 1 << 30) < slips * (1 << 30):
+            s = _next(s)
+            return int(legal[_below(s, count)]), s
+    card_counter_values(
+        legal, count, table, king, takes, draws, removed, removed_dragons, pending, seat, n,
+        turns_left, deck_left, scratch,
+    )
+    best = scratch[VALUES]
+    for i in range(1, count):
+        if scratch[VALUES + i] > best:
+            best = scratch[VALUES + i]
+    ties = 0
+    last = 0
+    for i in range(count):
+        if scratch[VALUES + i] >= best - TIE_TOLERANCE:
+            ties += 1
+            last = i
+    if ties == 1:
+        return int(legal[last]), s
+    s = _next(s)
+    pick = _below(s, ties)
+    for i in range(count):
+        if scratch[VALUES + i] >= best - TIE_TOLERANCE:
+            if pick == 0:
+                return int(legal[i]), s
+            pick -= 1
+    return int(legal[last]), s
 
 
 @njit(cache=True, inline="always")

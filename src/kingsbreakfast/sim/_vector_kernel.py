@@ -4,7 +4,8 @@ The batch simulator (:mod:`._batch_kernel`) plays a game from its first card to 
 one loop; a learner instead chooses one action per game per call. So each game's state lives
 in rows of arrays between calls, and every rule is applied by the batch kernel's own
 functions (``_apply`` for R6–R8, ``_end_round`` for R9/R4/R10, ``_list_legal`` for the legal
-set, ``_greedy`` for the built-in greedy seat): no third copy of the rules. The observation
+set, ``_greedy`` for the built-in greedy seat): no third copy of the rules (the bots'
+ports, ``_greedy_bot`` and ``_card_counter_bot``, are the batch kernel's too). The observation
 is the view tensor of :mod:`kingsbreakfast.interop.encoding`, written field by field in its
 documented order; ``tests/sim/test_vector_differential.py`` compares it, the masks, the
 rewards and whole trajectories with the engine.
@@ -20,11 +21,15 @@ from numba import njit
 from ._batch_kernel import (
     DECK_SIZE,
     DRAGON,
+    MEDIUM_SLIPS,
     NUM_DISHES,
     POLICY_GREEDY,
+    POLICY_HEURISTIC,
+    POLICY_MEDIUM,
     POLICY_PLAIN_GREEDY,
     _apply,
     _below,
+    _card_counter_bot,
     _end_round,
     _greedy,
     _greedy_bot,
@@ -419,6 +424,15 @@ def _until_caller(
                 legal, count, table[g], king[g], takes[g], draws[g], removed[g],
                 state[g, REMOVED_DRAGONS], state[g, PENDING] != 0, seat, n, served, scratch,
                 rng[g],
+            )
+            rng[g] = s
+        elif code in (POLICY_HEURISTIC, POLICY_MEDIUM):
+            count = _legal(g, legal, table, king, state, must_draw, dragon_min)
+            action, s = _card_counter_bot(
+                legal, count, table[g], king[g], takes[g], draws[g], removed[g],
+                state[g, REMOVED_DRAGONS], state[g, PENDING] != 0, seat, n,
+                state[g, TURNS_LEFT], DECK_SIZE - state[g, TOP], scratch,
+                MEDIUM_SLIPS if code == POLICY_MEDIUM else 0.0, rng[g],
             )
             rng[g] = s
         elif code == POLICY_PLAIN_GREEDY:

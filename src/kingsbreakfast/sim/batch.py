@@ -16,6 +16,16 @@ Policies are chosen per seat by name:
     discarded cards — if the game ended once this round is served (R9, R11), a draw counted
     as the average of the cards it could turn up; ties at random. One name, one policy:
     ``tests/sim/test_batch_greedy_is_the_bot.py`` checks every choice against the bot's.
+``heuristic``
+    the card counter (``bots/heuristic.py`` with ``bots/knowledge.py``, the registry's
+    ``heuristic`` and ``hard``), compiled in :mod:`._card_counter`: each action valued by
+    the expected final points of its own hand minus 0.7 of the leading opponent's, with
+    the king's final plate estimated from the unseen cards and the rounds left (R9, R11);
+    ties at random. ``tests/sim/test_batch_card_counter_is_the_bot.py`` checks every choice
+    against the bot's.
+``medium``
+    the registry's ``medium`` level: ``heuristic`` with a quarter of its moves (where it has
+    a choice) played at random.
 ``plain-greedy``
     a cheaper cousin: points only, a draw valued as leaving the hand unchanged, ties to the
     lowest action id (deterministic). No bot plays it.
@@ -48,7 +58,12 @@ from kingsbreakfast.engine import (
 
 from . import _batch_kernel as kernel
 
-POLICIES = {"random": kernel.POLICY_RANDOM, "greedy": kernel.POLICY_GREEDY}
+POLICIES = {
+    "random": kernel.POLICY_RANDOM,
+    "greedy": kernel.POLICY_GREEDY,
+    "heuristic": kernel.POLICY_HEURISTIC,
+    "medium": kernel.POLICY_MEDIUM,
+}
 """The policies that are also bots of the registry, under the bots' names."""
 OTHER_POLICIES = {"plain-greedy": kernel.POLICY_PLAIN_GREEDY}
 """Policies only the simulator plays, under names no bot has."""

@@ -11,10 +11,11 @@ Two forms:
 
 :class:`VectorGames`
     the multi-agent form: every seat is either the caller's (``"caller"``) or a built-in
-    policy of the batch simulator (``"random"``, ``"greedy"`` — the greedy bot's policy —
-    or ``"plain-greedy"``); ``to_move`` says which seat each observation is
-    for, and ``rewards`` has a column per seat. With every seat the caller's, one policy
-    plays the whole table (self-play).
+    policy of the batch simulator (``"random"``, ``"greedy"`` — the greedy bot's policy —,
+    ``"heuristic"`` — the card counter, the ``hard`` level —, ``"medium"`` — the card
+    counter with a quarter of its moves random slips — or ``"plain-greedy"``); ``to_move``
+    says which seat each observation is for, and ``rewards`` has a column per seat. With
+    every seat the caller's, one policy plays the whole table (self-play).
 :class:`KingsBreakfastVectorEnv`
     Gymnasium's ``VectorEnv`` for one learner seat against built-in opponents.
 
@@ -55,6 +56,7 @@ from kingsbreakfast.engine import (
 
 from . import _batch_kernel as batch_kernel
 from . import _vector_kernel as kernel
+from ._card_counter import new_scratch
 from .batch import _check_decks, _check_int
 
 OBS_SIZE = kernel.OBS_SIZE
@@ -65,6 +67,8 @@ SEAT_POLICIES = {
     "caller": kernel.CALLER,
     "random": batch_kernel.POLICY_RANDOM,
     "greedy": batch_kernel.POLICY_GREEDY,
+    "heuristic": batch_kernel.POLICY_HEURISTIC,
+    "medium": batch_kernel.POLICY_MEDIUM,
     "plain-greedy": batch_kernel.POLICY_PLAIN_GREEDY,
 }
 """Who plays a seat: the caller of ``step``, or a built-in policy of the batch kernel."""
@@ -90,7 +94,8 @@ class VectorGames:
         autoreset: bool = True,
         decks: npt.ArrayLike | None = None,
     ) -> None:
-        """``seats``: one name for all or one per seat (``caller``, ``random``, ``greedy``).
+        """``seats``: one name for all or one per seat (``caller`` or a name of
+        :data:`SEAT_POLICIES`).
         ``first_cook`` None draws each game's first cook from its own random stream.
         ``decks`` (B × 110 card numbers, top first) deals every game of row ``g`` from row
         ``g`` instead of shuffling (for tests and replays)."""
@@ -135,7 +140,7 @@ class VectorGames:
         self._legal = np.zeros(40, np.int64)
         self._served = np.zeros(7, np.int64)
         self._known = np.zeros(b, np.int64)
-        self._scratch = np.zeros(96, np.float64)
+        self._scratch = new_scratch()
         self._fresh = kernel.base_deck()
         self.observations: FloatArray = np.zeros((b, OBS_SIZE), np.float32)
         """(B, SIZE) the view tensor of each game's mover (written in place by every call)."""

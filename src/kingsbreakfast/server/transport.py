@@ -36,9 +36,9 @@ OUTBOX_FRAMES: Final = 64
 RATE_PER_SECOND: Final = 10.0
 RATE_BURST: Final = 30.0
 MAX_STRIKES: Final = 20
+"""Refused frames (bad JSON, floods) a connection may send before it is closed."""
 FLUSH_SECONDS: Final = 2.0
 """How long a closing connection may take to send the frames queued before its close."""
-"""Refused frames (bad JSON, floods) a connection may send before it is closed."""
 
 
 async def send_and_close(websocket: WebSocket, code: str, message: str, close: int) -> None:

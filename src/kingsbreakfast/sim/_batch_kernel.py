@@ -152,22 +152,29 @@ def play_games(
     legal = np.zeros(40, np.int32)
     served = np.zeros(NUM_DISHES, np.int32)  # the greedy policy's scratch: king after R9
     scratch = np.full(SCRATCH_SIZE, -1.0)  # the greedy and card counter ports' scratch
-    base_deck = np.empty(DECK_SIZE, np.int8)
-    k = 0
-    for d in range(NUM_DISHES):
-        for _ in range(15):
-            base_deck[k] = d
-            k += 1
-    for _ in range(5):
-        base_deck[k] = DRAGON
-        k += 1
     _play(
         num_games, n, first_cook, must_draw, dragon_min, seat_policy,
         seed, decks, use_decks, script, record, out_king, out_table,
         out_takes, out_draws, out_removed, out_extra, out_points, out_discarded, out_winners,
         out_actions, out_legal_count, out_decks,
-        deck, table, king, takes, draws, removed, legal, served, scratch, base_deck,
+        deck, table, king, takes, draws, removed, legal, served, scratch, base_deck(),
     )
+
+
+@njit(cache=True)
+def base_deck() -> Any:
+    """The unshuffled deck in card numbers (R1): fifteen of each dish, then five dragons;
+    the engine's UNSHUFFLED_DECK, which the batch and vector kernels shuffle."""
+    deck = np.empty(DECK_SIZE, np.int8)
+    k = 0
+    for d in range(NUM_DISHES):
+        for _ in range(15):
+            deck[k] = d
+            k += 1
+    for _ in range(5):
+        deck[k] = DRAGON
+        k += 1
+    return deck
 
 
 @_uncounted
@@ -346,16 +353,14 @@ def _play(
             points = 0
             discarded = 0
             for d in range(NUM_DISHES):
-                held = takes[seat, d] + draws[seat, d]
-                if held > king[d]:
-                    discarded += held
-                else:
-                    points += held * king[d]
+                p, x = _points_discards(takes[seat, d] + draws[seat, d], king[d])
+                points += p
+                discarded += x
                 out_takes[g, seat, d] = takes[seat, d]
                 out_draws[g, seat, d] = draws[seat, d]
             out_points[g, seat] = points
             out_discarded[g, seat] = discarded
-            if points > best_points or (points == best_points and discarded < best_discarded):
+            if _ranks_above(points, discarded, best_points, best_discarded):
                 best_points = points
                 best_discarded = discarded
         for seat in range(n):
@@ -509,10 +514,16 @@ def _end_round(
 
 @njit(cache=True, inline="always")
 def _points_discards(held: int, king_count: int) -> tuple[int, int]:
-    """R11 for one dish: (points, discarded cards)."""
+    """R11 for one dish: (points, discarded cards). Every kernel scores through this."""
     if held > king_count:
         return 0, held
     return held * king_count, 0
+
+
+@njit(cache=True, inline="always")
+def _ranks_above(points: int, discarded: int, other_points: int, other_discarded: int) -> bool:
+    """R12: more points, or as many with fewer discarded cards, ranks a seat above another."""
+    return points > other_points or (points == other_points and discarded < other_discarded)
 
 
 @njit(cache=True)
@@ -708,8 +719,8 @@ def _float_sum(values: Any) -> float:
 
 @njit(cache=True, inline="always")
 def _dish_points(held: int, king_count: int) -> int:
-    """R11 for one dish: held × the king's count, or 0 when holding more than the king."""
-    return held * king_count if held <= king_count else 0
+    """R11's points for one dish (the greedy port sums only points)."""
+    return _points_discards(held, king_count)[0]
 
 
 @njit(cache=True, inline="always")

@@ -35,6 +35,8 @@ from ._batch_kernel import (
     _greedy_bot,
     _list_legal,
     _next,
+    _points_discards,
+    _ranks_above,
     _splitmix,
     _turn_up,
     _uncounted,
@@ -117,21 +119,6 @@ def _ring(seat: int, n: int) -> int:
     if seat < 0:
         return seat + n
     return seat
-
-
-@njit(cache=True)
-def base_deck() -> Any:
-    """The unshuffled deck in card numbers (R1): fifteen of each dish, then five dragons."""
-    deck = np.empty(DECK_SIZE, np.int8)
-    k = 0
-    for d in range(NUM_DISHES):
-        for _ in range(15):
-            deck[k] = d
-            k += 1
-    for _ in range(5):
-        deck[k] = DRAGON
-        k += 1
-    return deck
 
 
 @njit(cache=True, inline="always")
@@ -263,11 +250,9 @@ def _score(g: int, n: int, king: Any, takes: Any, draws: Any, points: Any, disca
         p = 0
         x = 0
         for d in range(NUM_DISHES):
-            held = takes[g, seat, d] + draws[g, seat, d]
-            if held > king[g, d]:
-                x += held
-            else:
-                p += held * king[g, d]
+            dish_p, dish_x = _points_discards(takes[g, seat, d] + draws[g, seat, d], king[g, d])
+            p += dish_p
+            x += dish_x
         points[g, seat] = p
         discarded[g, seat] = x
 
@@ -285,9 +270,9 @@ def _rank(g: int, n: int, seat: int, points: Any, discarded: Any) -> float:
             continue
         p = points[g, other]
         x = discarded[g, other]
-        if p > mine_p or (p == mine_p and x < mine_x):
+        if _ranks_above(p, x, mine_p, mine_x):
             above += 1
-        elif p < mine_p or x > mine_x:
+        elif _ranks_above(mine_p, mine_x, p, x):
             below += 1
     return (below - above) / (n - 1)
 

@@ -141,7 +141,7 @@ class VectorGames:
         self._served = np.zeros(7, np.int64)
         self._known = np.zeros(b, np.int64)
         self._scratch = new_scratch()
-        self._fresh = kernel.base_deck()
+        self._fresh = batch_kernel.base_deck()
         self.observations: FloatArray = np.zeros((b, OBS_SIZE), np.float32)
         """(B, SIZE) the view tensor of each game's mover (written in place by every call)."""
         self.masks: BoolArray = np.zeros((b, NUM_ACTIONS), np.bool_)

@@ -51,7 +51,14 @@ def test_each_refusal_of_a_move_is_one_exact_frame(sqlite_url: str) -> None:
         assert conns[1].errors() == [
             error("not_your_turn", "it is not your turn", {"to_move": 0}, version)
         ]
-        assert conns[1].decoded()[-1]["type"] == "state"  # with a fresh sync
+        # the client's version is current: the small error alone, no state frame (a refusal
+        # answered with a full view was a 25-fold amplifier)
+        assert conns[1].decoded()[-1]["type"] == "error"
+        before = len(conns[1].frames)
+        await act(master, table, conns[1], "draw", version=version + 3)
+        assert [f["type"] for f in conns[1].decoded()[before:]] == ["error", "state"]
+        await act(master, table, conns[1], "draw", version=version + 3)  # resynced once
+        assert [f["type"] for f in conns[1].decoded()[before:]] == ["error", "state", "error"]
         absent = next(d for d in range(7) if state.table[d] == 0)
         name = Action.take(absent).to_record()["dish"]
         await act(master, table, conns[0], Action.take(absent), version=version + 5)

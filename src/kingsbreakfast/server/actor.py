@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import JsonValue
 
@@ -27,7 +27,9 @@ from kingsbreakfast.bots import IsmctsBot
 from kingsbreakfast.engine import CARD_IDS, Action, IllegalActionError, State
 
 from .lobby import LobbyError
+from . import metrics
 from .persistence import Journal
+from .presence import Presence
 from .restore import make_bots
 from .store import LeaseLost, SeatRecord, StorageError
 from .tables import (
@@ -59,6 +61,7 @@ from .wire import (
 
 log = logging.getLogger("kingsbreakfast.server")
 
+T = TypeVar("T")
 Dealer = Callable[[int], tuple[tuple[int, ...], int]]  # a shuffled deck and the first cook
 
 
@@ -80,7 +83,7 @@ class Hall:
         default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-bot")
     )
 
-    def keep(self, task: asyncio.Task[None]) -> None:
+    def keep(self, task: asyncio.Task[Any]) -> None:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
@@ -92,6 +95,10 @@ class TableActor:
         self.table = table
         self.journal = journal
         self.hall = hall
+        self.presence = Presence(table)
+        self._resynced: dict[Outbox, int] = {}
+        """The version each connection was last sent a state frame of its own at (a resync
+        or a sync): one such frame per version at most, so refusals stay small."""
 
     # -- seats ----------------------------------------------------------------------------
     async def claim_seat(self, display: str) -> tuple[int, str]:
@@ -197,8 +204,9 @@ class TableActor:
         table.connections.add(conn)
         if conn.seat is not None and table.seats[conn.seat].zombie:
             table.seats[conn.seat].zombie = False
-        self.schedule()
-        self.broadcast()
+        self.schedule()  # first: the frame carries the new clock
+        conn.push(state_frame(table, conn.seat))
+        self.presence.changed()  # the others hear of it in a small batched update
 
     def detach(self, conn: Outbox) -> bool:
         """A connection leaves; True when it was the last watcher of a finished game."""
@@ -206,26 +214,40 @@ class TableActor:
         if conn not in table.connections:
             return False
         table.connections.discard(conn)
+        self._resynced.pop(conn, None)
         if table.status == OVER and not table.connections:
             return True
         if not self.hall.closing:
-            self.schedule()  # first: the frame carries the new clock
-            self.broadcast()
+            self.schedule()  # first: the presence update carries the new clock
+            self.presence.changed()
         return False
 
-    async def receive(self, conn: Outbox, message: Message) -> None:
-        """One parsed client message (shape was checked by the parser)."""
+    async def receive(self, conn: Outbox, message: Message) -> bool:
+        """One parsed client message (shape was checked by the parser); True when it was
+        refused (the socket counts it toward its strike limit)."""
         table = self.table
         if isinstance(message, Ping):
             conn.push(pong_frame(table.version))
         elif isinstance(message, Sync):
-            conn.push(state_frame(table, conn.seat))
+            # one fresh frame per version; asked again at the same version, the client
+            # already has it: the version alone answers
+            if not self._resync(conn):
+                conn.push(pong_frame(table.version))
         elif isinstance(message, Hello):
-            self._refuse(conn, "already_greeted", "this connection already said hello")
+            return self._refuse(conn, "already_greeted", "this connection already said hello")
         elif isinstance(message, Act):
-            await self._uncancellable(self._act(conn, message))
+            return await self._uncancellable(self._act(conn, message))
+        return False
 
-    async def _uncancellable(self, work: Coroutine[Any, Any, None]) -> None:
+    def _resync(self, conn: Outbox) -> bool:
+        """Send ``conn`` its full state unless it was sent one at this version already."""
+        if self._resynced.get(conn) == self.table.version:
+            return False
+        self._resynced[conn] = self.table.version
+        conn.push(state_frame(self.table, conn.seat))
+        return True
+
+    async def _uncancellable(self, work: Coroutine[Any, Any, T]) -> T:
         """Run a check-commit-apply step to its end even if the caller is cancelled (a socket
         closing, a timer being reset): a commit whose apply was cut off would leave the
         memory behind the database."""
@@ -236,50 +258,50 @@ class TableActor:
     def _refuse(
         self, conn: Outbox, code: str, message: str, resync: bool = False,
         **params: JsonValue,
-    ) -> None:
+    ) -> bool:
+        """A small error frame; a fresh state too only when the client's version is behind
+        (and at most once per version), so a refused move never costs much more to answer
+        than it cost to send."""
+        metrics.refused(code)
         conn.push(error_frame(code, message, params, self.table.version))
         if resync:
-            conn.push(state_frame(self.table, conn.seat))
+            self._resync(conn)
+        return True
 
-    async def _act(self, conn: Outbox, act: Act) -> None:
+    async def _act(self, conn: Outbox, act: Act) -> bool:
         table = self.table
         async with table.lock:
             # token: the connection was authenticated for one seat; it acts for that seat
             # only, and only while its token still holds it.
             seat = conn.seat
             if seat is None:
-                self._refuse(conn, "spectator", "spectators cannot play")
-                return
+                return self._refuse(conn, "spectator", "spectators cannot play")
             if conn not in table.connections:
-                self._refuse(conn, "bad_token", "this token no longer holds a seat")
-                return
+                return self._refuse(conn, "bad_token", "this token no longer holds a seat")
             state = table.state
             if state is None or table.status == LOBBY:
-                self._refuse(conn, "not_started", "the game has not started yet")
-                return
+                return self._refuse(conn, "not_started", "the game has not started yet")
+            behind = act.version != table.version
             if state.is_over:
-                self._refuse(conn, "game_over", "the game is over", resync=True)
-                return
+                return self._refuse(conn, "game_over", "the game is over", resync=behind)
             if state.to_move != seat:
-                self._refuse(
-                    conn, "not_your_turn", "it is not your turn", resync=True,
+                return self._refuse(
+                    conn, "not_your_turn", "it is not your turn", resync=behind,
                     to_move=state.to_move,
                 )
-                return
             trial = state.clone()
             try:
                 trial.play(act.action, seat=seat)
             except IllegalActionError as error:
-                self._refuse(conn, error.code, error.message, **error.params)
-                return
-            if act.version != table.version:
-                self._refuse(
+                return self._refuse(conn, error.code, error.message, **error.params)
+            if behind:
+                return self._refuse(
                     conn, "stale_version",
                     "the game moved on since you chose this move", resync=True,
                     yours=act.version, current=table.version,
                 )
-                return
             await self._commit(seat, act.action, trial, conn)
+            return False
 
     async def _commit(
         self, seat: int, action: Action, trial: State, conn: Outbox | None
@@ -287,9 +309,10 @@ class TableActor:
         """Commit, then apply and broadcast; on a database fault nothing changes."""
         table = self.table
         try:
-            await self.journal.append(
-                table.id, table.version, seat, int(action), trial.is_over
-            )
+            with metrics.commit_timer():
+                await self.journal.append(
+                    table.id, table.version, seat, int(action), trial.is_over
+                )
         except StorageError as error:
             log.warning("table %s: commit refused (%s)", table.id, error)
             if isinstance(error, LeaseLost):
@@ -302,6 +325,7 @@ class TableActor:
             return False
         table.state = trial
         table.version += 1
+        metrics.moved()
         table.deadline = None  # a new turn starts a new clock
         if trial.is_over:
             table.status = OVER
@@ -316,10 +340,12 @@ class TableActor:
         frames = state_frames(self.table, {conn.seat for conn in connections})
         for conn in connections:
             conn.push(frames[conn.seat])
+        self.presence.told_in_full()
 
     # -- bots, clocks and zombies --------------------------------------------------------
     def stop(self) -> None:
         """No more bot turns or clocks for this table (closing, or handing it over)."""
+        self.presence.stop()
         if self.table.timer is not None:
             self.table.timer.cancel()
             self.table.timer = None

@@ -362,13 +362,13 @@ class Master:
         if actor.detach(conn):
             self._retire(table.id)
 
-    async def receive(self, table: Table, conn: Outbox, message: Message) -> None:
-        """One parsed client message (shape was checked by the parser)."""
+    async def receive(self, table: Table, conn: Outbox, message: Message) -> bool:
+        """One parsed client message (shape was checked by the parser); True if refused."""
         actor = self._actors.get(table.id)
         if actor is None or actor.table is not table:  # moved while the socket was open
             conn.close(CLOSE_MOVED, "this table moved to another server: reconnect")
-            return
-        await actor.receive(conn, message)
+            return False
+        return await actor.receive(conn, message)
 
     # -- archive --------------------------------------------------------------------------
     async def record(self, table_id: str) -> dict[str, Any]:

@@ -181,6 +181,11 @@ def _clock(table: Table) -> Clock | None:
     return {"seat": table.state.to_move, "deadline_ms": int(table.deadline * 1000)}
 
 
+def table_clock(table: Table) -> Clock | None:
+    """The turn clock as frames show it (None without a clock or once the game is over)."""
+    return _clock(table)
+
+
 def state_frame(table: Table, seat: int | None) -> str:
     """The full picture of the table for one seat (None: a spectator)."""
     view = None if table.state is None else table.state.view(seat)

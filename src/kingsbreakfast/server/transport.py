@@ -17,6 +17,7 @@ from typing import Final
 from starlette.types import Message as AsgiMessage
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from . import metrics
 from .master import Master
 from .tables import Table
 from .wire import (
@@ -36,7 +37,10 @@ OUTBOX_FRAMES: Final = 64
 RATE_PER_SECOND: Final = 10.0
 RATE_BURST: Final = 30.0
 MAX_STRIKES: Final = 20
-"""Refused frames (bad JSON, floods) a connection may send before it is closed."""
+"""Refused frames (bad JSON, floods, refused moves) a connection may send before it is
+closed; one strike is forgiven every ``FORGIVE_SECONDS``, so a long game's few honest races
+(a move sent just as a bot moved) never add up to a close."""
+FORGIVE_SECONDS: Final = 10.0
 FLUSH_SECONDS: Final = 2.0
 """How long a closing connection may take to send the frames queued before its close."""
 
@@ -138,7 +142,7 @@ async def session(master: Master, table: Table, websocket: WebSocket) -> None:
     master.attach(table, outbox)
     allowance = RATE_BURST
     last = time.monotonic()
-    strikes = 0
+    strikes = 0.0
     try:
         while outbox.closed is None:
             event = await websocket.receive()
@@ -151,9 +155,11 @@ async def session(master: Master, table: Table, websocket: WebSocket) -> None:
                 break
             now = time.monotonic()
             allowance = min(RATE_BURST, allowance + (now - last) * RATE_PER_SECOND)
+            strikes = max(0.0, strikes - (now - last) / FORGIVE_SECONDS)
             last = now
             if allowance < 1.0:
                 strikes += 1
+                metrics.refused("rate_limited")
                 outbox.push(
                     error_frame(
                         "rate_limited", "too many messages: slow down",
@@ -166,12 +172,14 @@ async def session(master: Master, table: Table, websocket: WebSocket) -> None:
                     message = parse_message(text)
                 except ProtocolError as error:
                     strikes += 1
+                    metrics.refused(error.code)
                     outbox.push(error_frame(error.code, error.message, error.params, None))
                     if error.code == "frame_too_big":
                         outbox.close(CLOSE_TOO_BIG, error.message)
                         break
                 else:
-                    await master.receive(table, outbox, message)
+                    if await master.receive(table, outbox, message):
+                        strikes += 1
             if strikes >= MAX_STRIKES:
                 outbox.close(CLOSE_POLICY, "too many refused messages")
                 break

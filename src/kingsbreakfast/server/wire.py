@@ -62,6 +62,10 @@ CLOSE_TRY_LATER: Final = 1013
 CLOSE_NO_TABLE: Final = 4004
 CLOSE_BAD_TOKEN: Final = 4003
 CLOSE_LEFT: Final = 4001
+CLOSE_CROWDED: Final = 4029
+"""Too many sockets: from one address, or at one table (the error frame names which)."""
+CLOSE_DECLINED: Final = 4002
+"""The host declined a request for a seat."""
 
 
 _CLOSE_FOR: Final = {"bad_token": CLOSE_BAD_TOKEN, "frame_too_big": CLOSE_TOO_BIG}
@@ -139,7 +143,9 @@ _FIELD_FAULTS: Final = {
 
 def parse_message(text: str | bytes) -> Message:
     """One client frame to a message, or a ProtocolError naming what is wrong."""
-    if len(text) > MAX_FRAME_BYTES:
+    if len(text) > MAX_FRAME_BYTES or (
+        isinstance(text, str) and len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES
+    ):
         raise ProtocolError(
             "frame_too_big", f"a frame may hold at most {MAX_FRAME_BYTES} bytes",
             limit=MAX_FRAME_BYTES,
@@ -255,7 +261,22 @@ class PongFrame(TypedDict):
     version: int
 
 
-ServerFrame: TypeAlias = StateFrame | ErrorFrame | PongFrame
+class SeatPresence(TypedDict):
+    connected: bool
+    zombie: bool
+
+
+class PresenceFrame(TypedDict):
+    """Who is at the table now, sent to everyone instead of a full state when only that
+    changed (a socket came or went): a few dozen bytes, at most a few a second per table."""
+
+    type: Literal["presence"]
+    version: int
+    seats: list[SeatPresence]
+    clock: Clock | None
+
+
+ServerFrame: TypeAlias = StateFrame | ErrorFrame | PongFrame | PresenceFrame
 
 
 def encode(frame: ServerFrame) -> str:

@@ -1,0 +1,68 @@
+"""Who is at a table, told cheaply: a socket that comes or goes costs the others a few dozen
+bytes, at most a few times a second, never a full state frame each.
+
+A full state frame is a view of the whole game (a couple of kilobytes); sending one to every
+connection whenever anyone connects made a crowd of spectators joining at once bury the
+seated players' sockets. Now the joining socket alone gets the full frame, and the others a
+:class:`~.wire.PresenceFrame` once the table has been quiet for a moment (batched), and only
+if what it says differs from what they last heard.
+
+The table's sockets all live in the process that owns the table (the proxy routes by table
+id, docs/server.md), so the batching is local to that process in a cluster too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Final
+
+from .tables import Table, table_clock
+from .wire import PresenceFrame, SeatPresence, encode
+
+PRESENCE_SECONDS: Final = 0.25
+"""How long presence changes gather before one update goes out: at most four a second."""
+
+
+def presence_frame(table: Table) -> str:
+    seats: list[SeatPresence] = [
+        {"connected": table.connected(number), "zombie": seat.zombie}
+        for number, seat in enumerate(table.seats)
+    ]
+    frame: PresenceFrame = {
+        "type": "presence", "version": table.version, "seats": seats, "clock": table_clock(table)
+    }
+    return encode(frame)
+
+
+class Presence:
+    """One table's batched presence updates."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self._told = ""
+        """The presence everyone last heard (in a presence or a state frame)."""
+        self._pending: asyncio.Task[None] | None = None
+
+    def changed(self) -> None:
+        """Someone came or went: tell the table within ``PRESENCE_SECONDS``."""
+        if self._pending is None or self._pending.done():
+            self._pending = asyncio.get_running_loop().create_task(self._tell())
+
+    def told_in_full(self) -> None:
+        """A state frame went to everyone: it carried the presence too."""
+        self._told = presence_frame(self.table)
+
+    def stop(self) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+
+    async def _tell(self) -> None:
+        await asyncio.sleep(PRESENCE_SECONDS)
+        self._pending = None
+        frame = presence_frame(self.table)
+        if frame == self._told:
+            return
+        self._told = frame
+        for conn in list(self.table.connections):
+            conn.push(frame)

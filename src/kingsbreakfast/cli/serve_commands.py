@@ -71,7 +71,30 @@ def serve(
             "before a bot plays for them"
         ),
     ] = 30.0,
-    log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
+    log_level: Annotated[
+        str,
+        typer.Option(help="the server's log level: critical, error, warning, info or debug"),
+    ] = "info",
+    log_json: Annotated[
+        bool, typer.Option(help="write the log as JSON, one object a line")
+    ] = False,
+    sockets_per_address: Annotated[
+        int, typer.Option(help="play sockets one client address may hold open")
+    ] = 64,
+    sockets_per_table: Annotated[
+        int, typer.Option(help="play sockets (players and spectators) one table may hold")
+    ] = 1500,
+    tables_per_minute: Annotated[
+        float,
+        typer.Option(help="tables one client address may open a minute (bursts of 10)"),
+    ] = 6.0,
+    lobby_expiry: Annotated[
+        float,
+        typer.Option(
+            help="seconds a lobby table may stay idle or without a host before it is "
+            "forgotten (0: for ever)"
+        ),
+    ] = 1800.0,
     ws_deflate: Annotated[
         bool,
         typer.Option(
@@ -85,7 +108,9 @@ def serve(
     try:
         import uvicorn
 
+        from kingsbreakfast.server import logs
         from kingsbreakfast.server.app import create_app
+        from kingsbreakfast.server.limits import ServerLimits
     except ImportError as error:  # the server extra is not installed
         typer.echo(
             f"the server needs the 'server' extra (pip install 'kingsbreakfast[server]'): "
@@ -107,18 +132,32 @@ def serve(
         )
     if shared and lease_seconds <= 0:
         raise fail(_("--lease-seconds must be more than 0"))
+    if log_level.lower() not in logs.LEVELS:
+        raise fail(
+            _("--log-level must be one of: {levels}").format(levels=", ".join(logs.LEVELS))
+        )
+    if min(sockets_per_address, sockets_per_table) < 1 or tables_per_minute <= 0:
+        raise fail(_("the connection and table limits must be more than 0"))
+    if lobby_expiry < 0:
+        raise fail(_("--lobby-expiry must not be negative"))
     if workers > 1:
         raise typer.Exit(supervise(workers, host, port, db, migrate))
+    logs.configure(log_level, log_json)
+    limits = ServerLimits(
+        sockets_per_address=sockets_per_address, sockets_per_table=sockets_per_table,
+        tables_per_minute=tables_per_minute, lobby_expiry=lobby_expiry,
+    )
     app = create_app(
         db, bot_delay=bot_delay, zombie_grace=zombie_grace,
-        lease_seconds=lease_seconds if shared else None, migrate=migrate,
+        lease_seconds=lease_seconds if shared else None, migrate=migrate, limits=limits,
     )
     typer.echo(f"King's Breakfast server on http://{host}:{port}/ (database: {_safe(db)})")
     uvicorn.run(
         app,
         host=host,
         port=port,
-        log_level=log_level,
+        log_level=log_level.lower(),
+        log_config=logs.uvicorn_config(log_level, log_json),
         ws_max_size=64 * 1024,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,

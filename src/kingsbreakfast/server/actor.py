@@ -26,8 +26,8 @@ from pydantic import JsonValue
 from kingsbreakfast.bots import IsmctsBot
 from kingsbreakfast.engine import CARD_IDS, Action, IllegalActionError, State
 
-from .lobby import LobbyError
 from . import metrics
+from .lobby import LobbyError
 from .persistence import Journal
 from .presence import Presence
 from .restore import make_bots
@@ -253,7 +253,7 @@ class TableActor:
         memory behind the database."""
         task = asyncio.get_running_loop().create_task(work)
         self.hall.keep(task)
-        await asyncio.shield(task)
+        return await asyncio.shield(task)
 
     def _refuse(
         self, conn: Outbox, code: str, message: str, resync: bool = False,

@@ -14,7 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Final
 
-from fastapi import FastAPI, Header, Request, WebSocket
+from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
@@ -23,12 +23,13 @@ from kingsbreakfast.bots import OPPONENT_LEVELS
 from kingsbreakfast.i18n import UnknownLanguageError
 from kingsbreakfast.i18n import accept_language as i18n_accept_language
 
-from . import strings
+from . import metrics, strings
+from .limits import BodyLimit, PerAddress, Refused, ServerLimits, SocketGate
 from .master import ArchivedGame, LobbyError, Master, ReplayStep
 from .storage import DEFAULT_URL, Storage, StorageError
 from .tables import Table
 from .transport import OUTBOX_FRAMES, SocketOutbox, send_and_close, session
-from .wire import CLOSE_NO_TABLE, CLOSE_TRY_LATER, TableInfo
+from .wire import CLOSE_CROWDED, CLOSE_NO_TABLE, CLOSE_TRY_LATER, TableInfo
 
 __all__ = ["OUTBOX_FRAMES", "SocketOutbox", "create_app", "static_dir"]
 
@@ -74,8 +75,11 @@ class ErrorReply(BaseModel):
 
 
 ERRORS: Final[dict[int | str, dict[str, Any]]] = {
-    code: {"model": ErrorReply} for code in (403, 404, 409, 422, 503)
+    code: {"model": ErrorReply} for code in (403, 404, 409, 413, 422, 429, 503)
 }
+LOBBY_PAGE: Final = 50
+"""Tables in one page of the lobby list (``limit`` may ask for up to ``LOBBY_PAGE_MAX``)."""
+LOBBY_PAGE_MAX: Final = 100
 
 
 def _error(status: int, code: str, message: str, params: dict[str, JsonValue]) -> JSONResponse:
@@ -92,14 +96,19 @@ def create_app(
     master: Master | None = None,
     lease_seconds: float | None = None,
     migrate: bool = True,
+    limits: ServerLimits | None = None,
 ) -> FastAPI:
     """The whole server as one ASGI app (give ``master`` to share one with a test). With
     ``lease_seconds`` the process shares its PostgreSQL database with others, holding each
     table it serves by a lease of that length (docs/deploy.md)."""
+    bounds = limits or ServerLimits()
     the_master = master or Master(
         Storage(db_url), bot_delay=bot_delay, zombie_grace=zombie_grace,
-        lease_seconds=lease_seconds,
+        lease_seconds=lease_seconds, lobby_expiry=bounds.lobby_expiry,
     )
+    gate = SocketGate(bounds.sockets_per_address, bounds.sockets_per_table)
+    openers = PerAddress(bounds.tables_per_minute, bounds.tables_burst)
+    metrics.watch(lambda: len(the_master.tables), lambda: gate.open)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -117,6 +126,14 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.master = the_master
+    app.state.gate = gate
+    app.add_middleware(BodyLimit, limit=bounds.body_bytes)
+
+    @app.exception_handler(Refused)
+    async def refused(_request: Request, error: Refused) -> JSONResponse:
+        metrics.refused(error.code)
+        status = 413 if error.code == "body_too_large" else 429
+        return _error(status, error.code, error.message, dict(error.params))
 
     @app.exception_handler(LobbyError)
     async def lobby_error(_request: Request, error: LobbyError) -> JSONResponse:
@@ -131,13 +148,22 @@ def create_app(
 
     # -- lobby --------------------------------------------------------------------------
     @app.get("/api/tables", response_model=list[TableInfo])
-    async def list_tables() -> list[TableInfo]:
-        """Public tables waiting for players or in play."""
-        return await the_master.lobby_tables()
+    async def list_tables(
+        response: Response,
+        offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+        limit: Annotated[int, Query(ge=1, le=LOBBY_PAGE_MAX)] = LOBBY_PAGE,
+    ) -> list[TableInfo]:
+        """Public tables waiting for players or in play, a page at a time (the header
+        ``X-Total-Count`` says how many there are in all)."""
+        every = await the_master.lobby_tables()
+        response.headers["X-Total-Count"] = str(len(every))
+        return every[offset:offset + limit]
 
     @app.post("/api/tables", response_model=SeatGrant, status_code=201, responses=ERRORS)
-    async def create_table(body: CreateTable) -> SeatGrant:
-        """Open a table; the creator hosts it from seat 0."""
+    async def create_table(body: CreateTable, request: Request) -> SeatGrant:
+        """Open a table; the creator hosts it from seat 0 (a few tables a minute from one
+        address, 429 beyond)."""
+        openers.take(_address(request.client))
         table, seat, token = await the_master.create_table(
             body.name, seats=body.seats, rules=body.rules, bot_level=body.bot_level,
             clock_seconds=body.clock_seconds, public=body.public,
@@ -226,9 +252,42 @@ def create_app(
             ) from None
 
     # -- play ---------------------------------------------------------------------------
+    # -- the operator's view ------------------------------------------------------------
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, str]:
+        """Liveness: the process answers."""
+        return {"status": "ok"}
+
+    @app.get("/readyz", include_in_schema=False)
+    async def readyz() -> JSONResponse:
+        """Readiness: the database answers too (503 while it does not)."""
+        try:
+            await the_master.journal.call(the_master.storage.ping)
+        except StorageError:
+            return JSONResponse({"status": "database unavailable"}, status_code=503)
+        return JSONResponse({"status": "ready"})
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus() -> Response:
+        return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE_LATEST)
+
+    # -- play ---------------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
+        address, key = _address(websocket.client), table_id[:40]
+        try:
+            gate.enter(address, key)
+        except Refused as crowded:
+            metrics.refused(crowded.code)
+            await send_and_close(websocket, crowded.code, crowded.message, CLOSE_CROWDED)
+            return
+        try:
+            await _play(websocket, table_id)
+        finally:
+            gate.leave(address, key)
+
+    async def _play(websocket: WebSocket, table_id: str) -> None:
         try:
             table = await the_master.find(table_id)
         except (LobbyError, StorageError) as error:  # held elsewhere, or the store is away
@@ -250,10 +309,18 @@ def create_app(
         return FileResponse(static / "index.html", headers={"Cache-Control": "no-cache"})
 
     app.get("/", include_in_schema=False)(index)
+    app.get("/favicon.ico", include_in_schema=False)(
+        lambda: FileResponse(static / "favicon.svg", media_type="image/svg+xml")
+    )
     app.get("/t/{table_id}", include_in_schema=False)(lambda table_id: index())
     app.get("/replay/{game_id}", include_in_schema=False)(lambda game_id: index())
     app.get("/rules", include_in_schema=False)(index)
     return app
+
+
+def _address(client: Any) -> str:
+    """The peer's address (the proxy's view of it when uvicorn trusts the proxy)."""
+    return str(client.host) if client is not None else "unknown"
 
 
 def _grant(table: Table, seat: int, token: str) -> SeatGrant:

@@ -7,6 +7,7 @@ server process can answer from the store alone.
 from __future__ import annotations
 
 import random
+import re
 import unicodedata
 from typing import Any, Final
 
@@ -72,8 +73,25 @@ def clean_name(name: object) -> str:
             limit=MAX_NAME_CHARS,
         )
     if any(unicodedata.category(ch).startswith("C") for ch in text):
+        # control, format (the bidi overrides that turn text around among them), private
+        # and unassigned characters: none belongs in a name others read
         raise LobbyError(422, "bad_name", "the display name has a control character")
+    if _looks_like_a_bot(text):
+        raise LobbyError(
+            422, "reserved_name", "a person's name may not look like a bot's (Bot 2 (easy))"
+        )
     return text
+
+
+_LEVELS: Final = "|".join(OPPONENT_LEVELS)
+_BOT_LIKE: Final = re.compile(rf"^b[o0]t\W*\d|\((?:{_LEVELS})\)$")
+
+
+def _looks_like_a_bot(name: str) -> bool:
+    """Bots are named ``Bot N (level)`` by the client and in records; a person so named
+    (in any width or case) could pass for one and make others trust their moves."""
+    folded = unicodedata.normalize("NFKC", name).casefold().replace("ø", "o")
+    return bool(_BOT_LIKE.search(folded)) or folded in ("bot", "b0t")
 
 
 def check_table(

@@ -20,6 +20,7 @@ from pydantic import JsonValue
 from kingsbreakfast.engine import Record, State
 
 from .actor import Dealer, Hall, TableActor
+from .expiry import keep_lobby_fresh
 from .leases import Leases, keep_leases
 from .lobby import (
     ArchivedGame,
@@ -55,8 +56,11 @@ class Master:
         dealer: Dealer | None = None,
         lease_seconds: float | None = None,
         owner: str | None = None,
+        lobby_expiry: float = 0.0,
     ) -> None:
         self.storage = storage
+        self.lobby_expiry = lobby_expiry
+        """Seconds an idle or hostless lobby table lives (0: for ever); see :mod:`.expiry`."""
         self.journal = Journal(storage)
         self.dealer = dealer or deal
         self.hall = Hall(bot_delay=bot_delay, zombie_grace=zombie_grace, wall_clock=wall_clock)
@@ -70,6 +74,7 @@ class Master:
             self.leases = Leases(self.journal, lease_seconds, owner)
             self.journal.fence = self.leases.fence
         self._keeper: asyncio.Task[None] | None = None
+        self._sweeper: asyncio.Task[None] | None = None
         self._taking: dict[str, asyncio.Lock] = {}
 
     # The pace of every table lives in the hall; tests tune it through the master.
@@ -103,6 +108,10 @@ class Master:
         cluster, tables are taken on demand and orphans by the lease keeper instead."""
         if migrate:
             await self.journal.call(self.storage.migrate)
+        if self.lobby_expiry > 0:
+            self._sweeper = asyncio.get_running_loop().create_task(
+                keep_lobby_fresh(self, self.lobby_expiry)
+            )
         if self.leases is not None:
             self._keeper = asyncio.get_running_loop().create_task(keep_leases(self))
             return
@@ -113,9 +122,10 @@ class Master:
 
     async def close(self) -> None:
         self.hall.closing = True
-        if self._keeper is not None:
-            self._keeper.cancel()
-            await asyncio.gather(self._keeper, return_exceptions=True)
+        for chore in (self._keeper, self._sweeper):
+            if chore is not None:
+                chore.cancel()
+                await asyncio.gather(chore, return_exceptions=True)
         for actor in self._actors.values():
             actor.stop()
         await asyncio.gather(*self.hall.tasks, return_exceptions=True)
@@ -140,6 +150,12 @@ class Master:
         actor = self._actors.pop(table_id, None)
         if actor is not None:
             actor.stop()
+
+    def forget(self, table_id: str) -> None:
+        """Drop a table that no longer exists (an expired lobby table)."""
+        self._drop(table_id)
+        if self.leases is not None:
+            self.leases.forget(table_id)
 
     def _retire(self, table_id: str) -> None:
         """A finished game's last watcher left: it lives on in the archive only, and its
@@ -307,7 +323,9 @@ class Master:
     async def join(self, table_id: str, name: str) -> tuple[int, str]:
         """Claim the first open seat: in the lobby, or a seat its player left during play."""
         display = clean_name(name)
-        return await self.actor(await self.held(table_id)).claim_seat(display)
+        table = await self.held(table_id)
+        table.active_at = time.monotonic()
+        return await self.actor(table).claim_seat(display)
 
     async def leave(self, table_id: str, token: str) -> None:
         """Free the token's seat and invalidate the token; its sockets are closed."""
@@ -352,6 +370,7 @@ class Master:
         if actor is None or actor.table is not table:
             conn.close(CLOSE_MOVED, "this table moved to another server: reconnect")
             return
+        table.active_at = time.monotonic()
         actor.attach(conn)
 
     def detach(self, table: Table, conn: Outbox) -> None:

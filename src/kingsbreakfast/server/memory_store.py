@@ -197,3 +197,17 @@ class MemoryStore:
                 ):
                     found.append(game.id)
             return found[:limit]
+
+    def discard_lobby(self, game_id: str) -> bool:
+        with self._lock:
+            self._check()
+            game = self.games.get(game_id)
+            if game is None or game.status != "lobby":
+                return False
+            del self.games[game_id]
+            self.leases.pop(game_id, None)
+            return True
+
+    def ping(self) -> None:
+        with self._lock:
+            self._check()

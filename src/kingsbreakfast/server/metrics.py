@@ -31,7 +31,9 @@ the process, platform and garbage-collector figures are added to it."""
 for _collector in (ProcessCollector, PlatformCollector, GCCollector):
     _collector(registry=REGISTRY)
 
-_MOVES = Counter("kingsbreakfast_moves", "Actions committed, by players and bots", registry=REGISTRY)
+_MOVES = Counter(
+    "kingsbreakfast_moves", "Actions committed, by players and bots", registry=REGISTRY
+)
 _REFUSALS = Counter(
     "kingsbreakfast_refusals", "Refused client frames and requests, by code", ["code"],
     registry=REGISTRY,

@@ -13,14 +13,15 @@ are refused.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from importlib import resources
 from typing import Any, cast
 
-from sqlalchemy import Table, create_engine, event, insert, select, text, update
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy import Table, create_engine, delete, event, insert, select, text, update
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -64,6 +65,20 @@ def _sqlite_pragmas(busy_ms: int) -> Callable[[Any, Any], None]:
     return on_connect
 
 
+def _owner_only(url: str) -> None:
+    """The SQLite file holds the decks of running games: create it readable by its owner
+    alone (SQLite gives its WAL and shared-memory files the database file's mode), and
+    narrow an existing file and its companions that were created wider."""
+    path = make_url(url).database
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    for name in (path, path + "-wal", path + "-shm"):
+        with suppress(FileNotFoundError):
+            if os.stat(name).st_mode & 0o077:
+                os.chmod(name, 0o600)
+
+
 class Storage(LeaseRows):
     """Tables, seats and actions in one SQL database (a :class:`~.store.GameStore`)."""
 
@@ -73,6 +88,7 @@ class Storage(LeaseRows):
         kwargs: dict[str, Any] = {}
         if self.is_sqlite:
             kwargs["connect_args"] = {"check_same_thread": False}
+            _owner_only(self.url)
         else:
             kwargs["pool_pre_ping"] = True
             kwargs["pool_size"] = 4
@@ -113,6 +129,22 @@ class Storage(LeaseRows):
             )
         finally:
             session.close()
+
+    # -- housekeeping ---------------------------------------------------------------------
+    def discard_lobby(self, game_id: str) -> bool:
+        """Forget a table that never started; a started game is kept (True if discarded)."""
+        with self._session() as session:
+            game = session.get(GameRow, game_id)
+            if game is None or game.status != "lobby":
+                return False
+            session.execute(delete(LeaseRow).where(LeaseRow.game_id == game_id))
+            session.execute(delete(SeatRow).where(SeatRow.game_id == game_id))
+            session.delete(game)
+            return True
+
+    def ping(self) -> None:
+        with self._session() as session:
+            session.execute(text("SELECT 1"))
 
     # -- writing --------------------------------------------------------------------------
     def create_game(

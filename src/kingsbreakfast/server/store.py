@@ -143,3 +143,10 @@ class GameStore(Protocol):
 
     def list_archive(self, limit: int = 50) -> list[GameRecord]:
         """The most recently finished games."""
+
+    def discard_lobby(self, game_id: str) -> bool:
+        """Forget a table that never started (an expired lobby table); True if it was one.
+        A game that started is never discarded: its record is kept."""
+
+    def ping(self) -> None:
+        """Raise StorageError unless the database answers (the readiness check)."""

@@ -28,16 +28,26 @@ def english(static: Path) -> dict[str, str]:
     return {str(key): str(value) for key, value in data.items()}
 
 
-@cache
 def catalog(static: Path, language: str) -> dict[str, str]:
-    """Every client string in ``language`` (raises UnknownLanguageError for others)."""
-    code = check_language(language)
+    """Every client string in ``language`` (raises UnknownLanguageError for others).
+
+    The code is normalised to one of our five before anything is cached: a cache keyed by
+    whatever a client put in the path grew by a catalogue per made-up code, for ever."""
+    return _catalog(static, check_language(language))
+
+
+@cache
+def _catalog(static: Path, code: str) -> dict[str, str]:
     table = translations(code)
     return {key: table.pgettext(f"web:{key}", text) for key, text in english(static).items()}
 
 
-@cache
 def rules_html(language: str) -> str:
     """The rules page in ``language`` (written for the project, see ``i18n/rules``) as HTML;
     the text is ours, so nothing from a user reaches the markup."""
-    return markdown.markdown(rules_text(check_language(language)))
+    return _rules_html(check_language(language))
+
+
+@cache
+def _rules_html(code: str) -> str:
+    return markdown.markdown(rules_text(code))

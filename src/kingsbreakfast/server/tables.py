@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import random
 import secrets
+import time
 from dataclasses import dataclass, field, replace
 from typing import Final, Protocol, cast
 
@@ -86,6 +87,8 @@ class Table:
     rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
     """The bots' generator: seeded from the system, never sent anywhere."""
 
+    active_at: float = field(default_factory=time.monotonic)
+    """When someone last did something here (monotonic seconds): an idle lobby expires."""
     version: int = 0
     """How many actions were accepted: every client action names the version it saw. Kept
     by the match master beside ``state`` (counting the history on every frame is slow)."""

@@ -1,0 +1,162 @@
+"""Bounds on what one stranger can make the server hold: request bodies, tables created per
+address, play sockets per address and per table.
+
+Each bound answers with a typed refusal (a stable code, the HTTP status or WebSocket close
+code a client acts on), and each keeps its own bookkeeping bounded too: counters are dropped
+when they reach zero, and the per-address buckets forget the oldest address past a fixed
+number, so a flood from many addresses cannot grow them without end.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Final
+
+from orjson import dumps
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+MAX_BODY_BYTES: Final = 16 * 1024
+"""No lobby request comes near this (a table's settings are a few hundred bytes)."""
+ADDRESSES_KEPT: Final = 10_000
+
+
+class Refused(Exception):
+    """A limit was reached: ``code`` names which, ``params`` the limit."""
+
+    def __init__(self, code: str, message: str, **params: float) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.params = params
+
+
+class BodyLimit:
+    """Refuse a request body over ``limit`` bytes with 413 before the app sees any of it: by
+    its announced length when it has one, else by reading (and keeping) at most ``limit``
+    bytes of it; a body within the limit is handed on as it came."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
+                await self._refuse(send)
+                return
+        chunks: list[Message] = []
+        seen = 0
+        while True:
+            message = await receive()
+            chunks.append(message)
+            if message["type"] != "http.request":
+                break
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                await self._refuse(send)
+                return
+            if not message.get("more_body", False):
+                break
+
+        async def replay() -> Message:
+            return chunks.pop(0) if chunks else await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = dumps({"error": {
+            "code": "body_too_large",
+            "message": f"a request body may hold at most {self.limit} bytes",
+            "params": {"limit": self.limit},
+        }})
+        await send({
+            "type": "http.response.start", "status": 413,
+            "headers": [(b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode()),
+                        (b"connection", b"close")],
+        })
+        await send({"type": "http.response.body", "body": body})
+
+
+@dataclass(slots=True)
+class PerAddress:
+    """A token bucket per client address: ``burst`` at once, then ``per_minute``."""
+
+    per_minute: float
+    burst: float
+    clock: Callable[[], float] = time.monotonic
+    _buckets: OrderedDict[str, tuple[float, float]] = field(default_factory=OrderedDict)
+
+    def take(self, address: str) -> None:
+        """Spend one; Refused (``too_many_tables``) when the address has none left."""
+        now = self.clock()
+        left, then = self._buckets.pop(address, (self.burst, now))
+        left = min(self.burst, left + (now - then) * self.per_minute / 60.0)
+        if left < 1.0:
+            self._buckets[address] = (left, now)
+            wait = (1.0 - left) * 60.0 / self.per_minute
+            raise Refused(
+                "too_many_tables", "too many tables opened from your address: wait a while",
+                per_minute=self.per_minute, retry_after=round(wait, 1),
+            )
+        self._buckets[address] = (left - 1.0, now)
+        while len(self._buckets) > ADDRESSES_KEPT:
+            self._buckets.popitem(last=False)
+
+
+@dataclass(slots=True)
+class SocketGate:
+    """How many play sockets each address and each table holds, hello said or not."""
+
+    per_address: int
+    per_table: int
+    by_address: dict[str, int] = field(default_factory=dict)
+    by_table: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def open(self) -> int:
+        return sum(self.by_address.values())
+
+    def enter(self, address: str, table_id: str) -> None:
+        """Count one more socket; Refused when a cap would be passed (nothing counted)."""
+        if self.by_address.get(address, 0) >= self.per_address:
+            raise Refused(
+                "too_many_sockets", "too many connections from your address",
+                limit=self.per_address,
+            )
+        if self.by_table.get(table_id, 0) >= self.per_table:
+            raise Refused(
+                "table_crowded", "this table has as many watchers as it can take",
+                limit=self.per_table,
+            )
+        self.by_address[address] = self.by_address.get(address, 0) + 1
+        self.by_table[table_id] = self.by_table.get(table_id, 0) + 1
+
+    def leave(self, address: str, table_id: str) -> None:
+        for book, key in ((self.by_address, address), (self.by_table, table_id)):
+            left = book.get(key, 0) - 1
+            if left > 0:
+                book[key] = left
+            else:
+                book.pop(key, None)
+
+
+@dataclass(frozen=True, slots=True)
+class ServerLimits:
+    """Every bound an operator may tune (``kingsbreakfast serve`` options)."""
+
+    sockets_per_address: int = 64
+    sockets_per_table: int = 1500
+    """A thousand spectators at a final must fit; a crowd beyond is turned away."""
+    tables_per_minute: float = 6.0
+    tables_burst: float = 10.0
+    lobby_expiry: float = 1800.0
+    """Seconds a lobby table may go without activity (or stay without a host) before it is
+    forgotten; 0 keeps lobby tables for ever."""
+    body_bytes: int = MAX_BODY_BYTES

@@ -239,7 +239,9 @@ def _fresh(url: str) -> None:
     engine = create_engine(normalize_url(url))
     with engine.begin() as connection:
         connection.execute(
-            text("DROP TABLE IF EXISTS leases, actions, seats, games, alembic_version")
+            text(
+                "DROP TABLE IF EXISTS seat_holders, leases, actions, seats, games, alembic_version"
+            )
         )
     engine.dispose()
     storage = Storage(url)

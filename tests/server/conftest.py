@@ -21,7 +21,9 @@ def _fresh_postgres(url: str) -> str:
     engine = create_engine(normalize_url(url))
     with engine.begin() as connection:
         connection.execute(
-            text("DROP TABLE IF EXISTS leases, actions, seats, games, alembic_version")
+            text(
+                "DROP TABLE IF EXISTS seat_holders, leases, actions, seats, games, alembic_version"
+            )
         )
     engine.dispose()
     return url

@@ -115,8 +115,9 @@ FRAMES = {
     "not json": ("{", "bad_json", {}, "the frame is not JSON text (or nests too deep)"),
     "not an object": ("[]", "not_object", {}, "a message must be a JSON object"),
     "unknown type": (
-        '{"type": "eat"}', "unknown_type", {"expected": ["act", "hello", "ping", "sync"]},
-        "'type' must be one of act, hello, ping, sync",
+        '{"type": "eat"}', "unknown_type",
+        {"expected": ["act", "hello", "ping", "seat_answer", "sync"]},
+        "'type' must be one of act, hello, ping, seat_answer, sync",
     ),
     "unknown field": (
         '{"type": "ping", "x": 1}', "unknown_field", {"field": "x"},

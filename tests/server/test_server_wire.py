@@ -86,7 +86,7 @@ def test_a_refusal_names_the_first_fault_a_reader_meets() -> None:
     assert "gold" in refused.value.message  # the engine's own reason (R1 names the dishes)
     with pytest.raises(ProtocolError) as refused:
         parse_message('{"type": "dance"}')
-    assert refused.value.params == {"expected": ["act", "hello", "ping", "sync"]}
+    assert refused.value.params == {"expected": ["act", "hello", "ping", "seat_answer", "sync"]}
 
 
 json_values = st.recursive(

@@ -27,6 +27,7 @@ from kingsbreakfast.bots import IsmctsBot
 from kingsbreakfast.engine import CARD_IDS, Action, IllegalActionError, State
 
 from . import metrics
+from .consent import SeatConsent
 from .lobby import LobbyError
 from .persistence import Journal
 from .presence import Presence
@@ -54,6 +55,7 @@ from .wire import (
     Message,
     Ping,
     ProtocolError,
+    SeatAnswer,
     Sync,
     error_frame,
     pong_frame,
@@ -88,7 +90,7 @@ class Hall:
         task.add_done_callback(self.tasks.discard)
 
 
-class TableActor:
+class TableActor(SeatConsent):
     """The one place a table in memory changes."""
 
     def __init__(self, table: Table, journal: Journal, hall: Hall) -> None:
@@ -96,17 +98,24 @@ class TableActor:
         self.journal = journal
         self.hall = hall
         self.presence = Presence(table)
+        self._consent_init()
         self._resynced: dict[Outbox, int] = {}
         """The version each connection was last sent a state frame of its own at (a resync
         or a sync): one such frame per version at most, so refusals stay small."""
 
     # -- seats ----------------------------------------------------------------------------
-    async def claim_seat(self, display: str) -> tuple[int, str]:
-        """The first open seat goes to ``display``: in the lobby, or a seat left in play."""
+    async def claim_seat(self, display: str, holder: str | None = None) -> tuple[int, str]:
+        """The first open seat goes to ``display`` in the lobby; during play a seat left is
+        only asked for, and the host decides (:mod:`.consent`). ``holder``: a token the
+        newcomer already has, refused if it holds a seat here (one person, one seat)."""
         table = self.table
         async with table.lock:
             if table.status == OVER:
                 raise LobbyError(409, "game_over", "this game is over")
+            if table.status == PLAYING:
+                return self.ask(display, holder)
+            if holder is not None and table.seat_of(holder) is not None:
+                raise LobbyError(409, "already_seated", "you already hold a seat at this table")
             free = [n for n, s in enumerate(table.seats) if s.kind == OPEN]
             if not free:
                 raise LobbyError(409, "table_full", "every seat at this table is taken")
@@ -153,6 +162,9 @@ class TableActor:
                 table.connections.discard(conn)
                 conn.close(CLOSE_LEFT, "you left this seat")
             log.info("table %s: seat %d left", table.id, number)
+            if table.status == PLAYING:
+                await self.note_holders([number])  # a bot holds it from here
+                self.seat_left(number)
             self.schedule()  # first: the frame carries the new clock
             self.broadcast()
 
@@ -184,29 +196,35 @@ class TableActor:
             table.state = state
             table.status = PLAYING
             make_bots(table)
+            await self.note_holders(list(range(table.num_seats)))
             log.info("table %s started", table.id)
             self.schedule()  # first: the frame carries the new clock
             self.broadcast()
 
     # -- connections ----------------------------------------------------------------------
     def authenticate(self, hello: Hello) -> int | None:
-        """The seat a hello's token holds; None for a spectator; ProtocolError otherwise."""
-        if hello.token is None:
+        """The seat a hello's token holds; None for a spectator (or a newcomer whose request
+        for a seat waits for the host); ProtocolError otherwise."""
+        if hello.token is None or self.asked_with(hello.token) is not None:
             return None
         number = self.table.seat_of(hello.token)
         if number is None:
             raise ProtocolError("bad_token", "this token holds no seat at this table")
         return number
 
-    def attach(self, conn: Outbox) -> None:
+    def attach(self, conn: Outbox, hello: Hello | None = None) -> None:
         """A connection joins: it gets the full current view at once (reconnect = resync)."""
         table = self.table
         table.connections.add(conn)
+        asked = None if hello is None or conn.seat is not None else self.asked_with(hello.token)
+        if asked is not None:
+            self.greet_asker(conn, asked)
         if conn.seat is not None and table.seats[conn.seat].zombie:
             table.seats[conn.seat].zombie = False
         self.schedule()  # first: the frame carries the new clock
         conn.push(state_frame(table, conn.seat))
         self.presence.changed()  # the others hear of it in a small batched update
+        self.host_arrived(conn)
 
     def detach(self, conn: Outbox) -> bool:
         """A connection leaves; True when it was the last watcher of a finished game."""
@@ -215,6 +233,7 @@ class TableActor:
             return False
         table.connections.discard(conn)
         self._resynced.pop(conn, None)
+        self.forget_asker(conn)
         if table.status == OVER and not table.connections:
             return True
         if not self.hall.closing:
@@ -237,6 +256,8 @@ class TableActor:
             return self._refuse(conn, "already_greeted", "this connection already said hello")
         elif isinstance(message, Act):
             return await self._uncancellable(self._act(conn, message))
+        elif isinstance(message, SeatAnswer):
+            return await self._uncancellable(self.answer(conn, message.seat, message.accept))
         return False
 
     def _resync(self, conn: Outbox) -> bool:

@@ -62,6 +62,16 @@ class SeatGrant(BaseModel):
     seat: int
     token: str = Field(description="keep it secret: it acts for this seat only")
     invite: str = Field(description="the link to share with friends")
+    pending: bool = Field(
+        False, description="the seat was freed during play: the host must accept first"
+    )
+
+
+class HolderInfo(BaseModel):
+    seat: int
+    since: int = Field(description="the game's version from which this holder held the seat")
+    kind: str = Field(description="human or bot")
+    name: str = Field(description="a person's display name; empty for a bot")
 
 
 class ErrorBody(BaseModel):
@@ -178,10 +188,30 @@ def create_app(
         "/api/tables/{table_id}/join", response_model=SeatGrant, status_code=201,
         responses=ERRORS,
     )
-    async def join_table(table_id: str, body: JoinTable) -> SeatGrant:
-        """Take the first free seat by the invite link."""
-        seat, token = await the_master.join(table_id, body.name)
-        return _grant(await the_master.held(table_id), seat, token)
+    async def join_table(
+        table_id: str, body: JoinTable, response: Response,
+        x_seat_token: Annotated[str | None, Header(max_length=64)] = None,
+    ) -> SeatGrant:
+        """Take the first free seat by the invite link. During play a freed seat is only
+        asked for (202, ``pending``): the host accepts or declines at the table. Send the
+        token you already hold here, if any: one person holds one seat."""
+        seat, token = await the_master.join(table_id, body.name, x_seat_token)
+        table = await the_master.held(table_id)
+        grant = _grant(table, seat, token)
+        if not table.seats[seat].holds(token):
+            grant.pending = True
+            response.status_code = 202
+        return grant
+
+    @app.get(
+        "/api/tables/{table_id}/holders", response_model=list[HolderInfo], responses=ERRORS
+    )
+    async def seat_holders(table_id: str) -> list[HolderInfo]:
+        """Who held each seat from which version on: the game's history of seats."""
+        return [
+            HolderInfo(seat=h.seat, since=h.since, kind=h.kind, name=h.name)
+            for h in await the_master.holders(table_id)
+        ]
 
     @app.post("/api/tables/{table_id}/leave", status_code=204, responses=ERRORS)
     async def leave_table(
@@ -324,6 +354,8 @@ def _address(client: Any) -> str:
 
 
 def _grant(table: Table, seat: int, token: str) -> SeatGrant:
-    return SeatGrant(table=table.public_info(), seat=seat, token=token, invite=f"/t/{table.id}")
+    return SeatGrant(
+        table=table.public_info(), seat=seat, token=token, invite=f"/t/{table.id}", pending=False
+    )
 
 

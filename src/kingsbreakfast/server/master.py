@@ -34,7 +34,7 @@ from .lobby import (
 )
 from .persistence import Journal
 from .restore import restore, seat_records
-from .store import GameStore, StorageError
+from .store import GameStore, SeatHolder, StorageError
 from .tables import HUMAN, LOBBY, OPEN, OVER, PLAYING, Outbox, Seat, Table, new_token, token_digest
 from .wire import CLOSE_MOVED, Hello, Message, TableInfo
 
@@ -320,12 +320,24 @@ class Master:
         log.info("table %s created (%d seats)", table.id, seats)
         return table, 0, token
 
-    async def join(self, table_id: str, name: str) -> tuple[int, str]:
-        """Claim the first open seat: in the lobby, or a seat its player left during play."""
+    async def join(
+        self, table_id: str, name: str, holder: str | None = None
+    ) -> tuple[int, str]:
+        """Claim the first open seat in the lobby, or ask the host for a seat its player
+        left during play (the token then holds nothing until the host accepts)."""
         display = clean_name(name)
         table = await self.held(table_id)
         table.active_at = time.monotonic()
-        return await self.actor(table).claim_seat(display)
+        return await self.actor(table).claim_seat(display, holder)
+
+    async def holders(self, table_id: str) -> list[SeatHolder]:
+        """Who held each seat of a game from which version on (public: names only)."""
+        if len(table_id) > 32:
+            raise LobbyError(404, "no_table", "there is no such table", table=table_id[:40])
+        found = await self.journal.call(self.storage.holders, table_id)
+        if not found and await self.journal.call(self.storage.load, table_id) is None:
+            raise LobbyError(404, "no_table", "there is no such table", table=table_id[:40])
+        return found
 
     async def leave(self, table_id: str, token: str) -> None:
         """Free the token's seat and invalidate the token; its sockets are closed."""
@@ -363,7 +375,7 @@ class Master:
         """The seat a hello's token holds; None for a spectator; ProtocolError otherwise."""
         return self.actor(table).authenticate(hello)
 
-    def attach(self, table: Table, conn: Outbox) -> None:
+    def attach(self, table: Table, conn: Outbox, hello: Hello | None = None) -> None:
         """A connection joins: it gets the full current view at once (reconnect = resync).
         If the table moved to another process meanwhile, the client is told to reconnect."""
         actor = self._actors.get(table.id)
@@ -371,7 +383,7 @@ class Master:
             conn.close(CLOSE_MOVED, "this table moved to another server: reconnect")
             return
         table.active_at = time.monotonic()
-        actor.attach(conn)
+        actor.attach(conn, hello)
 
     def detach(self, table: Table, conn: Outbox) -> None:
         actor = self._actors.get(table.id)

@@ -13,7 +13,16 @@ from datetime import UTC, datetime
 
 from kingsbreakfast.engine import RulesDict
 
-from .store import ActionItem, Fence, GameRecord, LeaseLost, Renewal, SeatRecord, StorageError
+from .store import (
+    ActionItem,
+    Fence,
+    GameRecord,
+    LeaseLost,
+    Renewal,
+    SeatHolder,
+    SeatRecord,
+    StorageError,
+)
 
 
 class MemoryStore:
@@ -27,6 +36,7 @@ class MemoryStore:
         self.failing = False
         """While True every call raises :class:`StorageError` (a database outage)."""
         self._lock = threading.Lock()
+        self.seat_holders: dict[str, list[SeatHolder]] = {}
 
     def _check(self) -> None:
         if self.failing:
@@ -211,3 +221,19 @@ class MemoryStore:
     def ping(self) -> None:
         with self._lock:
             self._check()
+
+    def add_holders(
+        self, game_id: str, holders: list[SeatHolder], fence: Fence | None = None
+    ) -> None:
+        with self._lock:
+            self._check()
+            self._fence(fence, game_id)
+            self._game(game_id)
+            kept = self.seat_holders.setdefault(game_id, [])
+            kept[:] = [h for h in kept if (h.seat, h.since) not in
+                       {(n.seat, n.since) for n in holders}] + holders
+
+    def holders(self, game_id: str) -> list[SeatHolder]:
+        with self._lock:
+            self._check()
+            return sorted(self.seat_holders.get(game_id, []), key=lambda h: (h.seat, h.since))

@@ -100,3 +100,16 @@ class LeaseRow(Base):
     """Seconds since 1970 by the database's clock (PostgreSQL) or the server's (SQLite)."""
     wanted_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """A process that has a client for this table and asks the owner to hand it over."""
+
+
+class SeatHolderRow(Base):
+    """Who held a seat from version ``since`` on (until the seat's next row): the deal's
+    seating at 0, then each change during play. Names only, never a token."""
+
+    __tablename__ = "seat_holders"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    since: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    name: Mapped[str] = mapped_column(String(64))

@@ -28,12 +28,13 @@ from sqlalchemy.orm import Session, sessionmaker
 from kingsbreakfast.engine import RulesDict
 
 from .lease_rows import LeaseRows
-from .models import ActionRow, GameRow, LeaseRow, SeatRow
+from .models import ActionRow, GameRow, LeaseRow, SeatHolderRow, SeatRow
 from .store import (
     ActionItem,
     Fence,
     GameRecord,
     LeaseLost,
+    SeatHolder,
     SeatRecord,
     StorageError,
 )
@@ -138,6 +139,7 @@ class Storage(LeaseRows):
             if game is None or game.status != "lobby":
                 return False
             session.execute(delete(LeaseRow).where(LeaseRow.game_id == game_id))
+            session.execute(delete(SeatHolderRow).where(SeatHolderRow.game_id == game_id))
             session.execute(delete(SeatRow).where(SeatRow.game_id == game_id))
             session.delete(game)
             return True
@@ -145,6 +147,26 @@ class Storage(LeaseRows):
     def ping(self) -> None:
         with self._session() as session:
             session.execute(text("SELECT 1"))
+
+    def add_holders(
+        self, game_id: str, holders: list[SeatHolder], fence: Fence | None = None
+    ) -> None:
+        with self._session() as session:
+            if fence is not None:
+                self._check_fence(session.connection(), fence, game_id)
+            for holder in holders:
+                session.merge(SeatHolderRow(
+                    game_id=game_id, seat=holder.seat, since=holder.since, kind=holder.kind,
+                    name=holder.name,
+                ))
+
+    def holders(self, game_id: str) -> list[SeatHolder]:
+        with self._session() as session:
+            rows = session.scalars(
+                select(SeatHolderRow).where(SeatHolderRow.game_id == game_id)
+                .order_by(SeatHolderRow.seat, SeatHolderRow.since)
+            )
+            return [SeatHolder(r.seat, r.since, r.kind, r.name) for r in rows]
 
     # -- writing --------------------------------------------------------------------------
     def create_game(

@@ -53,6 +53,16 @@ class GameRecord:
     """(seat, action id) in order."""
 
 
+@dataclass(frozen=True, slots=True)
+class SeatHolder:
+    """Who held ``seat`` from version ``since`` on: a person's name, or a bot (name empty)."""
+
+    seat: int
+    since: int
+    kind: str
+    name: str
+
+
 ActionItem = tuple[str, int, int, int, bool]
 """One action to store: (game, number, seat, action id, whether it ends the game)."""
 
@@ -150,3 +160,11 @@ class GameStore(Protocol):
 
     def ping(self) -> None:
         """Raise StorageError unless the database answers (the readiness check)."""
+
+    def add_holders(
+        self, game_id: str, holders: list[SeatHolder], fence: Fence | None = None
+    ) -> None:
+        """Note who holds seats from a version on (the deal, a seat changing hands)."""
+
+    def holders(self, game_id: str) -> list[SeatHolder]:
+        """Every holder of every seat of a game, by seat, then version."""

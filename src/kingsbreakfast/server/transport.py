@@ -139,7 +139,7 @@ async def session(master: Master, table: Table, websocket: WebSocket) -> None:
         await send_and_close(websocket, error.code, error.message, error.close)
         return
     outbox = SocketOutbox(websocket, seat)
-    master.attach(table, outbox)
+    master.attach(table, outbox, hello)
     allowance = RATE_BURST
     last = time.monotonic()
     strikes = 0.0

@@ -13,9 +13,11 @@ Client → server::
     {"type": "act", "version": N, "action": {"type": "take", "dish": "cheese"}}
     {"type": "sync"}                              ask for a fresh full view
     {"type": "ping"}
+    {"type": "seat_answer", "seat": N, "accept": true}   the host lets a newcomer sit
 
 Server → client: ``state`` (a full view of the table for this connection), ``error``
-(``code``, English ``message``, ``params``, and the current ``version``) and ``pong``.
+(``code``, English ``message``, ``params``, and the current ``version``), ``pong``,
+``presence`` (who is connected, batched) and, to the host, ``seat_request``.
 """
 
 from __future__ import annotations
@@ -126,7 +128,16 @@ class Ping:
     type: Literal["ping"] = "ping"
 
 
-Message: TypeAlias = Hello | Act | Sync | Ping
+@dataclass(frozen=True, slots=True, config=_CLIENT_FRAME)
+class SeatAnswer:
+    """The host's answer to a request for a seat freed during play."""
+
+    seat: Annotated[int, Field(ge=0, le=9)]
+    accept: bool
+    type: Literal["seat_answer"] = "seat_answer"
+
+
+Message: TypeAlias = Hello | Act | Sync | Ping | SeatAnswer
 
 _MESSAGES: Final[TypeAdapter[Message]] = TypeAdapter(
     Annotated[Message, Field(discriminator="type")]
@@ -138,6 +149,8 @@ _FIELD_FAULTS: Final = {
     "token": ("bad_token_field", "'token' must be a seat token (text) or null"),
     "version": ("bad_version_field", "'version' must be the whole number of the state you saw"),
     "action": ("bad_action", "an act message needs an action object in 'action'"),
+    "seat": ("bad_seat_field", "'seat' must be the number of the seat asked for"),
+    "accept": ("bad_accept_field", "'accept' must be true or false"),
 }
 
 
@@ -276,7 +289,17 @@ class PresenceFrame(TypedDict):
     clock: Clock | None
 
 
-ServerFrame: TypeAlias = StateFrame | ErrorFrame | PongFrame | PresenceFrame
+class SeatRequestFrame(TypedDict):
+    """To the host: ``name`` asks to take over ``seat``, freed during play (a bot plays it
+    meanwhile); the host answers with a ``seat_answer`` message."""
+
+    type: Literal["seat_request"]
+    seat: int
+    name: str
+    version: int
+
+
+ServerFrame: TypeAlias = StateFrame | ErrorFrame | PongFrame | PresenceFrame | SeatRequestFrame
 
 
 def encode(frame: ServerFrame) -> str:

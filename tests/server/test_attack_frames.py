@@ -7,6 +7,7 @@ with nothing leaked and nothing lost."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path

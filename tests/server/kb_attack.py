@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from contextlib import suppress
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -43,7 +44,8 @@ class Sock:
         )
         sock = cls(ws, token)
         if hello:
-            await sock.send({"type": "hello", "token": token})
+            with suppress(ConnectionClosed):  # turned away at once: closed() tells how
+                await sock.send({"type": "hello", "token": token})
         return sock
 
     async def send(self, frame: Any) -> None:

@@ -25,6 +25,7 @@ from kingsbreakfast.i18n import accept_language as i18n_accept_language
 
 from . import metrics, strings
 from .limits import BodyLimit, PerAddress, Refused, ServerLimits, SocketGate
+from .lobby import check_table, clean_name
 from .master import ArchivedGame, LobbyError, Master, ReplayStep
 from .storage import DEFAULT_URL, Storage, StorageError
 from .tables import Table
@@ -173,6 +174,9 @@ def create_app(
     async def create_table(body: CreateTable, request: Request) -> SeatGrant:
         """Open a table; the creator hosts it from seat 0 (a few tables a minute from one
         address, 429 beyond)."""
+        # a request refused for its content costs nothing from the address's allowance
+        clean_name(body.name)
+        check_table(body.seats, body.rules, body.bot_level, body.clock_seconds)
         openers.take(_address(request.client))
         table, seat, token = await the_master.create_table(
             body.name, seats=body.seats, rules=body.rules, bot_level=body.bot_level,

@@ -18,6 +18,8 @@ from typing import Final
 from orjson import dumps
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from . import metrics
+
 MAX_BODY_BYTES: Final = 16 * 1024
 """No lobby request comes near this (a table's settings are a few hundred bytes)."""
 ADDRESSES_KEPT: Final = 10_000
@@ -70,6 +72,7 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _refuse(self, send: Send) -> None:
+        metrics.refused("body_too_large")
         body = dumps({"error": {
             "code": "body_too_large",
             "message": f"a request body may hold at most {self.limit} bytes",

@@ -104,7 +104,30 @@ _MESSAGES: dict[str, Callable[[Mapping[str, object]], str]] = {
     "wrong_player": lambda p: _(
         "it is seat {to_move}'s turn, but the action names player {seat}"
     ).format(to_move=p.get("to_move"), seat=p.get("seat")),
+    # choices a person made (a bot, a language) and the game server's refusals
+    "unknown_bot": lambda p: _("unknown bot {name}: choose one of {choices}").format(
+        name=p.get("name"), choices=_listed(p.get("choices"))
+    ),
+    "unknown_language": lambda p: _(
+        "unknown language {language}: choose one of {choices}"
+    ).format(language=p.get("language"), choices=_listed(p.get("choices"))),
+    "storage_unavailable": lambda p: _("the database is not answering; try again in a moment"),
+    "table_busy": lambda p: _("another server still holds this table; try again in a moment"),
+    "table_full": lambda p: _("every seat at this table is taken"),
+    "not_host": lambda p: _("only the host may do this"),
+    "already_started": lambda p: _("this game has already started"),
+    "bad_name": lambda p: _("the display name must have 1 to 32 printable characters"),
+    "reserved_name": lambda p: _("a person's name may not look like a bot's"),
+    "no_table": lambda p: _("there is no such table"),
+    "bad_token": lambda p: _("this token holds no seat at this table"),
+    "too_many_tables": lambda p: _("too many tables opened from your address: wait a little"),
+    "already_seated": lambda p: _("you already hold a seat at this table"),
+    "seat_requested": lambda p: _("someone already asked for this seat; try again later"),
 }
+
+
+def _listed(choices: object) -> str:
+    return ", ".join(map(str, choices)) if isinstance(choices, list) else str(choices)
 
 
 def explain(error: KingsBreakfastError) -> str:

@@ -3,6 +3,7 @@
 // drawn cards: it renders the view the server built for its seat.
 import { t, tCount, errorText, dishName, languages, language, setLanguage, initLanguage, onLanguageChange } from "./strings.js";
 import { DISHES, cardHtml } from "./cards.js";
+import { extraFrame, leaveTable } from "./seats.js";
 
 const app = document.getElementById("app");
 const LOCK = '<svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true"><rect x="3" y="7" width="10" height="8" rx="1.5" fill="currentColor"/><path d="M5 7V5a3 3 0 0 1 6 0v2" stroke="currentColor" stroke-width="2" fill="none"/></svg>';
@@ -171,6 +172,7 @@ class TableSession {
 
   stop() {
     this.closed = true;
+    leaveTable();
     clearInterval(this.tick);
     document.removeEventListener("keydown", this.keys);
     if (this.ws) this.ws.close();
@@ -186,7 +188,7 @@ class TableSession {
     ws.onclose = (event) => {
       this.connected = false;
       if (this.closed) return;
-      if (event.code === 4003 || event.code === 4001) { // our token is no longer valid
+      if (event.code === 4003 || event.code === 4001 || event.code === 4002) { // our token is no longer valid
         forgetToken(this.id);
         this.token = null;
       }
@@ -200,6 +202,7 @@ class TableSession {
   }
 
   onFrame(frame) {
+    if (extraFrame(this, frame)) return;
     if (frame.type === "state") {
       this.connected = true;
       this.retry = 0;

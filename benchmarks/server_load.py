@@ -38,7 +38,7 @@ import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from server.kb_cluster import Proxy, start_servers
+from server.kb_cluster import LOAD_LIMITS, Proxy, start_servers
 from server.kb_live import LiveServer
 
 SEATS = 4
@@ -298,7 +298,8 @@ def main() -> None:
         else:
             servers = [LiveServer(db, bot_delay=0.0, zombie_grace=600.0,
                                   log_path=Path(tmp) / "server.log",
-                                  extra=("--ws-deflate",) if options.deflate else ()).start()]
+                                  extra=(*LOAD_LIMITS, "--ws-deflate") if options.deflate
+                                  else LOAD_LIMITS).start()]
             base, ws_base = servers[0].base, servers[0].ws_base
         pids = [s.process.pid for s in servers if s.process is not None]
         rss_before = sum(rss_mib(pid) for pid in pids)

@@ -75,6 +75,10 @@ class Proxy:
             self.process.wait(10)
 
 
+LOAD_LIMITS = ("--sockets-per-address", "100000", "--tables-per-minute", "1000000")
+"""Every client of a load test comes from loopback: the per-address bounds would stop it."""
+
+
 def start_servers(url: str, ports: list[int], folder: Path, lease_seconds: float,
                   bot_delay: float = 0.05) -> list[LiveServer]:
     servers = []
@@ -82,7 +86,7 @@ def start_servers(url: str, ports: list[int], folder: Path, lease_seconds: float
         servers.append(LiveServer(
             url, bot_delay=bot_delay, zombie_grace=600.0, port=port,
             log_path=folder / f"server{number}.log",
-            extra=("--lease-seconds", str(lease_seconds), "--no-migrate"),
+            extra=("--lease-seconds", str(lease_seconds), "--no-migrate", *LOAD_LIMITS),
         ))
     for port in ports:  # a server left over from elsewhere would answer in ours' place
         with socket.socket() as probe:

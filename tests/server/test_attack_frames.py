@@ -75,8 +75,11 @@ def test_out_of_turn_stale_and_repeated_moves(server: LiveServer) -> None:
             "not_your_turn", {"to_move": 0}, version
         )
         await bob.send({"type": "act", "version": version + 7, "action": {"type": "draw"}})
-        assert (await bob.recv())["code"] == "not_your_turn"
-        assert (await bob.recv())["type"] == "state"  # behind: resynced, once per version
+        second_refusal = await bob.recv("error")
+        assert (second_refusal["code"], second_refusal["version"]) == ("not_your_turn", version)
+        # bob's socket holds the current version: no state frame is sent to him again
+        states = [f["version"] for f in bob.frames if f["type"] == "state"]
+        assert len(states) == len(set(states))
         # the same move sent twice on one version applies once
         mine = ann.last
         while mine is None or mine["version"] != version:

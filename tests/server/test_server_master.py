@@ -52,12 +52,13 @@ def test_checks_in_order_and_refusals_change_nothing(db_url: str) -> None:
         # refused as illegal
         await act(master, table, conns[0], Action.take(absent), version=version + 5)
         assert "not on the table" in conns[0].errors()[-1]["message"]
-        # version: a legal move on a stale version is refused with a fresh sync
+        # version: a legal move on a stale version is refused; the connection already holds
+        # the current state (it was sent on attach), so no state frame is sent again
         before = len(conns[0].frames)
         await act(master, table, conns[0], "draw", version=version + 1)
         assert conns[0].errors()[-1]["code"] == "stale_version"
-        assert json.loads(conns[0].frames[-1])["type"] == "state"
-        assert len(conns[0].frames) == before + 2
+        assert json.loads(conns[0].frames[-1])["type"] == "error"
+        assert len(conns[0].frames) == before + 1
         assert table.version == version
         # and then the right move applies and every connection hears of it
         await act(master, table, conns[0], "draw")

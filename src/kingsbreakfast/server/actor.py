@@ -99,9 +99,9 @@ class TableActor(SeatConsent):
         self.hall = hall
         self.presence = Presence(table)
         self._consent_init()
-        self._resynced: dict[Outbox, int] = {}
-        """The version each connection was last sent a state frame of its own at (a resync
-        or a sync): one such frame per version at most, so refusals stay small."""
+        self._sent: dict[Outbox, int] = {}
+        """The version of the last state frame each connection was sent: it is never sent
+        the same version twice (a refusal or a sync at that version gets a small answer)."""
 
     # -- seats ----------------------------------------------------------------------------
     async def claim_seat(self, display: str, holder: str | None = None) -> tuple[int, str]:
@@ -223,6 +223,7 @@ class TableActor(SeatConsent):
             table.seats[conn.seat].zombie = False
         self.schedule()  # first: the frame carries the new clock
         conn.push(state_frame(table, conn.seat))
+        self._sent[conn] = table.version
         self.presence.changed()  # the others hear of it in a small batched update
         self.host_arrived(conn)
 
@@ -232,7 +233,7 @@ class TableActor(SeatConsent):
         if conn not in table.connections:
             return False
         table.connections.discard(conn)
-        self._resynced.pop(conn, None)
+        self._sent.pop(conn, None)
         self.forget_asker(conn)
         if table.status == OVER and not table.connections:
             return True
@@ -261,10 +262,10 @@ class TableActor(SeatConsent):
         return False
 
     def _resync(self, conn: Outbox) -> bool:
-        """Send ``conn`` its full state unless it was sent one at this version already."""
-        if self._resynced.get(conn) == self.table.version:
+        """Send ``conn`` its full state unless it holds this version already."""
+        if self._sent.get(conn) == self.table.version:
             return False
-        self._resynced[conn] = self.table.version
+        self._sent[conn] = self.table.version
         conn.push(state_frame(self.table, conn.seat))
         return True
 
@@ -281,7 +282,8 @@ class TableActor(SeatConsent):
         **params: JsonValue,
     ) -> bool:
         """A small error frame; a fresh state too only when the client's version is behind
-        (and at most once per version), so a refused move never costs much more to answer
+        and its connection was not sent the current one yet (a move that crossed the
+        broadcast in flight needs none), so a refused move never costs much more to answer
         than it cost to send."""
         metrics.refused(code)
         conn.push(error_frame(code, message, params, self.table.version))
@@ -361,6 +363,7 @@ class TableActor(SeatConsent):
         frames = state_frames(self.table, {conn.seat for conn in connections})
         for conn in connections:
             conn.push(frames[conn.seat])
+            self._sent[conn] = self.table.version
         self.presence.told_in_full()
 
     # -- bots, clocks and zombies --------------------------------------------------------

@@ -99,6 +99,10 @@ class TableActor(SeatConsent):
         self.hall = hall
         self.presence = Presence(table)
         self._consent_init()
+        self._told: dict[Outbox, tuple[int, set[str]]] = {}
+        """The refusals each connection was told at the table's current version: a client
+        repeating a refused move learns nothing new, so the repeat gets no answer (it still
+        counts toward the socket's strike limit)."""
         self._sent: dict[Outbox, int] = {}
         """The version of the last state frame each connection was sent: it is never sent
         the same version twice (a refusal or a sync at that version gets a small answer)."""
@@ -234,6 +238,7 @@ class TableActor(SeatConsent):
             return False
         table.connections.discard(conn)
         self._sent.pop(conn, None)
+        self._told.pop(conn, None)
         self.forget_asker(conn)
         if table.status == OVER and not table.connections:
             return True
@@ -286,7 +291,14 @@ class TableActor(SeatConsent):
         broadcast in flight needs none), so a refused move never costs much more to answer
         than it cost to send."""
         metrics.refused(code)
-        conn.push(error_frame(code, message, params, self.table.version))
+        version = self.table.version
+        told = self._told.get(conn)
+        if told is None or told[0] != version:
+            told = self._told[conn] = (version, set())
+        key = f"{code}{sorted(params.items())}"
+        if key not in told[1]:  # the same refusal at the same version is told once
+            told[1].add(key)
+            conn.push(error_frame(code, message, params, version))
         if resync:
             self._resync(conn)
         return True

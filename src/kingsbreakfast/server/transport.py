@@ -143,6 +143,9 @@ async def session(master: Master, table: Table, websocket: WebSocket) -> None:
     allowance = RATE_BURST
     last = time.monotonic()
     strikes = 0.0
+    told: set[str] = set()
+    """Refusals of the frame's shape or pace this socket was told: each once (a flood of
+    one fault is answered by one error, then only counted)."""
     try:
         while outbox.closed is None:
             event = await websocket.receive()
@@ -160,20 +163,25 @@ async def session(master: Master, table: Table, websocket: WebSocket) -> None:
             if allowance < 1.0:
                 strikes += 1
                 metrics.refused("rate_limited")
-                outbox.push(
-                    error_frame(
-                        "rate_limited", "too many messages: slow down",
-                        {"per_second": RATE_PER_SECOND}, table.version,
+                if "rate_limited" not in told:
+                    told.add("rate_limited")
+                    outbox.push(
+                        error_frame(
+                            "rate_limited", "too many messages: slow down",
+                            {"per_second": RATE_PER_SECOND}, table.version,
+                        )
                     )
-                )
             else:
                 allowance -= 1.0
+                told.discard("rate_limited")  # back under the limit: a new flood is told
                 try:
                     message = parse_message(text)
                 except ProtocolError as error:
                     strikes += 1
                     metrics.refused(error.code)
-                    outbox.push(error_frame(error.code, error.message, error.params, None))
+                    if error.code not in told or error.code == "frame_too_big":
+                        told.add(error.code)
+                        outbox.push(error_frame(error.code, error.message, error.params, None))
                     if error.code == "frame_too_big":
                         outbox.close(CLOSE_TOO_BIG, error.message)
                         break

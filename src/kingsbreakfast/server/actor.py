@@ -8,6 +8,11 @@ version see exactly one of them applied.
 
 Bots fill the seats nobody took, play for a player whose clock ran out while away (zombie
 mode, until they return) and for a seat whose player left.
+
+Why a little over 400 lines: the order of checks, commit-then-broadcast and the bots' turns
+share the table's lock and must be read together; what could stand apart already does
+(presence in :mod:`.presence`, refusals in :mod:`.answers`, seat requests in
+:mod:`.consent`).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from kingsbreakfast.bots import IsmctsBot
 from kingsbreakfast.engine import CARD_IDS, Action, IllegalActionError, State
 
 from . import metrics
+from .answers import Answers
 from .consent import SeatConsent
 from .lobby import LobbyError
 from .persistence import Journal
@@ -57,7 +63,6 @@ from .wire import (
     ProtocolError,
     SeatAnswer,
     Sync,
-    error_frame,
     pong_frame,
 )
 
@@ -99,13 +104,7 @@ class TableActor(SeatConsent):
         self.hall = hall
         self.presence = Presence(table)
         self._consent_init()
-        self._told: dict[Outbox, tuple[int, set[str]]] = {}
-        """The refusals each connection was told at the table's current version: a client
-        repeating a refused move learns nothing new, so the repeat gets no answer (it still
-        counts toward the socket's strike limit)."""
-        self._sent: dict[Outbox, int] = {}
-        """The version of the last state frame each connection was sent: it is never sent
-        the same version twice (a refusal or a sync at that version gets a small answer)."""
+        self.answers = Answers(table)
 
     # -- seats ----------------------------------------------------------------------------
     async def claim_seat(self, display: str, holder: str | None = None) -> tuple[int, str]:
@@ -227,7 +226,7 @@ class TableActor(SeatConsent):
             table.seats[conn.seat].zombie = False
         self.schedule()  # first: the frame carries the new clock
         conn.push(state_frame(table, conn.seat))
-        self._sent[conn] = table.version
+        self.answers.sent(conn)
         self.presence.changed()  # the others hear of it in a small batched update
         self.host_arrived(conn)
 
@@ -237,8 +236,7 @@ class TableActor(SeatConsent):
         if conn not in table.connections:
             return False
         table.connections.discard(conn)
-        self._sent.pop(conn, None)
-        self._told.pop(conn, None)
+        self.answers.forget(conn)
         self.forget_asker(conn)
         if table.status == OVER and not table.connections:
             return True
@@ -256,7 +254,7 @@ class TableActor(SeatConsent):
         elif isinstance(message, Sync):
             # one fresh frame per version; asked again at the same version, the client
             # already has it: the version alone answers
-            if not self._resync(conn):
+            if not self.answers.resync(conn):
                 conn.push(pong_frame(table.version))
         elif isinstance(message, Hello):
             return self._refuse(conn, "already_greeted", "this connection already said hello")
@@ -265,14 +263,6 @@ class TableActor(SeatConsent):
         elif isinstance(message, SeatAnswer):
             return await self._uncancellable(self.answer(conn, message.seat, message.accept))
         return False
-
-    def _resync(self, conn: Outbox) -> bool:
-        """Send ``conn`` its full state unless it holds this version already."""
-        if self._sent.get(conn) == self.table.version:
-            return False
-        self._sent[conn] = self.table.version
-        conn.push(state_frame(self.table, conn.seat))
-        return True
 
     async def _uncancellable(self, work: Coroutine[Any, Any, T]) -> T:
         """Run a check-commit-apply step to its end even if the caller is cancelled (a socket
@@ -286,21 +276,8 @@ class TableActor(SeatConsent):
         self, conn: Outbox, code: str, message: str, resync: bool = False,
         **params: JsonValue,
     ) -> bool:
-        """A small error frame; a fresh state too only when the client's version is behind
-        and its connection was not sent the current one yet (a move that crossed the
-        broadcast in flight needs none), so a refused move never costs much more to answer
-        than it cost to send."""
-        metrics.refused(code)
-        version = self.table.version
-        told = self._told.get(conn)
-        if told is None or told[0] != version:
-            told = self._told[conn] = (version, set())
-        key = f"{code}{sorted(params.items())}"
-        if key not in told[1]:  # the same refusal at the same version is told once
-            told[1].add(key)
-            conn.push(error_frame(code, message, params, version))
-        if resync:
-            self._resync(conn)
+        """A refusal, told small (:mod:`.answers`); True, for the strike count."""
+        self.answers.refuse(conn, code, message, params, resync)
         return True
 
     async def _act(self, conn: Outbox, act: Act) -> bool:
@@ -375,7 +352,7 @@ class TableActor(SeatConsent):
         frames = state_frames(self.table, {conn.seat for conn in connections})
         for conn in connections:
             conn.push(frames[conn.seat])
-            self._sent[conn] = self.table.version
+            self.answers.sent(conn)
         self.presence.told_in_full()
 
     # -- bots, clocks and zombies --------------------------------------------------------

@@ -24,6 +24,7 @@ from kingsbreakfast.i18n import UnknownLanguageError
 from kingsbreakfast.i18n import accept_language as i18n_accept_language
 
 from . import metrics, strings
+from .consent import seat_history
 from .limits import BodyLimit, PerAddress, Refused, ServerLimits, SocketGate
 from .lobby import check_table, clean_name
 from .master import ArchivedGame, LobbyError, Master, ReplayStep
@@ -214,7 +215,7 @@ def create_app(
         """Who held each seat from which version on: the game's history of seats."""
         return [
             HolderInfo(seat=h.seat, since=h.since, kind=h.kind, name=h.name)
-            for h in await the_master.holders(table_id)
+            for h in await seat_history(the_master.journal, table_id)
         ]
 
     @app.post("/api/tables/{table_id}/leave", status_code=204, responses=ERRORS)

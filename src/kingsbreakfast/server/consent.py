@@ -206,3 +206,13 @@ class SeatConsent:
         except StorageError as error:
             log.warning("table %s: seat history not written (%s)", table.id, error)
 
+
+async def seat_history(journal: Journal, table_id: str) -> list[SeatHolder]:
+    """Who held each seat of a game from which version on (public: names only); 404 when
+    there is no such game."""
+    if len(table_id) > 32:
+        raise LobbyError(404, "no_table", "there is no such table", table=table_id[:40])
+    found = await journal.call(journal.store.holders, table_id)
+    if not found and await journal.call(journal.store.load, table_id) is None:
+        raise LobbyError(404, "no_table", "there is no such table", table=table_id[:40])
+    return found

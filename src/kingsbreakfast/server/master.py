@@ -3,6 +3,10 @@
 It keeps the process's tables and their actors, brings unfinished games back at start-up,
 and hands each request to the right place: lobby checks to :mod:`.lobby`, a table's play to
 its :class:`~.actor.TableActor`, the store to :class:`~.persistence.Journal`.
+
+Why a little over 400 lines: it is the one door to every table (lobby calls, sockets,
+ownership in a cluster, the archive), each method a few lines handing on to the module that
+does the work.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from .lobby import (
 )
 from .persistence import Journal
 from .restore import restore, seat_records
-from .store import GameStore, SeatHolder, StorageError
+from .store import GameStore, StorageError
 from .tables import HUMAN, LOBBY, OPEN, OVER, PLAYING, Outbox, Seat, Table, new_token, token_digest
 from .wire import CLOSE_MOVED, Hello, Message, TableInfo
 
@@ -330,14 +334,6 @@ class Master:
         table.active_at = time.monotonic()
         return await self.actor(table).claim_seat(display, holder)
 
-    async def holders(self, table_id: str) -> list[SeatHolder]:
-        """Who held each seat of a game from which version on (public: names only)."""
-        if len(table_id) > 32:
-            raise LobbyError(404, "no_table", "there is no such table", table=table_id[:40])
-        found = await self.journal.call(self.storage.holders, table_id)
-        if not found and await self.journal.call(self.storage.load, table_id) is None:
-            raise LobbyError(404, "no_table", "there is no such table", table=table_id[:40])
-        return found
 
     async def leave(self, table_id: str, token: str) -> None:
         """Free the token's seat and invalidate the token; its sockets are closed."""

@@ -1,0 +1,62 @@
+"""What each connection of a table was already told, so nothing is told twice.
+
+A refused move used to be answered with a full state frame (about 25 times its size), and a
+repeated one again and again: a cheap amplifier. Now a connection is never sent the same
+version of the table twice (a refusal or a ``sync`` at a version it holds gets the small
+answer alone), and the same refusal at the same version is told once; repeats are only
+counted (toward the socket's strike limit, by the transport).
+"""
+
+from __future__ import annotations
+
+from pydantic import JsonValue
+
+from . import metrics
+from .tables import Outbox, Table, state_frame
+from .wire import error_frame
+
+
+class Answers:
+    """One table's record of what its connections were sent."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self._sent: dict[Outbox, int] = {}
+        """The version of the last state frame each connection was sent."""
+        self._told: dict[Outbox, tuple[int, set[str]]] = {}
+        """The refusals each connection was told at the version it names."""
+
+    def sent(self, conn: Outbox) -> None:
+        """``conn`` was just sent the current state (a greeting or a broadcast)."""
+        self._sent[conn] = self.table.version
+
+    def forget(self, conn: Outbox) -> None:
+        self._sent.pop(conn, None)
+        self._told.pop(conn, None)
+
+    def resync(self, conn: Outbox) -> bool:
+        """Send ``conn`` its full state unless it holds this version already."""
+        if self._sent.get(conn) == self.table.version:
+            return False
+        self._sent[conn] = self.table.version
+        conn.push(state_frame(self.table, conn.seat))
+        return True
+
+    def refuse(
+        self, conn: Outbox, code: str, message: str, params: dict[str, JsonValue],
+        resync: bool,
+    ) -> None:
+        """A small error frame (unless this very refusal was told at this version); a fresh
+        state too only when the client's version is behind and its connection was not sent
+        the current one yet (a move that crossed the broadcast in flight needs none)."""
+        metrics.refused(code)
+        version = self.table.version
+        told = self._told.get(conn)
+        if told is None or told[0] != version:
+            told = self._told[conn] = (version, set())
+        key = f"{code}{sorted(params.items())}"
+        if key not in told[1]:
+            told[1].add(key)
+            conn.push(error_frame(code, message, params, version))
+        if resync:
+            self.resync(conn)

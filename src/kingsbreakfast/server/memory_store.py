@@ -229,11 +229,10 @@ class MemoryStore:
             self._check()
             self._fence(fence, game_id)
             self._game(game_id)
-            kept = self.seat_holders.setdefault(game_id, [])
-            kept[:] = [h for h in kept if (h.seat, h.since) not in
-                       {(n.seat, n.since) for n in holders}] + holders
+            self.seat_holders.setdefault(game_id, []).extend(holders)
 
     def holders(self, game_id: str) -> list[SeatHolder]:
         with self._lock:
             self._check()
-            return sorted(self.seat_holders.get(game_id, []), key=lambda h: (h.seat, h.since))
+            # a stable sort: each seat's holders stay in the order they came
+            return sorted(self.seat_holders.get(game_id, []), key=lambda h: h.seat)

@@ -110,6 +110,9 @@ class SeatHolderRow(Base):
 
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
-    since: Mapped[int] = mapped_column(Integer, primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """0 for the seat's first holder, then one more for each change (several may happen at
+    one version, before anyone moved)."""
+    since: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(8))
     name: Mapped[str] = mapped_column(String(64))

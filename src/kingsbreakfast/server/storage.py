@@ -20,7 +20,17 @@ from datetime import UTC, datetime
 from importlib import resources
 from typing import Any, cast
 
-from sqlalchemy import Table, create_engine, delete, event, insert, select, text, update
+from sqlalchemy import (
+    Table,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
@@ -155,16 +165,21 @@ class Storage(LeaseRows):
             if fence is not None:
                 self._check_fence(session.connection(), fence, game_id)
             for holder in holders:
-                session.merge(SeatHolderRow(
-                    game_id=game_id, seat=holder.seat, since=holder.since, kind=holder.kind,
-                    name=holder.name,
+                last = session.scalar(
+                    select(func.max(SeatHolderRow.number)).where(
+                        SeatHolderRow.game_id == game_id, SeatHolderRow.seat == holder.seat
+                    )
+                )
+                session.add(SeatHolderRow(
+                    game_id=game_id, seat=holder.seat, number=0 if last is None else last + 1,
+                    since=holder.since, kind=holder.kind, name=holder.name,
                 ))
 
     def holders(self, game_id: str) -> list[SeatHolder]:
         with self._session() as session:
             rows = session.scalars(
                 select(SeatHolderRow).where(SeatHolderRow.game_id == game_id)
-                .order_by(SeatHolderRow.seat, SeatHolderRow.since)
+                .order_by(SeatHolderRow.seat, SeatHolderRow.number)
             )
             return [SeatHolder(r.seat, r.since, r.kind, r.name) for r in rows]
 

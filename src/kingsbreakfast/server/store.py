@@ -167,4 +167,4 @@ class GameStore(Protocol):
         """Note who holds seats from a version on (the deal, a seat changing hands)."""
 
     def holders(self, game_id: str) -> list[SeatHolder]:
-        """Every holder of every seat of a game, by seat, then version."""
+        """Every holder of every seat of a game, by seat, then in the order they came."""

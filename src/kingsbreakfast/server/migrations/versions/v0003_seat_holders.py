@@ -22,13 +22,14 @@ def upgrade() -> None:
         "seat_holders",
         sa.Column("game_id", sa.String(32), nullable=False),
         sa.Column("seat", sa.SmallInteger(), nullable=False),
+        sa.Column("number", sa.Integer(), nullable=False),
         sa.Column("since", sa.Integer(), nullable=False),
         sa.Column("kind", sa.String(8), nullable=False),
         sa.Column("name", sa.String(64), nullable=False),
         sa.ForeignKeyConstraint(
             ["game_id"], ["games.id"], name="fk_seat_holders_game_id_games"
         ),
-        sa.PrimaryKeyConstraint("game_id", "seat", "since", name="pk_seat_holders"),
+        sa.PrimaryKeyConstraint("game_id", "seat", "number", name="pk_seat_holders"),
     )
 
 

@@ -1,0 +1,118 @@
+"""Presence and seats in process: who comes and goes is told in small batched updates (and
+not at all when only spectators move), and a seat freed during play changes hands only by
+the host's consent, with every edge of that path refused by its own code."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from kingsbreakfast.server import consent
+from kingsbreakfast.server.lobby import LobbyError
+from kingsbreakfast.server.master import Master
+from kingsbreakfast.server.memory_store import MemoryStore
+from kingsbreakfast.server.presence import PRESENCE_SECONDS
+from kingsbreakfast.server.tables import OPEN
+from kingsbreakfast.server.wire import SeatAnswer
+from server.kb_harness import Capture, seated_table, until
+
+
+def kinds(conn: Capture, start: int = 0) -> list[str]:
+    return [f["type"] for f in conn.decoded()[start:]]
+
+
+def test_spectators_cost_a_seated_player_nothing_and_players_a_small_update() -> None:
+    async def main() -> None:
+        master = Master(MemoryStore(), bot_delay=3600.0)
+        await master.open()
+        table, _ = await seated_table(master, 2, seats=3)
+        ann = Capture(0)
+        master.attach(table, ann)
+        await asyncio.sleep(PRESENCE_SECONDS * 2)  # let Ann's own arrival be told
+        start = len(ann.frames)
+        crowd = [Capture(None) for _ in range(200)]
+        for conn in crowd:
+            master.attach(table, conn)
+        for conn in crowd[:100]:
+            master.detach(table, conn)
+        assert all(kinds(c) == ["state"] for c in crowd)  # each its own greeting, only
+        bob = Capture(1)
+        master.attach(table, bob)
+        await until(lambda: len(ann.frames) > start)
+        await asyncio.sleep(PRESENCE_SECONDS * 2)
+        assert kinds(ann, start) == ["presence"]  # the crowd and Bob: one small update
+        update = ann.decoded()[-1]
+        assert [s["connected"] for s in update["seats"]] == [True, True, False]
+        assert len(ann.frames[-1]) < 200
+        assert all(kinds(c)[-1] == "presence" for c in crowd[100:])
+        await master.close()
+
+    asyncio.run(main())
+
+
+def test_a_freed_seat_needs_the_hosts_consent() -> None:
+    async def main() -> None:
+        store = MemoryStore()
+        master = Master(store, bot_delay=3600.0)
+        await master.open()
+        table, tokens = await seated_table(master, 3, seats=4)
+        ann = Capture(0)
+        master.attach(table, ann)
+        await master.leave(table.id, tokens[2])
+        assert table.seats[2].kind == OPEN
+
+        async def refused(name: str, holder: str | None = None) -> str:
+            with pytest.raises(LobbyError) as error:
+                await master.join(table.id, name, holder)
+            return error.value.code
+
+        assert await refused("Someone", tokens[1]) == "already_seated"
+        assert await refused("Player 1") == "name_taken"
+        seat, token = await master.join(table.id, "Cid")
+        assert seat == 2 and not table.seats[2].holds(token)
+        assert await refused("Dee") == "seat_requested"
+        assert json.loads(ann.frames[-1]) == {
+            "type": "seat_request", "seat": 2, "name": "Cid", "version": table.version,
+        }
+        actor = master.actor(table)
+        # only the host answers, and only a request that exists
+        bob = Capture(1)
+        master.attach(table, bob)
+        assert await actor.receive(bob, SeatAnswer(2, True)) is True
+        assert bob.errors()[-1]["code"] == "not_host"
+        assert await actor.receive(ann, SeatAnswer(3, True)) is True
+        assert ann.errors()[-1]["code"] == "no_request"
+        # the store is away: the request waits, nothing changes
+        store.failing = True
+        assert await actor.receive(ann, SeatAnswer(2, True)) is False
+        assert ann.errors()[-1]["code"] == "storage_unavailable"
+        assert table.seats[2].kind == OPEN and 2 in actor.requests
+        store.failing = False
+        # a request nobody answers in time gives way to the next newcomer
+        actor.requests[2].asked_at -= consent.REQUEST_SECONDS + 1
+        seat, dee = await master.join(table.id, "Dee")
+        assert seat == 2 and actor.requests[2].name == "Dee"
+        assert await actor.receive(ann, SeatAnswer(2, True)) is False
+        assert table.seats[2].holds(dee) and table.seats[2].name == "Dee"
+        assert [(h.seat, h.kind, h.name) for h in store.holders(table.id) if h.seat == 2] == [
+            (2, "human", "Player 2"), (2, "bot", ""), (2, "human", "Dee"),
+        ]
+        await master.close()
+
+    asyncio.run(main())
+
+
+def test_nobody_may_ask_when_nobody_hosts() -> None:
+    async def main() -> None:
+        master = Master(MemoryStore(), bot_delay=3600.0)
+        await master.open()
+        table, tokens = await seated_table(master, 1, seats=3)
+        await master.leave(table.id, tokens[0])
+        with pytest.raises(LobbyError) as refused:
+            await master.join(table.id, "Cid")
+        assert refused.value.code == "no_host"
+        await master.close()
+
+    asyncio.run(main())

@@ -31,6 +31,9 @@ global
 defaults
     mode http
     option http-server-close
+    # the servers' per-address limits count the client, not the proxy (uvicorn reads
+    # X-Forwarded-For from a proxy on 127.0.0.1; a client's own header is dropped below)
+    option forwardfor
     # a server that refuses the connection (killed, restarting): try another at once
     option redispatch 1
     retries 3
@@ -46,6 +49,7 @@ defaults
 frontend kingsbreakfast
     bind ${listen}
     http-request del-header X-Kb-Table
+    http-request del-header X-Forwarded-For
     http-request set-header X-Kb-Table %[path,field(4,/)] if { path_beg /ws/tables/ /api/tables/ }
     use_backend by_table if { req.hdr(X-Kb-Table) -m found }
     default_backend any_server

@@ -116,3 +116,21 @@ def test_nobody_may_ask_when_nobody_hosts() -> None:
         await master.close()
 
     asyncio.run(main())
+
+
+def test_a_spectator_coming_or_going_never_restarts_a_bots_wait() -> None:
+    async def main() -> None:
+        master = Master(MemoryStore(), bot_delay=3600.0)
+        await master.open()
+        table, _ = await seated_table(master, 1, seats=3)
+        timer = table.timer  # a bot's wait, or the host's turn clock-less wait (None)
+        watchers = [Capture(None) for _ in range(50)]
+        for conn in watchers:
+            master.attach(table, conn)
+            assert table.timer is timer  # a crowd arriving would otherwise stall the table
+        for conn in watchers:
+            master.detach(table, conn)
+            assert table.timer is timer
+        await master.close()
+
+    asyncio.run(main())

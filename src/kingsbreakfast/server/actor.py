@@ -222,12 +222,15 @@ class TableActor(SeatConsent):
         asked = None if hello is None or conn.seat is not None else self.asked_with(hello.token)
         if asked is not None:
             self.greet_asker(conn, asked)
-        if conn.seat is not None and table.seats[conn.seat].zombie:
+        if conn.seat is not None:
             table.seats[conn.seat].zombie = False
-        self.schedule()  # first: the frame carries the new clock
+            # first: the frame carries the new clock. Only a player changes whose turn waits
+            # on whom: a spectator rescheduling would restart a bot's wait, and a crowd of
+            # them arriving would stall the table.
+            self.schedule()
+            self.presence.changed()  # the others hear of it in a small batched update
         conn.push(state_frame(table, conn.seat))
         self.answers.sent(conn)
-        self.presence.changed()  # the others hear of it in a small batched update
         self.host_arrived(conn)
 
     def detach(self, conn: Outbox) -> bool:
@@ -240,7 +243,7 @@ class TableActor(SeatConsent):
         self.forget_asker(conn)
         if table.status == OVER and not table.connections:
             return True
-        if not self.hall.closing:
+        if not self.hall.closing and conn.seat is not None:
             self.schedule()  # first: the presence update carries the new clock
             self.presence.changed()
         return False

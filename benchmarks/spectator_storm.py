@@ -1,8 +1,8 @@
 """A storm of spectators at one table while its seated players keep playing.
 
 Starts ``kingsbreakfast serve`` as its own process (SQLite in a temporary folder), opens a
-four-seat table with two seated players (client bots in this process answering each turn at
-once) and two server bots, and, once the game runs, sends ``--spectators`` sockets (from
+four-seat table with ``--seated`` players (client bots in this process answering each turn
+after ``--think`` seconds) and server bots in the other seats, and, once the game runs, sends ``--spectators`` sockets (from
 ``--storm-procs`` other processes, so the crowd's own work does not slow the seated clients'
 clock) that each connect, say hello and wait for their first state frame, all within about
 ``--storm-seconds``. When a game ends the host opens the next one, so play goes on through the
@@ -85,12 +85,15 @@ class Seated:
             self.closed = closed.rcvd is not None and closed.rcvd.code != 1000
 
 
-async def open_game(http: httpx.AsyncClient) -> tuple[str, list[str]]:
+async def open_game(http: httpx.AsyncClient, seated: int) -> tuple[str, list[str]]:
     grant = (await http.post("/api/tables", json={
         "name": "Host", "seats": 4, "bot_level": "random", "public": True})).json()
     table_id = grant["table"]["id"]
-    joined = (await http.post(f"/api/tables/{table_id}/join", json={"name": "Guest"})).json()
-    tokens = [grant["token"], joined["token"]]
+    tokens = [grant["token"]]
+    for number in range(1, seated):
+        joined = (await http.post(f"/api/tables/{table_id}/join",
+                                  json={"name": f"Guest {number}"})).json()
+        tokens.append(joined["token"])
     await http.post(f"/api/tables/{table_id}/start", headers={"x-seat-token": tokens[0]})
     return table_id, tokens
 
@@ -137,7 +140,7 @@ async def drive(server: LiveServer, options: argparse.Namespace) -> dict[str, An
         async def games() -> str:
             first = ""
             while not stop.is_set():
-                table_id, tokens = await open_game(http)
+                table_id, tokens = await open_game(http, options.seated)
                 first = first or table_id
                 if not ready.done():
                     ready.set_result(table_id)
@@ -150,7 +153,7 @@ async def drive(server: LiveServer, options: argparse.Namespace) -> dict[str, An
                     seated.append(player)
                     sockets.append(asyncio.ensure_future(player.play(counting)))
                 await asyncio.gather(*sockets)
-                for player in seated[-2:]:
+                for player in seated[-len(tokens):]:
                     await player.ws.close()
             return first
 
@@ -180,8 +183,10 @@ def main() -> None:
     parser.add_argument("--spectators", type=int, default=1000)
     parser.add_argument("--storm-seconds", type=float, default=4.0)
     parser.add_argument("--storm-procs", type=int, default=2)
+    parser.add_argument("--seated", type=int, default=4,
+                        help="players (client bots) at the four-seat table; bots take the rest")
     parser.add_argument("--bot-delay", type=float, default=0.2)
-    parser.add_argument("--think", type=float, default=0.1,
+    parser.add_argument("--think", type=float, default=0.05,
                         help="mean seconds a seated client waits before its move")
     parser.add_argument("--seed", type=int, default=1)
     options = parser.parse_args()

@@ -36,7 +36,7 @@ from .answers import Answers
 from .consent import SeatConsent
 from .lobby import LobbyError
 from .persistence import Journal
-from .presence import Presence
+from .presence import Presence, WatcherFrame
 from .restore import make_bots
 from .store import LeaseLost, SeatRecord, StorageError
 from .tables import (
@@ -105,6 +105,7 @@ class TableActor(SeatConsent):
         self.presence = Presence(table)
         self._consent_init()
         self.answers = Answers(table)
+        self._watchers = WatcherFrame(table)
 
     # -- seats ----------------------------------------------------------------------------
     async def claim_seat(self, display: str, holder: str | None = None) -> tuple[int, str]:
@@ -229,7 +230,7 @@ class TableActor(SeatConsent):
             # them arriving would stall the table.
             self.schedule()
             self.presence.changed()  # the others hear of it in a small batched update
-        conn.push(state_frame(table, conn.seat))
+        conn.push(self._watchers.frame() if conn.seat is None else state_frame(table, conn.seat))
         self.answers.sent(conn)
         self.host_arrived(conn)
 

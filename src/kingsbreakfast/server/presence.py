@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 from typing import Final
 
-from .tables import Table, table_clock
+from .tables import Table, state_frame, table_clock
 from .wire import PresenceFrame, SeatPresence, encode
 
 PRESENCE_SECONDS: Final = 0.25
@@ -66,3 +66,24 @@ class Presence:
         self._told = frame
         for conn in list(self.table.connections):
             conn.push(frame)
+
+
+class WatcherFrame:
+    """The spectators' greeting, built once while the table stays the same: a crowd arriving
+    together costs one view, not one each."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self._key: object = None
+        self._frame = ""
+
+    def frame(self) -> str:
+        table = self.table
+        present = frozenset(conn.seat for conn in table.connections)
+        key = (
+            table.version, table.status, table.deadline, present,
+            tuple((s.kind, s.name, s.zombie) for s in table.seats),
+        )
+        if key != self._key:
+            self._key, self._frame = key, state_frame(table, None)
+        return self._frame

@@ -118,11 +118,12 @@ class Table:
 
     def public_info(self) -> TableInfo:
         """What anyone may see of the table (lobby list, invite page): never the deck."""
+        present = {conn.seat for conn in self.connections}  # one pass, not one per seat
         seats: list[SeatInfo] = [
             {
                 "kind": seat.kind,
                 "name": seat.name if seat.kind == HUMAN else "",
-                "connected": self.connected(number),
+                "connected": number in present,
                 "zombie": seat.zombie,
             }
             for number, seat in enumerate(self.seats)

@@ -2,14 +2,14 @@
 
 Starts ``kingsbreakfast serve`` as its own process (SQLite in a temporary folder), opens a
 four-seat table with ``--seated`` players (client bots in this process answering each turn
-after ``--think`` seconds) and server bots in the other seats, and, once the game runs, sends ``--spectators`` sockets (from
-``--storm-procs`` other processes, so the crowd's own work does not slow the seated clients'
-clock) that each connect, say hello and wait for their first state frame, all within about
-``--storm-seconds``. When a game ends the host opens the next one, so play goes on through the
+after ``--think`` seconds) and server bots in the other seats, and, once the game runs,
+sends ``--spectators`` sockets (from ``--storm-procs`` other processes, so the crowd's own
+work does not slow the seated clients' clock) that each connect, say hello and wait for their
+first state frame, all within about ``--storm-seconds``. When a game ends the host opens the next one, so play goes on through the
 whole storm.
 
 Measured on the seated sockets: every move's time from being sent to the new state arriving
-(on both seated sockets), how many seated sockets were closed, and how many bytes and frames
+on each seated socket (so a move gives one sample per seated player), how many seated sockets were closed, and how many bytes and frames
 they got during the storm; on the crowd: how many got their first frame and how long the
 storm took.
 
@@ -44,12 +44,14 @@ from server.kb_live import LiveServer
 class Seated:
     """One seated player's socket: answers its turns at once and times each answer."""
 
-    def __init__(self, ws: Any, rng: random.Random, table_id: str, think: float) -> None:
+    def __init__(self, ws: Any, rng: random.Random, table_id: str, think: float,
+                 sent: dict[int, float]) -> None:
         self.ws = ws
         self.table_id = table_id
         self.think = think
         self.rng = rng
-        self.sent: dict[int, float] = {}
+        self.sent = sent
+        """When each version was asked for, shared by the table's seated sockets."""
         self.latencies: list[float] = []
         self.bytes = 0
         self.frames = 0
@@ -68,7 +70,7 @@ class Seated:
                     continue
                 version = frame["version"]
                 if version in self.sent:
-                    self.latencies.append(now - self.sent.pop(version))
+                    self.latencies.append(now - self.sent[version])
                 view = frame["view"]
                 if view is None:
                     continue
@@ -145,11 +147,12 @@ async def drive(server: LiveServer, options: argparse.Namespace) -> dict[str, An
                 if not ready.done():
                     ready.set_result(table_id)
                 sockets = []
+                sent: dict[int, float] = {}
                 for token in tokens:
                     ws = await websockets.connect(f"{server.ws_base}/ws/tables/{table_id}",
                                                   max_size=2**22, ping_interval=None)
                     await ws.send(json.dumps({"type": "hello", "token": token}))
-                    player = Seated(ws, rng, table_id, options.think)
+                    player = Seated(ws, rng, table_id, options.think, sent)
                     seated.append(player)
                     sockets.append(asyncio.ensure_future(player.play(counting)))
                 await asyncio.gather(*sockets)
@@ -186,7 +189,7 @@ def main() -> None:
     parser.add_argument("--seated", type=int, default=4,
                         help="players (client bots) at the four-seat table; bots take the rest")
     parser.add_argument("--bot-delay", type=float, default=0.2)
-    parser.add_argument("--think", type=float, default=0.05,
+    parser.add_argument("--think", type=float, default=0.1,
                         help="mean seconds a seated client waits before its move")
     parser.add_argument("--seed", type=int, default=1)
     options = parser.parse_args()

@@ -5,13 +5,16 @@ four-seat table with ``--seated`` players (client bots in this process answering
 after ``--think`` seconds) and server bots in the other seats, and, once the game runs,
 sends ``--spectators`` sockets (from ``--storm-procs`` other processes, so the crowd's own
 work does not slow the seated clients' clock) that each connect, say hello and wait for their
-first state frame, all within about ``--storm-seconds``. When a game ends the host opens the next one, so play goes on through the
-whole storm.
+first state frame, all within about ``--storm-seconds``. When a game ends the host opens the
+next one, so play goes on through the whole storm.
 
 Measured on the seated sockets: every move's time from being sent to the new state arriving
-on each seated socket (so a move gives one sample per seated player), how many seated sockets were closed, and how many bytes and frames
-they got during the storm; on the crowd: how many got their first frame and how long the
-storm took.
+on each seated socket (so a move gives one sample per seated player), how many seated sockets
+were closed, and how many bytes and frames they got during the storm, and the server's CPU;
+on the crowd: how many got their first frame and how long the storm took.
+
+On one shared machine the crowd's own handshakes compete with the server for the cores; the
+crowd's processes run at a lower priority (``--crowd-nice``), as if they were elsewhere.
 
     python benchmarks/spectator_storm.py [--spectators 1000] [--storm-seconds 4]
 
@@ -25,6 +28,7 @@ import argparse
 import asyncio
 import json
 import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -53,6 +57,7 @@ class Seated:
         self.sent = sent
         """When each version was asked for, shared by the table's seated sockets."""
         self.latencies: list[float] = []
+        self.when: list[float] = []
         self.bytes = 0
         self.frames = 0
         self.closed = False
@@ -71,6 +76,7 @@ class Seated:
                 version = frame["version"]
                 if version in self.sent:
                     self.latencies.append(now - self.sent[version])
+                    self.when.append(now)
                 view = frame["view"]
                 if view is None:
                     continue
@@ -100,9 +106,16 @@ async def open_game(http: httpx.AsyncClient, seated: int) -> tuple[str, list[str
     return table_id, tokens
 
 
-def crowd(args: tuple[str, str, int, float]) -> dict[str, Any]:
+def crowd(args: tuple[str, str, int, float, int]) -> dict[str, Any]:
     """One process's share of the storm: ``count`` spectators spread over ``seconds``."""
-    ws_base, table_id, count, seconds = args
+    ws_base, table_id, count, seconds, nice = args
+    os.nice(nice)
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
 
     async def one(delay: float, held: list[Any], firsts: list[float]) -> None:
         await asyncio.sleep(delay)
@@ -170,15 +183,33 @@ async def drive(server: LiveServer, options: argparse.Namespace) -> dict[str, An
         shares = [options.spectators // procs + (i < options.spectators % procs)
                   for i in range(procs)]
         loop = asyncio.get_running_loop()
+        assert server.process is not None
+        cpu_before = cpu_seconds(server.process.pid)
+        storm_start = time.perf_counter()
         with multiprocessing.Pool(procs) as pool:
             storm = await loop.run_in_executor(None, lambda: pool.map(crowd, [
-                (server.ws_base, table_id, n, options.storm_seconds) for n in shares]))
+                (server.ws_base, table_id, n, options.storm_seconds, options.crowd_nice)
+                for n in shares]))
         counting.clear()
+        server_cpu = cpu_seconds(server.process.pid) - cpu_before
+        slow = sorted(
+            ((round(w - storm_start, 2), round(1000 * x)) for p in seated
+             if p.table_id == table_id
+             for w, x in zip(p.when[before.get(id(p), 0):], p.latencies[before.get(id(p), 0):],
+                             strict=True) if x > 0.05),
+        )
+        if options.verbose:
+            print("slow samples (s into the storm, ms):", slow)
         during = [x for p in seated if p.table_id == table_id
                   for x in p.latencies[before.get(id(p), 0):]]
         stop.set()
         await asyncio.wait_for(playing, 60)
-    return {"storm": storm, "during": during, "seated": seated}
+    return {"storm": storm, "during": during, "seated": seated, "cpu": server_cpu}
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main() -> None:
@@ -186,12 +217,15 @@ def main() -> None:
     parser.add_argument("--spectators", type=int, default=1000)
     parser.add_argument("--storm-seconds", type=float, default=4.0)
     parser.add_argument("--storm-procs", type=int, default=2)
+    parser.add_argument("--crowd-nice", type=int, default=10,
+                        help="how much lower the crowd processes' priority is (0: the same)")
     parser.add_argument("--seated", type=int, default=4,
                         help="players (client bots) at the four-seat table; bots take the rest")
     parser.add_argument("--bot-delay", type=float, default=0.2)
     parser.add_argument("--think", type=float, default=0.1,
                         help="mean seconds a seated client waits before its move")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--verbose", action="store_true", help="list the slow samples")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         server = LiveServer(
@@ -226,6 +260,7 @@ def main() -> None:
               f"  mean {1000 * statistics.mean(during):.1f}")
     print(f"to seated during storm:   {sum(p.frames for p in seated)} frames, "
           f"{sum(p.bytes for p in seated) / 1024:.1f} KiB")
+    print(f"server CPU in the storm:  {result['cpu']:.2f} s")
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ from .answers import Answers
 from .consent import SeatConsent
 from .lobby import LobbyError
 from .persistence import Journal
-from .presence import Presence, WatcherFrame
+from .presence import Fanout, Presence, WatcherFrame
 from .restore import make_bots
 from .store import LeaseLost, SeatRecord, StorageError
 from .tables import (
@@ -106,6 +106,7 @@ class TableActor(SeatConsent):
         self._consent_init()
         self.answers = Answers(table)
         self._watchers = WatcherFrame(table)
+        self.fanout = Fanout(self.answers.sent)
 
     # -- seats ----------------------------------------------------------------------------
     async def claim_seat(self, display: str, holder: str | None = None) -> tuple[int, str]:
@@ -352,17 +353,24 @@ class TableActor(SeatConsent):
         return True
 
     def broadcast(self) -> None:
+        # players first, now; a crowd of spectators after, a chunk at a time (presence.Fanout)
         connections = list(self.table.connections)
         frames = state_frames(self.table, {conn.seat for conn in connections})
+        watchers = []
         for conn in connections:
-            conn.push(frames[conn.seat])
-            self.answers.sent(conn)
+            if conn.seat is None:
+                watchers.append(conn)
+            else:
+                conn.push(frames[conn.seat])
+                self.answers.sent(conn)
+        self.fanout.send(watchers, frames.get(None, ""))
         self.presence.told_in_full()
 
     # -- bots, clocks and zombies --------------------------------------------------------
     def stop(self) -> None:
         """No more bot turns or clocks for this table (closing, or handing it over)."""
         self.presence.stop()
+        self.fanout.stop()
         if self.table.timer is not None:
             self.table.timer.cancel()
             self.table.timer = None

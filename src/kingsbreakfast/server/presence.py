@@ -14,9 +14,10 @@ id, docs/server.md), so the batching is local to that process in a cluster too.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Final
 
-from .tables import Table, state_frame, table_clock
+from .tables import Outbox, Table, state_frame, table_clock
 from .wire import PresenceFrame, SeatPresence, encode
 
 PRESENCE_SECONDS: Final = 0.25
@@ -87,3 +88,44 @@ class WatcherFrame:
         if key != self._key:
             self._key, self._frame = key, state_frame(table, None)
         return self._frame
+
+
+WATCHER_CHUNK: Final = 64
+"""Spectators served per turn of the event loop when a crowd watches."""
+
+
+class Fanout:
+    """A state frame to a crowd of spectators, a chunk per turn of the event loop, so the
+    players' next moves are read and answered in between instead of waiting behind a
+    thousand sends. A newer frame takes over the rest of an older one's round: a spectator
+    may skip a version but never sees one go backwards (each frame is a full view)."""
+
+    def __init__(self, sent: Callable[[Outbox], None]) -> None:
+        self._sent = sent
+        self._job: asyncio.Handle | None = None
+
+    def send(self, watchers: list[Outbox], frame: str) -> None:
+        if self._job is not None:
+            self._job.cancel()
+            self._job = None
+        if len(watchers) <= WATCHER_CHUNK:  # a few: at once, in order
+            self._push(watchers, frame)
+            return
+        self._round(watchers, frame)
+
+    def _round(self, watchers: list[Outbox], frame: str) -> None:
+        self._push(watchers[:WATCHER_CHUNK], frame)
+        rest = watchers[WATCHER_CHUNK:]
+        self._job = (
+            asyncio.get_running_loop().call_soon(self._round, rest, frame) if rest else None
+        )
+
+    def _push(self, watchers: list[Outbox], frame: str) -> None:
+        for conn in watchers:
+            conn.push(frame)
+            self._sent(conn)
+
+    def stop(self) -> None:
+        if self._job is not None:
+            self._job.cancel()
+            self._job = None

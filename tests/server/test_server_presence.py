@@ -13,7 +13,7 @@ from kingsbreakfast.server import consent
 from kingsbreakfast.server.lobby import LobbyError
 from kingsbreakfast.server.master import Master
 from kingsbreakfast.server.memory_store import MemoryStore
-from kingsbreakfast.server.presence import PRESENCE_SECONDS
+from kingsbreakfast.server.presence import PRESENCE_SECONDS, WATCHER_CHUNK, Fanout
 from kingsbreakfast.server.tables import OPEN
 from kingsbreakfast.server.wire import SeatAnswer
 from server.kb_harness import Capture, seated_table, until
@@ -132,5 +132,26 @@ def test_a_spectator_coming_or_going_never_restarts_a_bots_wait() -> None:
             master.detach(table, conn)
             assert table.timer is timer
         await master.close()
+
+    asyncio.run(main())
+
+
+def test_a_crowd_gets_frames_in_chunks_never_going_backwards() -> None:
+    async def main() -> None:
+        sent: list[Capture] = []
+        fanout = Fanout(sent.append)
+        few = [Capture(None) for _ in range(WATCHER_CHUNK)]
+        fanout.send(few, "v1")
+        assert all(c.frames == ["v1"] for c in few)  # a few: at once
+        crowd = [Capture(None) for _ in range(WATCHER_CHUNK * 3 + 5)]
+        fanout.send(crowd, "v1")
+        assert sum(c.frames == ["v1"] for c in crowd) == WATCHER_CHUNK  # the first chunk now
+        await asyncio.sleep(0)
+        fanout.send(crowd, "v2")  # a newer frame takes the round over
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert all(c.frames[-1] == "v2" for c in crowd)
+        assert all(c.frames in (["v1", "v2"], ["v2"]) for c in crowd)
+        assert len(sent) == len(few) + sum(len(c.frames) for c in crowd)
 
     asyncio.run(main())

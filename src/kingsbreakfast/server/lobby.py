@@ -32,6 +32,14 @@ from .tables import HUMAN, bot_name
 MAX_NAME_CHARS: Final = 32
 MAX_CLOCK_SECONDS: Final = 3600
 MIN_CLOCK_SECONDS: Final = 5
+HOUR: Final = 3600
+MAX_TURN_CLOCK_SECONDS: Final = 14 * 24 * HOUR
+"""Turn-based tables: a clock of whole hours, up to two weeks a move."""
+
+
+def is_turn_based(clock_seconds: int | None) -> bool:
+    """A clock of an hour or more: players come and go between moves (docs/accounts.md)."""
+    return clock_seconds is not None and clock_seconds >= HOUR
 
 
 class ArchivedGame(TypedDict):
@@ -96,12 +104,14 @@ def check_table(
         )
     if clock_seconds is not None and (
         type(clock_seconds) is not int
-        or not MIN_CLOCK_SECONDS <= clock_seconds <= MAX_CLOCK_SECONDS
+        or not MIN_CLOCK_SECONDS <= clock_seconds <= MAX_TURN_CLOCK_SECONDS
+        or (clock_seconds > MAX_CLOCK_SECONDS and clock_seconds % HOUR)
     ):
         raise LobbyError(
             422, "bad_clock",
-            f"the turn clock is {MIN_CLOCK_SECONDS} to {MAX_CLOCK_SECONDS} seconds, or none",
-            min=MIN_CLOCK_SECONDS, max=MAX_CLOCK_SECONDS,
+            f"the turn clock is {MIN_CLOCK_SECONDS} to {MAX_CLOCK_SECONDS} seconds, whole "
+            f"hours up to {MAX_TURN_CLOCK_SECONDS // HOUR}, or none",
+            min=MIN_CLOCK_SECONDS, max=MAX_CLOCK_SECONDS, max_hours=MAX_TURN_CLOCK_SECONDS // HOUR,
         )
     return parsed_rules
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import unicodedata
-from typing import Any, Final
+from typing import Any, Final, NotRequired
 
 from pydantic import JsonValue
 from typing_extensions import TypedDict
@@ -42,6 +42,14 @@ def is_turn_based(clock_seconds: int | None) -> bool:
     return clock_seconds is not None and clock_seconds >= HOUR
 
 
+class SeatKind(TypedDict):
+    """Who sat in a seat, for a page to name bots in the reader's language."""
+
+    kind: str
+    name: str
+    level: str
+
+
 class ArchivedGame(TypedDict):
     """A finished public game in the archive list: who played, never the cards."""
 
@@ -49,6 +57,7 @@ class ArchivedGame(TypedDict):
     num_seats: int
     finished_at: str | None
     players: list[str]
+    seats: list[SeatKind]
 
 
 class ReplayStep(TypedDict):
@@ -59,6 +68,7 @@ class ReplayStep(TypedDict):
     players: list[str]
     view: ViewDict
     score: ScoringDict | None
+    seats: NotRequired[list[SeatKind]]
 
 
 class LobbyError(KingsBreakfastError):
@@ -152,7 +162,17 @@ def archived(records: list[GameRecord]) -> list[ArchivedGame]:
             "players": [
                 s.name if s.kind == HUMAN else bot_name(s.seat, r.bot_level) for s in r.seats
             ],
+            "seats": seat_kinds([(s.kind, s.name) for s in r.seats], r.bot_level),
         }
         for r in records
         if r.public
+    ]
+
+
+def seat_kinds(seats: list[tuple[str, str]], bot_level: str) -> list[SeatKind]:
+    """(kind, name) of each seat as a page reads them: a bot by its level, never by the
+    English name the records give it."""
+    return [
+        {"kind": kind, "name": name if kind == HUMAN else "", "level": bot_level}
+        for kind, name in seats
     ]

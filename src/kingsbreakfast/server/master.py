@@ -30,6 +30,7 @@ from .lobby import (
     clean_name,
     deal,
     replay_step,
+    seat_kinds,
 )
 from .persistence import Journal
 from .restore import restore, seat_records
@@ -404,7 +405,17 @@ class Master:
     async def replay_step(self, table_id: str, step: int) -> ReplayStep:
         """The finished game as it stood after ``step`` actions, every hand shown."""
         state, names = await self._finished(table_id)
-        return replay_step(state, names, step)
+        answer = replay_step(state, names, step)
+        table = self.tables.get(table_id)
+        if table is not None:
+            answer["seats"] = seat_kinds([(s.kind, s.name) for s in table.seats], table.bot_level)
+        else:
+            record = await self.journal.call(self.storage.load, table_id)
+            if record is not None:
+                answer["seats"] = seat_kinds(
+                    [(s.kind, s.name) for s in record.seats], record.bot_level
+                )
+        return answer
 
     async def _finished(self, table_id: str) -> tuple[State, list[str]]:
         table = self.tables.get(table_id)

@@ -24,7 +24,7 @@ EVERY: Final = 2.0
 
 def clean_line(text: object) -> str:
     if not isinstance(text, str):
-        raise LobbyError(422, "bad_chat", "a chat line is text")
+        raise LobbyError(422, "bad_chat", "a chat line is text", limit=MAX_CHARS)
     line = " ".join(
         "".join(" " if unicodedata.category(ch).startswith("C") else ch for ch in text).split()
     )

@@ -286,6 +286,9 @@ def create_app(
     app.get("/t/{table_id}", include_in_schema=False)(lambda table_id: index())
     app.get("/replay/{game_id}", include_in_schema=False)(lambda game_id: index())
     app.get("/rules", include_in_schema=False)(index)
+    for page in ("/login", "/account", "/me", "/leaderboard"):
+        app.get(page, include_in_schema=False)(index)
+    app.get("/players/{name}", include_in_schema=False)(lambda name: index())
     return app
 
 

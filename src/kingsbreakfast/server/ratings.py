@@ -115,15 +115,19 @@ class Ratings:
         except StorageError as error:  # settled again at the next start
             log.warning("table %s: results not stored (%s)", game_id, error)
 
-    async def catch_up(self) -> None:
-        """Settle games whose results a stopped process did not store."""
-        for game_id in await self.accounts.call(self.accounts.store.unrecorded_games):
+    async def catch_up(self) -> bool:
+        """Settle finished games whose results are not stored yet (one that just ended, or
+        one a stopped process left); True when there were any."""
+        pending = await self.accounts.call(self.accounts.store.unrecorded_games)
+        for game_id in pending:
             await self._settle_quietly(game_id)
+        return bool(pending)
 
     # -- what players read ------------------------------------------------------------------
     async def leaderboard(self, page: int, size: int) -> dict[str, Any]:
         if page < 1 or not 1 <= size <= 100:
             raise LobbyError(422, "bad_page", "pages count from 1; a page has 1 to 100 rows")
+        await self.catch_up()
         total, rows = await self.accounts.call(
             self.accounts.store.leaderboard, (page - 1) * size, size
         )
@@ -145,6 +149,9 @@ class Ratings:
         account = await self.accounts.call(self.accounts.store.account_by_key, name_key(name))
         if account is None:
             raise LobbyError(404, "no_player", "there is no player of that name")
+        if await self.catch_up():  # a game that just ended counts at once
+            account = await self.accounts.call(self.accounts.store.account, account.id)
+            assert account is not None
         return account, await self.accounts.call(self.accounts.store.results, account.id)
 
 

@@ -8,6 +8,7 @@ which seat credential it carries (a header token, an account's seat, a guest's c
 
 from __future__ import annotations
 
+import os
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -16,7 +17,7 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, JsonValue
 
-from .account_store import Account
+from .account_store import START_MU, START_SIGMA, Account
 from .accounts import Accounts
 from .chat import Chat
 from .clocks import TurnClocks
@@ -88,7 +89,7 @@ class Site:
         self.chat = Chat(self.accounts)
         self.rematches = Rematches(self.accounts)
         self.clocks = TurnClocks(self.accounts)
-        self._site_key = site_key
+        self._site_key = site_key or os.environ.get("KINGSBREAKFAST_SITE_KEY") or None
         master.hall.game_over = self.ratings.game_over
         master.hall.clock_started = self.clocks.started
         master.on_restore = self.clocks.restore
@@ -258,7 +259,8 @@ def install(app: FastAPI, master: Master, site_key: str | None = None) -> Site:
         """The rating history as SVG; ``title`` and ``desc`` are the page's translated
         words for screen readers."""
         account, results = await site.ratings.profile(name[:64])
-        ratings = [round(ordinal(r.mu, r.sigma), 2) for r in results if r.rated]
+        ratings = [round(ordinal(START_MU, START_SIGMA), 2)]  # where everyone starts
+        ratings += [round(ordinal(r.mu, r.sigma), 2) for r in results if r.rated]
         svg = rating_svg(ratings, title[:120] or account.name, desc[:300])
         return Response(svg, media_type="image/svg+xml",
                         headers={"cache-control": "no-cache"})

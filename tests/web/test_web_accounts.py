@@ -18,16 +18,27 @@ from server.kb_live import LiveServer  # noqa: E402
 from web.browsing import shot  # noqa: E402
 from web.test_web_e2e import play_one_move, wait_for_a_turn_or_the_end  # noqa: E402
 
+def axe_clean(page: Any, context: str | None = None) -> None:
+    """No axe-core violation on the page (or in the part of it ``context`` selects)."""
+    axe = pytest.importorskip("axe_playwright_python.sync_playwright").Axe()
+    results = axe.run(page, context=context)
+    assert results.violations_count == 0, results.generate_report()
+
+
 XSS = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>'
 
 
 def register(page: Any, server: LiveServer, name: str) -> None:
     page.goto(server.base + "/login")
+    page.wait_for_selector("form#register")
+    axe_clean(page)
     page.fill("form#register input[name=name]", name)
     page.fill("form#register input[name=password]", "a long enough password")
     page.click("form#register button[type=submit]")
     page.wait_for_url(re.compile(r".*/me$"))
     page.wait_for_selector(f".account-nav >> text={name}")
+    page.wait_for_selector("#games h2")
+    axe_clean(page)
 
 
 def play_to_the_end(ann: Any, bob: Any) -> None:
@@ -96,6 +107,7 @@ def test_two_accounts_play_rated_rematch_and_chat(server: LiveServer, browser: A
     assert line.inner_text() == XSS
     assert bob.evaluate("window.__xss") is None and ann.evaluate("window.__xss") is None
     assert bob.locator(".chat-lines img, .chat-lines script").count() == 0
+    axe_clean(bob, ".chat")
     bob.click(".chat button[data-mute='0']")  # Ann sits in seat 0
     assert bob.locator(".chat-lines .chat-text").count() == 0
     assert ann.locator(".log").inner_text().count("onerror") == 0  # chat is not the game log
@@ -106,10 +118,12 @@ def test_two_accounts_play_rated_rematch_and_chat(server: LiveServer, browser: A
         assert seen["Rated games"] == "1" and seen["Games played"] == "1"
         assert seen["rating"] != "Rating: 0.00"
         assert page.locator("figure img").get_attribute("alt")
+        axe_clean(page)
     shot(ann, "profile-en")
     ann.goto(server.base + "/leaderboard")
     ann.wait_for_selector("table.board")
     assert ann.locator("table.board tbody tr").count() == 2
+    axe_clean(ann)
     shot(ann, "leaderboard-en")
     ann.select_option("#lang", "de")
     ann.wait_for_selector("text=Bestenliste")
@@ -120,6 +134,10 @@ def test_two_accounts_play_rated_rematch_and_chat(server: LiveServer, browser: A
     ann.goto(server.base + "/me")
     ann.wait_for_selector("h2:has-text('Laufende Tische')")
     assert ann.locator("a[download]").count() == 1  # the finished game's record
+    axe_clean(ann)
+    ann.goto(server.base + "/account")
+    ann.wait_for_selector("form#password")
+    axe_clean(ann)
     assert errors == []
     for context in contexts:
         context.close()

@@ -18,6 +18,7 @@ from server.kb_live import LiveServer  # noqa: E402
 from web.browsing import shot  # noqa: E402
 from web.test_web_e2e import play_one_move, wait_for_a_turn_or_the_end  # noqa: E402
 
+
 def axe_clean(page: Any, context: str | None = None) -> None:
     """No axe-core violation on the page (or in the part of it ``context`` selects)."""
     axe = pytest.importorskip("axe_playwright_python.sync_playwright").Axe()

@@ -7,7 +7,15 @@ escaped (a player's name is theirs to choose).
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
+import unicodedata
+from xml.sax.saxutils import escape as _escape
+
+
+def escape(text: str) -> str:
+    """Text as XML character data: markup escaped, control characters (which XML cannot
+    hold) dropped."""
+    return _escape("".join(ch for ch in text if not unicodedata.category(ch).startswith("C")))
+
 
 WIDTH = 480
 HEIGHT = 200

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import case, delete, func, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
@@ -67,6 +67,15 @@ class Result:
     mu: float
     sigma: float
     finished_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    games: int
+    wins: int
+    points: int
+    favourites: dict[str, int]
+    """How many games each dish was the one the player held most of."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,6 +309,25 @@ class AccountStore:
                 .limit(limit)
             ).all()
             return [_result(row) for row in reversed(rows)]
+
+    def totals(self, account_id: int) -> Totals:
+        """An account's counts over every result it has (not only the ones listed)."""
+        with self._session() as session:
+            games, wins, points = session.execute(
+                select(
+                    func.count(),
+                    func.coalesce(func.sum(case((GameResultRow.won, 1), else_=0)), 0),
+                    func.coalesce(func.sum(GameResultRow.points), 0),
+                ).where(GameResultRow.account_id == account_id)
+            ).one()
+            dishes = session.execute(
+                select(GameResultRow.favourite, func.count())
+                .where(GameResultRow.account_id == account_id,
+                       GameResultRow.favourite.is_not(None))
+                .group_by(GameResultRow.favourite)
+            ).all()
+            return Totals(int(games), int(wins), int(points),
+                          {str(dish): int(n) for dish, n in dishes})
 
     def leaderboard(self, offset: int, limit: int) -> tuple[int, list[Account]]:
         """Accounts with a rated game, best conservative rating (mu − 3σ) first."""

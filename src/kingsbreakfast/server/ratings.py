@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import Counter
 from datetime import UTC, datetime
 from typing import Any
 
@@ -24,7 +23,7 @@ from openskill.models import PlackettLuce
 
 from kingsbreakfast.engine import DISHES
 
-from .account_store import Account, Result
+from .account_store import Account, Result, Totals
 from .accounts import Accounts
 from .lobby import LobbyError
 from .restore import replay_state
@@ -143,7 +142,7 @@ class Ratings:
             ],
         }
 
-    async def profile(self, name: str) -> tuple[Account, list[Result]]:
+    async def profile(self, name: str) -> tuple[Account, Totals, list[Result]]:
         from .accounts import name_key
 
         account = await self.accounts.call(self.accounts.store.account_by_key, name_key(name))
@@ -152,12 +151,16 @@ class Ratings:
         if await self.catch_up():  # a game that just ended counts at once
             account = await self.accounts.call(self.accounts.store.account, account.id)
             assert account is not None
-        return account, await self.accounts.call(self.accounts.store.results, account.id)
+        store = self.accounts.store
+        totals = await self.accounts.call(store.totals, account.id)
+        return account, totals, await self.accounts.call(store.results, account.id)
 
 
-def profile_body(account: Account, results: list[Result]) -> dict[str, Any]:
-    games = len(results)
-    favourites = Counter(r.favourite for r in results if r.favourite)
+def profile_body(account: Account, totals: Totals, results: list[Result]) -> dict[str, Any]:
+    """The profile page's figures: counts over every game, the rating after each of the
+    latest games listed."""
+    games = totals.games
+    favourites = totals.favourites
     return {
         "name": account.name,
         "rating": round(ordinal(account.mu, account.sigma), 2),
@@ -165,9 +168,9 @@ def profile_body(account: Account, results: list[Result]) -> dict[str, Any]:
         "sigma": round(account.sigma, 2),
         "rated_games": account.rated_games,
         "games": games,
-        "wins": sum(r.won for r in results),
-        "win_share": round(sum(r.won for r in results) / games, 3) if games else None,
-        "average_points": round(sum(r.points for r in results) / games, 2) if games else None,
+        "wins": totals.wins,
+        "win_share": round(totals.wins / games, 3) if games else None,
+        "average_points": round(totals.points / games, 2) if games else None,
         "favourite_dish": (
             min(favourites, key=lambda d: (-favourites[d], DISHES.index(d)))
             if favourites else None

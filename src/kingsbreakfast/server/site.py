@@ -251,14 +251,14 @@ def install(app: FastAPI, master: Master, site_key: str | None = None) -> Site:
 
     @app.get("/api/players/{name}", tags=["accounts"])
     async def profile(name: str) -> dict[str, Any]:
-        account, results = await site.ratings.profile(name[:64])
-        return profile_body(account, results)
+        account, totals, results = await site.ratings.profile(name[:64])
+        return profile_body(account, totals, results)
 
     @app.get("/api/players/{name}/rating.svg", tags=["accounts"])
     async def rating_plot(name: str, title: str = "", desc: str = "") -> Response:
         """The rating history as SVG; ``title`` and ``desc`` are the page's translated
         words for screen readers."""
-        account, results = await site.ratings.profile(name[:64])
+        account, _totals, results = await site.ratings.profile(name[:64])
         ratings = [round(ordinal(START_MU, START_SIGMA), 2)]  # where everyone starts
         ratings += [round(ordinal(r.mu, r.sigma), 2) for r in results if r.rated]
         svg = rating_svg(ratings, title[:120] or account.name, desc[:300])

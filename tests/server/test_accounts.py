@@ -177,22 +177,35 @@ def test_cookies_are_http_only_and_same_site(client: TestClient) -> None:
 
 
 def test_the_migrations_go_up_and_down_on_both_databases(db_url: str, tmp_path: Path) -> None:
+    """An existing database (at the leases revision, with a game in it) gains the account
+    tables and keeps its game; going back down drops only what the revision added."""
     from alembic import command
     from alembic.config import Config
 
     from kingsbreakfast.server.storage import Storage
+    from kingsbreakfast.server.store import SeatRecord
 
     storage = Storage(db_url)
+    config = Config()
+    config.set_main_option("script_location", "src/kingsbreakfast/server/migrations")
+
+    def to(revision: str, up: bool = True) -> None:
+        with storage.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            (command.upgrade if up else command.downgrade)(config, revision)
+
+    to("0002")
+    storage.create_game("old", num_seats=3, rules={}, bot_level="easy", clock_seconds=None,
+                        public=True, seats=[SeatRecord(n, "open", "", None) for n in range(3)])
     storage.migrate()
     names = set(inspect(storage.engine).get_table_names())
     assert {"accounts", "auth_sessions", "seat_accounts", "game_results", "chat_messages",
             "rematches", "turn_clocks", "site_keys", "games"} <= names
-    config = Config()
-    config.set_main_option("script_location", "src/kingsbreakfast/server/migrations")
-    with storage.engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0002")
+    loaded = storage.load("old")
+    assert loaded is not None and len(loaded.seats) == 3
+    to("0002", up=False)
     assert "accounts" not in set(inspect(storage.engine).get_table_names())
+    assert storage.load("old") is not None
     storage.migrate()
     assert "accounts" in set(inspect(storage.engine).get_table_names())
     storage.dispose()

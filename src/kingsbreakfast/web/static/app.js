@@ -225,7 +225,7 @@ class TableSession {
         if (last) announce(this.logLine(last));
       }
       if (view && view.to_move === frame.you && (!before || !before.view || before.view.to_move !== frame.you)) announce(t("game.yourTurn"));
-      this.chat.seats(frame.you, frame.table.seats.map((_, i) => this.seatName(i)));
+      this.chat.seats(frame.you, frame.table.seats.map((s, i) => (s.kind === "human" ? this.seatName(i) : null)));
       this.render();
     } else if (frame.type === "chat") {
       this.chat.onFrame(frame);

@@ -36,7 +36,7 @@ export class ChatPanel {
 
   // Who sits where, from each state frame (for the mute buttons).
   seats(you, names) {
-    const same = you === this.you && names.join("\n") === this.names.join("\n");
+    const same = you === this.you && JSON.stringify(names) === JSON.stringify(this.names);
     this.you = you;
     this.names = names;
     if (!same) this.render();
@@ -49,7 +49,7 @@ export class ChatPanel {
   }
 
   render() {
-    const mutes = this.names.map((name, seat) => seat === this.you ? "" : `<button type="button" class="link" data-mute="${seat}" aria-pressed="${this.muted.has(seat)}">${esc(t(this.muted.has(seat) ? "chat.unmute" : "chat.mute", { name }))}</button>`).join(" ");
+    const mutes = this.names.map((name, seat) => seat === this.you || name === null ? "" : `<button type="button" class="link" data-mute="${seat}" aria-pressed="${this.muted.has(seat)}">${esc(t(this.muted.has(seat) ? "chat.unmute" : "chat.mute", { name }))}</button>`).join(" ");
     const form = this.you === null ? `<p class="muted">${esc(t("chat.spectator"))}</p>` : `<form class="form inline" id="chat-form">
         <label>${esc(t("chat.label"))} <input name="text" maxlength="200" autocomplete="off" required></label>
         <button type="submit">${esc(t("chat.send"))}</button></form>`;

@@ -239,3 +239,15 @@ def test_a_guest_gets_a_rematch_seat_by_showing_the_old_token(client: TestClient
     ws, _, frame = hello(guest, reply["table"], cookie=True)  # the cookie holds it too
     ws.__exit__(None, None, None)
     assert frame["you"] == 0
+
+
+def test_a_rematch_played_out_is_still_the_answer_to_a_late_click(client: TestClient) -> None:
+    guest = Player(client)
+    grant = guest.post("/api/tables", json={**TABLE, "name": "Gus"}).json()
+    old, token = grant["table"]["id"], grant["token"]
+    guest.post(f"/api/tables/{old}/start", headers={"x-seat-token": token})
+    watch_to_the_end(guest, old)
+    new = guest.post(f"/api/tables/{old}/rematch", headers={"x-seat-token": token}).json()
+    watch_to_the_end(guest, new["table"])  # played out, and its last watcher gone
+    late = guest.post(f"/api/tables/{old}/rematch", headers={"x-seat-token": token})
+    assert late.status_code == 200 and late.json()["table"] == new["table"]

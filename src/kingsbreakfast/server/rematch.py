@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from .accounts import Accounts
 from .lobby import LobbyError
 from .sessions import digest
-from .tables import HUMAN, OPEN, OVER, Seat, Table
+from .tables import HUMAN, LOBBY, OPEN, OVER, Seat, Table
 from .wire import rematch_frame
 
 
@@ -87,8 +87,8 @@ class Rematches:
             conn.push(frame)
         started = False
         if votes >= set(needed):
-            new = await master.held(new_id)
-            if new.status != OVER and new.state is None and new.host is not None:
+            new = await master.find(new_id)  # (a rematch played out already comes back too)
+            if new is not None and new.status == LOBBY and new.host is not None:
                 await master.start(new_id, self._token(new_id, old, new.host, owners))
             started = True
         return RematchSeat(

@@ -174,6 +174,14 @@ def test_cookies_are_http_only_and_same_site(client: TestClient) -> None:
     session = next(c for c in cookie if c.startswith("kb_session="))
     assert "HttpOnly" in session and "SameSite=lax" in session and "Path=/" in session
     assert "Secure" not in session  # plain HTTP here; behind TLS the flag is set
+    tls = TestClient(client.app, base_url="https://testserver")
+    tls.get("/api/account")
+    csrf = tls.cookies["kb_csrf"]
+    reply = tls.post("/api/account/login", json={"name": "Ann", "password": SECRET},
+                     headers={"x-csrf-token": csrf})
+    cookie = [v for k, v in reply.headers.multi_items() if k == "set-cookie"]
+    assert reply.status_code == 200
+    assert "Secure" in next(c for c in cookie if c.startswith("kb_session="))
 
 
 def test_the_migrations_go_up_and_down_on_both_databases(db_url: str, tmp_path: Path) -> None:

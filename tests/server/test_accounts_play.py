@@ -251,3 +251,17 @@ def test_a_rematch_played_out_is_still_the_answer_to_a_late_click(client: TestCl
     watch_to_the_end(guest, new["table"])  # played out, and its last watcher gone
     late = guest.post(f"/api/tables/{old}/rematch", headers={"x-seat-token": token})
     assert late.status_code == 200 and late.json()["table"] == new["table"]
+
+
+def test_the_archive_and_the_replay_name_bots_by_level_not_in_english(
+    client: TestClient,
+) -> None:
+    _ann, _bob, table_id = rated_game(client)
+    (game,) = [g for g in Player(client).get("/api/archive").json() if g["id"] == table_id]
+    assert game["seats"] == [
+        {"kind": "human", "name": "Ann", "level": "random"},
+        {"kind": "human", "name": "Bob", "level": "random"},
+        {"kind": "bot", "name": "", "level": "random"},
+    ]
+    step = Player(client).get(f"/games/{table_id}/replay/0").json()
+    assert step["seats"] == game["seats"]

@@ -88,6 +88,9 @@ def test_the_password_is_never_stored_logged_or_echoed_in_clear(
     replies.append(ann.post("/api/account/password", json={"old": SECRET, "new": SECRET[:3]}))
     replies.append(ann.post("/api/account/login", json={"password": SECRET}))  # no name
     replies.append(ann.post("/api/account/register", json={"name": "B" * 40, "password": SECRET}))
+    replies.append(ann.post("/api/account/register", json=[SECRET]))
+    replies.append(ann.post("/api/account/login", json={"name": ["x"], "password": SECRET}))
+    replies.append(ann.post("/api/account/register", content='{"password": "' + SECRET + '",'))
     stored = every_stored_text(db_url)
     assert "$argon2id$" in stored
     for clear in (SECRET, SECRET + "x"):

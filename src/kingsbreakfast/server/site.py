@@ -8,6 +8,7 @@ which seat credential it carries (a header token, an account's seat, a guest's c
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 from dataclasses import dataclass
@@ -43,19 +44,25 @@ from .sessions import (
 from .tables import Table
 
 
-class Login(BaseModel):
-    """Every field optional and untyped, checked by hand: a refusal never echoes a password
-    back (the framework's own validation errors repeat what was sent)."""
+async def secret_body(request: Request) -> dict[str, JsonValue]:
+    """A body holding a password, read by hand: whatever is wrong with it, the refusal never
+    repeats what was sent (the framework's own validation errors do). Not JSON, or not an
+    object, reads as an empty object, whose missing fields are then refused by name."""
+    if len(await request.body()) > 4096:
+        raise LobbyError(413, "body_too_big", "a request body here has at most 4096 bytes")
+    try:
+        body = json.loads(await request.body())
+    except (ValueError, UnicodeDecodeError):
+        return {}
+    return body if isinstance(body, dict) else {}
 
-    model_config = ConfigDict(extra="ignore")
-    name: JsonValue = None
-    password: JsonValue = None
 
-
-class PasswordChange(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-    old: JsonValue = None
-    new: JsonValue = None
+def body_schema(*names: str) -> dict[str, Any]:
+    """The OpenAPI description of a body :func:`secret_body` reads."""
+    properties = {name: {"type": "string"} for name in names}
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": {
+        "type": "object", "properties": properties, "required": list(names),
+    }}}}}
 
 
 class ChatLine(BaseModel):
@@ -201,17 +208,23 @@ def install(app: FastAPI, master: Master, site_key: str | None = None) -> Site:
         account = await accounts.current(request)
         return answer(request, {"account": None if account is None else account_body(account)})
 
-    @app.post("/api/account/register", tags=["accounts"], status_code=201)
-    async def register(request: Request, body: Login) -> JSONResponse:
+    @app.post("/api/account/register", tags=["accounts"], status_code=201,
+              openapi_extra=body_schema("name", "password"))
+    async def register(request: Request) -> JSONResponse:
+        """A new account, logged in at once."""
         check_csrf(request)
-        account = await accounts.register(body.name, body.password)
+        body = await secret_body(request)
+        account = await accounts.register(body.get("name"), body.get("password"))
         return await session_answer(request, account, 201)
 
-    @app.post("/api/account/login", tags=["accounts"])
-    async def login(request: Request, body: Login) -> JSONResponse:
+    @app.post("/api/account/login", tags=["accounts"],
+              openapi_extra=body_schema("name", "password"))
+    async def login(request: Request) -> JSONResponse:
+        """A new session for this browser."""
         check_csrf(request)
+        body = await secret_body(request)
         address = request.client.host if request.client else "?"
-        account = await accounts.login(body.name, body.password, address)
+        account = await accounts.login(body.get("name"), body.get("password"), address)
         return await session_answer(request, account, 200)
 
     @app.post("/api/account/logout", tags=["accounts"], status_code=204)
@@ -224,11 +237,13 @@ def install(app: FastAPI, master: Master, site_key: str | None = None) -> Site:
         clear_cookie(response, request, SESSION_COOKIE)
         return response
 
-    @app.post("/api/account/password", tags=["accounts"])
-    async def change_password(request: Request, body: PasswordChange) -> JSONResponse:
+    @app.post("/api/account/password", tags=["accounts"],
+              openapi_extra=body_schema("old", "new"))
+    async def change_password(request: Request) -> JSONResponse:
         """Every session of the account ends; this browser gets a new one."""
         account = await _need_account(request)
-        await accounts.change_password(account, body.old, body.new)
+        body = await secret_body(request)
+        await accounts.change_password(account, body.get("old"), body.get("new"))
         return await session_answer(request, account, 200)
 
     async def _need_account(request: Request) -> Account:

@@ -8,7 +8,8 @@ export class ChatPanel {
   constructor(tableId) {
     this.id = tableId;
     this.lines = [];
-    this.muted = new Set(JSON.parse(sessionStorage.getItem("kingsbreakfast.muted." + tableId) || "[]"));
+    this.muted = new Set();
+    try { this.muted = new Set(JSON.parse(sessionStorage.getItem("kingsbreakfast.muted." + tableId) || "[]")); } catch (_) { /* private mode */ }
     this.you = null;
     this.names = [];
     this.error = "";

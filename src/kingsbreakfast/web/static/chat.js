@@ -21,7 +21,11 @@ export class ChatPanel {
   }
 
   async load() {
-    try { this.lines = await call("GET", `/api/tables/${this.id}/chat`); } catch (_) { this.lines = []; }
+    let stored = [];
+    try { stored = await call("GET", `/api/tables/${this.id}/chat`); } catch (_) { /* none yet */ }
+    // a line may have arrived on the socket while this was on its way: keep both, once each
+    const byId = new Map([...stored, ...this.lines].map((l) => [l.id, l]));
+    this.lines = [...byId.values()].sort((a, b) => a.id - b.id).slice(-100);
     this.render();
   }
 

@@ -3,6 +3,7 @@ seat tokens, the growing login lock and the rating plot."""
 
 from __future__ import annotations
 
+import math
 import unicodedata
 import xml.etree.ElementTree as ElementTree
 
@@ -14,6 +15,7 @@ from kingsbreakfast.server.accounts import FREE_FAILURES, MAX_LOCK_SECONDS, lock
 from kingsbreakfast.server.chat import MAX_CHARS, clean_line
 from kingsbreakfast.server.lobby import LobbyError
 from kingsbreakfast.server.rating_plot import rating_svg
+from kingsbreakfast.server.ratings import MODEL, rate
 from kingsbreakfast.server.sessions import Keys
 
 KEYS = Keys("k" * 64)
@@ -79,3 +81,28 @@ def test_the_rating_plot_is_well_formed_svg_whatever_the_title(
     shown = "".join(ch for ch in title if not unicodedata.category(ch).startswith("C"))
     assert found is not None and (found.text or "") == shown
     assert len(root.findall("{http://www.w3.org/2000/svg}circle")) == len(ratings)
+
+
+@given(
+    st.lists(
+        st.tuples(st.floats(10, 40), st.floats(1, 25 / 3), st.integers(1, 5)),
+        min_size=2, max_size=5,
+    )
+)
+def test_a_rating_update_never_loses_more_certainty_than_the_drift(
+    players: list[tuple[float, float, int]],
+) -> None:
+    after = rate([(mu, sigma) for mu, sigma, _ in players], [p for _, _, p in players])
+    for (_, sigma, _), (_, new_sigma) in zip(players, after, strict=True):
+        assert new_sigma <= math.hypot(sigma, MODEL.tau) + 1e-9
+
+
+@given(st.tuples(st.floats(10, 40), st.floats(1, 25 / 3)),
+       st.tuples(st.floats(10, 40), st.floats(1, 25 / 3)))
+def test_between_two_accounts_the_better_place_gains_and_the_other_loses(
+    first: tuple[float, float], second: tuple[float, float],
+) -> None:
+    (winner_mu, _), (loser_mu, _) = rate([first, second], [1, 2])
+    assert winner_mu > first[0] and loser_mu < second[0]
+    (tied_a, _), (tied_b, _) = rate([first, first], [1, 1])
+    assert tied_a == pytest.approx(tied_b)

@@ -38,6 +38,13 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - 3.0 * sigma
 
 
+def rate(ratings: list[tuple[float, float]], places: list[int]) -> list[tuple[float, float]]:
+    """New (μ, σ) of players who finished at ``places`` (1 best, equal places tied)."""
+    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in ratings]
+    new = MODEL.rate(teams, ranks=[float(place) for place in places])
+    return [(team[0].mu, team[0].sigma) for team in new]
+
+
 def results_of(
     record: GameRecord, owners: dict[int, int], accounts: dict[int, Account]
 ) -> list[Result]:
@@ -53,10 +60,8 @@ def results_of(
     }
     if rated:
         order = sorted(seats)
-        teams = [[MODEL.rating(mu=accounts[seats[s]].mu, sigma=accounts[seats[s]].sigma)]
-                 for s in order]
-        new = MODEL.rate(teams, ranks=[float(places[s]) for s in order])
-        after = {s: (team[0].mu, team[0].sigma) for s, team in zip(order, new, strict=True)}
+        new = rate([after[s] for s in order], [places[s] for s in order])
+        after = dict(zip(order, new, strict=True))
     finished = record.finished_at or datetime.now(UTC)
     results = []
     for seat, account in sorted(seats.items()):

@@ -146,7 +146,12 @@ async function myGamesPage(app, navigate) {
     return;
   }
   const who = (g) => g.seats.map((s, i) => esc(seatName(s, i))).join(", ");
-  const running = data.running.map((g) => `<li class="${g.your_move ? "your-move" : ""}"><span>${g.your_move ? `<strong>${esc(t("games.yourMove"))}</strong> · ` : ""}${who(g)} · ${esc(t("status." + g.status))}</span>
+  const left = (g) => {
+    if (!g.your_move || !g.deadline_ms) return "";
+    const seconds = Math.max(0, Math.round((g.deadline_ms - Date.now()) / 1000));
+    return " · " + esc(seconds > 3600 ? t("game.clockLong", { hours: Math.floor(seconds / 3600), minutes: Math.floor((seconds % 3600) / 60) }) : t("game.clock", { seconds }));
+  };
+  const running = data.running.map((g) => `<li class="${g.your_move ? "your-move" : ""}"><span>${g.your_move ? `<strong>${esc(t("games.yourMove"))}</strong> · ` : ""}${who(g)} · ${esc(t("status." + g.status))}${left(g)}</span>
       <a class="button" href="/t/${esc(g.id)}" data-link>${esc(t("games.open"))}</a></li>`).join("");
   const finished = data.finished.map((g) => `<li><span>${who(g)}</span>
       <a class="button" href="${esc(g.replay)}" data-link>${esc(t("lobby.replay"))}</a>

@@ -39,7 +39,10 @@ def fresh(url: str) -> None:
     with engine.begin() as connection:
         connection.execute(
             text(
-                "DROP TABLE IF EXISTS seat_holders, leases, actions, seats, games, alembic_version"
+                "DROP TABLE IF EXISTS seat_holders, turn_clocks, rematches, chat_messages, "
+                "game_results, "
+                "seat_accounts, auth_sessions, accounts, site_keys, "
+                "leases, actions, seats, games, alembic_version"
             )
         )
     engine.dispose()

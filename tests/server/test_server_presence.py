@@ -65,11 +65,11 @@ def test_a_freed_seat_needs_the_hosts_consent() -> None:
 
         async def refused(name: str, holder: str | None = None) -> str:
             with pytest.raises(LobbyError) as error:
-                await master.join(table.id, name, holder)
+                await master.join(table.id, name, holder=holder)
             return error.value.code
 
         assert await refused("Someone", tokens[1]) == "already_seated"
-        assert await refused("Player 1") == "name_taken"
+        assert await refused("Player 1") == "seat_name_taken"
         seat, token = await master.join(table.id, "Cid")
         assert seat == 2 and not table.seats[2].holds(token)
         assert await refused("Dee") == "seat_requested"

@@ -34,7 +34,7 @@ from kingsbreakfast.engine import CARD_IDS, Action, IllegalActionError, State
 from . import metrics
 from .answers import Answers
 from .consent import SeatConsent
-from .lobby import LobbyError
+from .lobby import LobbyError, is_turn_based
 from .persistence import Journal
 from .presence import Fanout, Presence, WatcherFrame
 from .restore import make_bots
@@ -86,6 +86,10 @@ class Hall:
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     lease_lost: Callable[[str], None] = lambda _table_id: None
     """Told when a write was fenced off: the table belongs to another process now."""
+    game_over: Callable[[Table], None] = lambda _table: None
+    """Told when a table's last action was stored (results and ratings)."""
+    clock_started: Callable[[Table], None] = lambda _table: None
+    """Told when a turn's clock starts (turn-based tables store the deadline)."""
     bot_thread: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-bot")
     )
@@ -109,23 +113,26 @@ class TableActor(SeatConsent):
         self.fanout = Fanout(self.answers.sent)
 
     # -- seats ----------------------------------------------------------------------------
-    async def claim_seat(self, display: str, holder: str | None = None) -> tuple[int, str]:
+    async def claim_seat(
+        self, display: str, token: str | None = None, holder: str | None = None
+    ) -> tuple[int, str]:
         """The first open seat goes to ``display`` in the lobby; during play a seat left is
-        only asked for, and the host decides (:mod:`.consent`). ``holder``: a token the
-        newcomer already has, refused if it holds a seat here (one person, one seat)."""
+        only asked for, and the host decides (:mod:`.consent`). ``token``: the seat token to
+        use (an account's), else a new one; ``holder``: a token the newcomer already has,
+        refused if it holds a seat here (one person, one seat)."""
         table = self.table
         async with table.lock:
             if table.status == OVER:
                 raise LobbyError(409, "game_over", "this game is over")
             if table.status == PLAYING:
-                return self.ask(display, holder)
+                return self.ask(display, holder, token)
             if holder is not None and table.seat_of(holder) is not None:
                 raise LobbyError(409, "already_seated", "you already hold a seat at this table")
             free = [n for n, s in enumerate(table.seats) if s.kind == OPEN]
             if not free:
                 raise LobbyError(409, "table_full", "every seat at this table is taken")
             number = free[0]
-            token = new_token()
+            token = token or new_token()
             seat = table.seats[number]
             old = (seat.kind, seat.name, seat.token_hash)
             seat.kind, seat.name, seat.token_hash = HUMAN, display, token_digest(token)
@@ -348,6 +355,7 @@ class TableActor(SeatConsent):
             table.status = OVER
             table.deadline = None
             log.info("table %s: game over after %d actions", table.id, table.version)
+            self.hall.game_over(table)
         self.schedule()
         self.broadcast()
         return True
@@ -396,6 +404,7 @@ class TableActor(SeatConsent):
         elif table.clock_seconds is not None:
             if table.deadline is None:
                 table.deadline = hall.wall_clock() + table.clock_seconds
+                hall.clock_started(table)
             delay = max(0.0, table.deadline - hall.wall_clock())
         elif not table.connected(seat_no):
             table.deadline = None
@@ -423,8 +432,10 @@ class TableActor(SeatConsent):
                 # been past cancelling): their turn is theirs unless their own clock ran out.
                 if table.deadline is None or self.hall.wall_clock() < table.deadline:
                     return
-            elif seat.kind == HUMAN:
+            elif seat.kind == HUMAN and not is_turn_based(table.clock_seconds):
                 seat.zombie = True  # away when the clock ran out: a bot plays until return
+            # (at a turn-based table a bot plays only the move whose clock ran out: nobody
+            # is expected to be there between moves)
             view = state.view(seat_no)
             bot = table.bots[seat_no]
             seed = table.rng.getrandbits(64)

@@ -60,7 +60,9 @@ class SeatConsent:
         """Sockets of newcomers waiting for an answer, and the seat each asked for."""
 
     # -- asking ---------------------------------------------------------------------------
-    def ask(self, display: str, holder: str | None) -> tuple[int, str]:
+    def ask(
+        self, display: str, holder: str | None, token: str | None = None
+    ) -> tuple[int, str]:
         """A request for a seat freed during play (call under the table's lock)."""
         table = self.table
         if holder is not None and table.seat_of(holder) is not None:
@@ -71,7 +73,7 @@ class SeatConsent:
                 409, "no_host", "nobody hosts this table any more to let you sit"
             )
         if any(s.kind == HUMAN and s.name == display for s in table.seats):
-            raise LobbyError(409, "name_taken", "a player at this table has this name")
+            raise LobbyError(409, "seat_name_taken", "a player at this table has this name")
         now = time.monotonic()
         for number, old in list(self.requests.items()):
             if now - old.asked_at > REQUEST_SECONDS:
@@ -85,7 +87,7 @@ class SeatConsent:
                     409, "seat_requested", "someone already asked for this seat; try later"
                 )
             raise LobbyError(409, "table_full", "every seat at this table is taken")
-        token = new_token()
+        token = token or new_token()
         request = SeatRequest(free[0], display, token_digest(token), now)
         self.requests[request.seat] = request
         log.info("table %s: seat %d requested", table.id, request.seat)

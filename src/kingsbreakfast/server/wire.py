@@ -10,6 +10,7 @@ two games differing only in hidden cards look identical to a seat.
 Client → server::
 
     {"type": "hello", "token": "..." | null}     first frame; null joins as a spectator
+    {"type": "hello", "token": null, "cookie": true}   the seat this browser's cookies hold
     {"type": "act", "version": N, "action": {"type": "take", "dish": "cheese"}}
     {"type": "sync"}                              ask for a fresh full view
     {"type": "ping"}
@@ -17,7 +18,8 @@ Client → server::
 
 Server → client: ``state`` (a full view of the table for this connection), ``error``
 (``code``, English ``message``, ``params``, and the current ``version``), ``pong``,
-``presence`` (who is connected, batched) and, to the host, ``seat_request``.
+``presence`` (who is connected, batched), to the host ``seat_request``, and ``chat``
+and ``rematch`` (see docs/accounts.md).
 """
 
 from __future__ import annotations
@@ -108,6 +110,9 @@ RecordAction: TypeAlias = Annotated[Action, PlainValidator(_record_action)]
 @dataclass(frozen=True, slots=True, config=_CLIENT_FRAME)
 class Hello:
     token: SeatToken | None = None
+    cookie: bool = False
+    """Without a token: take the seat this browser's cookies hold (its account's seat or a
+    guest seat cookie), if any."""
     type: Literal["hello"] = "hello"
 
 
@@ -151,6 +156,7 @@ _FIELD_FAULTS: Final = {
     "action": ("bad_action", "an act message needs an action object in 'action'"),
     "seat": ("bad_seat_field", "'seat' must be the number of the seat asked for"),
     "accept": ("bad_accept_field", "'accept' must be true or false"),
+    "cookie": ("bad_cookie_field", "'cookie' must be true or false"),
 }
 
 
@@ -299,7 +305,31 @@ class SeatRequestFrame(TypedDict):
     version: int
 
 
-ServerFrame: TypeAlias = StateFrame | ErrorFrame | PongFrame | PresenceFrame | SeatRequestFrame
+class ChatFrame(TypedDict):
+    """A table chat line; kept apart from the game's history (the log never shows it)."""
+
+    type: Literal["chat"]
+    id: int
+    seat: int
+    name: str
+    text: str
+    at_ms: int
+
+
+class RematchFrame(TypedDict):
+    """A finished game's players are asked to play again at ``table``; ``votes`` are the
+    seats that said yes, ``needed`` those that must."""
+
+    type: Literal["rematch"]
+    table: str
+    votes: list[int]
+    needed: list[int]
+
+
+ServerFrame: TypeAlias = (
+    StateFrame | ErrorFrame | PongFrame | PresenceFrame | SeatRequestFrame | ChatFrame
+    | RematchFrame
+)
 
 
 def encode(frame: ServerFrame) -> str:
@@ -331,4 +361,17 @@ def error_frame(
 
 def pong_frame(version: int) -> str:
     frame: PongFrame = {"type": "pong", "version": version}
+    return encode(frame)
+
+
+def chat_frame(line_id: int, seat: int, name: str, text: str, at: float) -> str:
+    frame: ChatFrame = {
+        "type": "chat", "id": line_id, "seat": seat, "name": name, "text": text,
+        "at_ms": int(at * 1000),
+    }
+    return encode(frame)
+
+
+def rematch_frame(table: str, votes: list[int], needed: list[int]) -> str:
+    frame: RematchFrame = {"type": "rematch", "table": table, "votes": votes, "needed": needed}
     return encode(frame)

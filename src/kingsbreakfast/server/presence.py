@@ -35,12 +35,21 @@ def presence_frame(table: Table) -> str:
     return encode(frame)
 
 
+def _snapshot(table: Table) -> object:
+    """What a presence frame would say, cheaply comparable (a broadcast takes one)."""
+    present = {conn.seat for conn in table.connections}
+    return (
+        table.version, table.deadline,
+        tuple((number in present, seat.zombie) for number, seat in enumerate(table.seats)),
+    )
+
+
 class Presence:
     """One table's batched presence updates."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
-        self._told = ""
+        self._told: object = None
         """The presence everyone last heard (in a presence or a state frame)."""
         self._pending: asyncio.Task[None] | None = None
 
@@ -51,7 +60,7 @@ class Presence:
 
     def told_in_full(self) -> None:
         """A state frame went to everyone: it carried the presence too."""
-        self._told = presence_frame(self.table)
+        self._told = _snapshot(self.table)
 
     def stop(self) -> None:
         if self._pending is not None:
@@ -61,10 +70,11 @@ class Presence:
     async def _tell(self) -> None:
         await asyncio.sleep(PRESENCE_SECONDS)
         self._pending = None
-        frame = presence_frame(self.table)
-        if frame == self._told:
+        now = _snapshot(self.table)
+        if now == self._told:
             return
-        self._told = frame
+        self._told = now
+        frame = presence_frame(self.table)
         for conn in list(self.table.connections):
             conn.push(frame)
 

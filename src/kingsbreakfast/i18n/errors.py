@@ -106,11 +106,11 @@ _MESSAGES: dict[str, Callable[[Mapping[str, object]], str]] = {
     ).format(to_move=p.get("to_move"), seat=p.get("seat")),
     # choices a person made (a bot, a language) and the game server's refusals
     "unknown_bot": lambda p: _("unknown bot {name}: choose one of {choices}").format(
-        name=p.get("name"), choices=_listed(p.get("choices"))
+        name=repr(p.get("name")), choices=_listed(p.get("choices"))
     ),
     "unknown_language": lambda p: _(
         "unknown language {language}: choose one of {choices}"
-    ).format(language=p.get("language"), choices=_listed(p.get("choices"))),
+    ).format(language=repr(p.get("language")), choices=_listed(p.get("choices"))),
     "storage_unavailable": lambda p: _("the database is not answering; try again in a moment"),
     "table_busy": lambda p: _("another server still holds this table; try again in a moment"),
     "table_full": lambda p: _("every seat at this table is taken"),

@@ -61,12 +61,19 @@ export function extraFrame(session, frame) {
   if (frame.type === "presence") {
     const shown = session.frame;
     if (!shown || shown.version !== frame.version) return true; // a state frame is coming
+    let changed = JSON.stringify(shown.clock) !== JSON.stringify(frame.clock);
     frame.seats.forEach((seat, i) => {
       const mine = shown.table.seats[i];
-      if (mine) { mine.connected = seat.connected; mine.zombie = seat.zombie; }
+      if (mine && (mine.connected !== seat.connected || mine.zombie !== seat.zombie)) {
+        mine.connected = seat.connected;
+        mine.zombie = seat.zombie;
+        changed = true;
+      }
     });
     shown.clock = frame.clock;
-    session.render();
+    // redraw only when something shown changed, and never the waiting room (it shows no
+    // presence, and redrawing it would throw away a name being typed into its form)
+    if (changed && shown.table.status !== "lobby") session.render();
     return true;
   }
   if (frame.type === "seat_request") {

@@ -203,3 +203,34 @@ def test_the_log_in_json_is_one_object_a_line() -> None:
         logs.check_level("loud")
     config = logs.uvicorn_config("warning", True)
     assert config["loggers"]["uvicorn.access"]["level"] == "WARNING"
+
+
+def test_the_full_collection_runs_on_its_schedule_and_is_given_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gc
+
+    from kingsbreakfast.server import collector
+
+    before = gc.get_threshold()
+    thresholds = collector.take_over()
+    try:
+        assert thresholds == before
+        assert gc.get_threshold()[:2] == before[:2] and gc.get_threshold()[2] > 10**8
+    finally:
+        collector.give_back(thresholds)
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+    passes: list[int] = []
+    monkeypatch.setattr(gc, "collect", lambda: passes.append(1) or 0)
+
+    async def main() -> None:
+        task = asyncio.get_running_loop().create_task(collector.full_passes(0.001))
+        for _ in range(10_000):  # bounded: a few turns of the loop are enough
+            if len(passes) >= 2:
+                break
+            await asyncio.sleep(0.001)
+        task.cancel()
+
+    asyncio.run(main())
+    assert len(passes) >= 2

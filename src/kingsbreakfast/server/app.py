@@ -7,6 +7,7 @@ URL, so access logs never hold one.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -23,7 +24,7 @@ from kingsbreakfast.bots import OPPONENT_LEVELS
 from kingsbreakfast.i18n import UnknownLanguageError
 from kingsbreakfast.i18n import accept_language as i18n_accept_language
 
-from . import metrics, strings
+from . import collector, metrics, strings
 from .consent import seat_history
 from .limits import BodyLimit, PerAddress, Refused, ServerLimits, SocketGate
 from .lobby import check_table, clean_name
@@ -132,9 +133,13 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await the_master.open(migrate=migrate)
         await site.open()
+        thresholds = collector.take_over()
+        passes = asyncio.get_running_loop().create_task(collector.full_passes())
         try:
             yield
         finally:
+            passes.cancel()
+            collector.give_back(thresholds)
             await the_master.close()
             site.close()
 

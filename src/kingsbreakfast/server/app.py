@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Annotated, Any, Final
 
 from fastapi import FastAPI, Header, Request, WebSocket
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
@@ -23,7 +23,7 @@ from kingsbreakfast.bots import OPPONENT_LEVELS
 from kingsbreakfast.i18n import UnknownLanguageError
 from kingsbreakfast.i18n import accept_language as i18n_accept_language
 
-from . import strings
+from . import strings, web_assets
 from .master import ArchivedGame, LobbyError, Master, ReplayStep
 from .storage import DEFAULT_URL, Storage, StorageError
 from .tables import Table
@@ -244,14 +244,15 @@ def create_app(
 
     # -- the browser client -----------------------------------------------------------
     static = static_dir()
+    web_assets.install(app, static)  # versioned assets, compression, security headers
     app.mount("/static", StaticFiles(directory=static), name="static")
 
-    def index() -> FileResponse:
-        return FileResponse(static / "index.html", headers={"Cache-Control": "no-cache"})
+    def index(request: Request) -> Response:
+        return web_assets.client_page(request)
 
     app.get("/", include_in_schema=False)(index)
-    app.get("/t/{table_id}", include_in_schema=False)(lambda table_id: index())
-    app.get("/replay/{game_id}", include_in_schema=False)(lambda game_id: index())
+    app.get("/t/{table_id}", include_in_schema=False)(index)
+    app.get("/replay/{game_id}", include_in_schema=False)(index)
     app.get("/rules", include_in_schema=False)(index)
     return app
 

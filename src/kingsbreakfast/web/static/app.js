@@ -385,7 +385,8 @@ class TableSession {
     const tableStacks = DISHES.map((d) => {
       const n = v.table[d];
       const label = t("game.stackLabel", { dish: dishName(d), count: n });
-      if (canTake(d)) return `<button class="stack legal" data-take="${d}" aria-label="${esc(t("game.take", { dish: dishName(d) }))}, ${esc(label)}">${cardHtml(d, esc(dishName(d)), n)}</button>`;
+      // the name starts with what the card shows (WCAG 2.5.3: say what you see to press it)
+      if (canTake(d)) return `<button class="stack legal" data-take="${d}" aria-label="${esc(t("game.takeStack", { dish: dishName(d), count: n }))}">${cardHtml(d, esc(dishName(d)), n)}</button>`;
       return `<div class="stack ${n ? "" : "empty"}" role="img" aria-label="${esc(label)}">${cardHtml(d, esc(dishName(d)), n)}</div>`;
     }).join("");
     const dragons = `<div class="stack dragons ${v.table_dragons ? "" : "empty"}" role="img" aria-label="${esc(t("game.dragons", { count: v.table_dragons }))}">${cardHtml("dragon", esc(dishName("dragon")), v.table_dragons)}</div>`;
@@ -393,7 +394,7 @@ class TableSession {
     const kingStacks = DISHES.map((d) => {
       const n = v.king[d];
       const label = t("game.kingLabel", { dish: dishName(d), count: n });
-      if (this.pickable(d)) return `<button class="stack legal pickable" data-pick="${d}" aria-label="${esc(label)}">${cardHtml(d, esc(dishName(d)), n)}</button>`;
+      if (this.pickable(d)) return `<button class="stack legal pickable" data-pick="${d}" aria-label="${esc(t("game.pickKing", { dish: dishName(d), count: n }))}">${cardHtml(d, esc(dishName(d)), n)}</button>`;
       const picked = this.feedPicks && this.feedPicks.includes(d) ? "picked" : "";
       return `<div class="stack ${n ? "" : "empty"} ${picked}" role="img" aria-label="${esc(label)}">${cardHtml(d, esc(dishName(d)), n)}</div>`;
     }).join("");
@@ -434,7 +435,7 @@ class TableSession {
 
     app.innerHTML = `<div class="game ${mine ? "my-turn" : ""}">
       <section class="panel status" aria-live="polite">
-        <span class="turn">${esc(status)}</span>
+        <h1 class="turn" id="turn" tabindex="-1">${esc(status)}</h1>
         <span>${esc(t("game.round", { round: v.round }))}</span>
         <span>${esc(t("game.cook", { name: this.seatName(v.cook) }))}</span>
         <span>${esc(t("game.deck", { count: v.deck }))}</span>
@@ -453,7 +454,7 @@ class TableSession {
       <aside class="side-col">
       <section class="panel players"><h2>${esc(t("game.others"))}</h2><ul>${players}</ul>
         <p class="muted">${esc(t("game.removed", { count: v.removed.unseen + v.removed.dragons + Object.values(v.removed.dishes).reduce((a, b) => a + b, 0) }))}</p></section>
-      <section class="panel log"><h2>${esc(t("game.log"))}</h2><ol reversed start="${v.history.length}" data-actions="${v.history.length}">${log}</ol></section>
+      <section class="panel log"><h2>${esc(t("game.log"))}</h2><ol reversed start="${v.history.length}" data-actions="${v.history.length}" tabindex="0" aria-label="${esc(t("game.log"))}">${log}</ol></section>
       </aside>
     </div>
     ${this.dragonChoice && mine && v.pending_dragon ? this.dragonDialog(canFeed) : ""}`;
@@ -503,7 +504,7 @@ function scoreTable(score, nameOf, footer = "") {
       <td>${p.discarded}</td><td><strong>${p.points}</strong></td></tr>`).join("");
   return `<section class="panel score" id="score"><h2>${esc(t("score.title"))}</h2>
     <p class="winner-line">★ ${esc(t(score.winners.length > 1 ? "score.winners" : "score.winner", { names: winners }))}</p>
-    <div class="scroll"><table><thead><tr><th scope="col">${esc(t("score.player"))}</th>${head}<th scope="col">${esc(t("score.discarded"))}</th><th scope="col">${esc(t("score.points"))}</th></tr></thead>
+    <div class="scroll" tabindex="0" role="region" aria-label="${esc(t("score.title"))}"><table><thead><tr><th scope="col">${esc(t("score.player"))}</th>${head}<th scope="col">${esc(t("score.discarded"))}</th><th scope="col">${esc(t("score.points"))}</th></tr></thead>
     <tbody>${rows}</tbody></table></div>${footer}</section>`;
 }
 
@@ -552,7 +553,7 @@ class ReplayViewer {
     }).join("");
     const score = d.score ? scoreTable(d.score, name) : "";
     app.innerHTML = `<div class="game replay">
-      <section class="panel status"><strong>${esc(t("replay.title"))}</strong>
+      <section class="panel status"><h1 class="turn">${esc(t("replay.title"))}</h1>
         <span>${esc(t("replay.step", { step: d.step, steps: d.steps }))}</span>
         <span>${esc(t("game.round", { round: v.round }))}</span><span>${esc(t("game.deck", { count: v.deck }))}</span>
         <span>${esc(line)}</span></section>

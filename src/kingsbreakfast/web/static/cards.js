@@ -62,7 +62,7 @@ export function inkOf(kind) {
 // come from the stylesheet (class card-<kind>), so the page needs no inline style and its
 // Content-Security-Policy can forbid them.
 export function cardHtml(kind, label, count = null, extraClass = "") {
-  const badge = count === null ? "" : `<span class="badge">${count}</span>`;
+  const badge = count === null ? "" : ` <span class="badge">${count}</span>`;
   return `<span class="card card-${kind} ${extraClass}">` +
     `${symbolSvg(kind)}<span class="card-name">${label}</span>${badge}</span>`;
 }

@@ -75,10 +75,10 @@ def play_to_the_end(
                 if target.count():
                     version = page.evaluate("document.querySelector('.log ol').dataset.actions")
                     target.click(timeout=2000)
-                    page.wait_for_function(
-                        f"!document.querySelector('.game.my-turn') || "
-                        f"document.querySelector('dialog[open]') || "
-                        f"document.querySelector('.log ol').dataset.actions !== '{version}'",
+                    # selectors, not a script: the page's CSP forbids evaluating strings
+                    page.wait_for_selector(
+                        f".game:not(.my-turn), dialog[open], "
+                        f".log ol:not([data-actions='{version}'])",
                         timeout=5000,
                     )
                     break

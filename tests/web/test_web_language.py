@@ -46,7 +46,7 @@ def lobby_text(browser: Any, server: LiveServer, locale: str) -> str:
     page = context.new_page()
     page.goto(server.base + "/")
     page.wait_for_selector("form#create")
-    page.wait_for_function("document.documentElement.lang !== ''")
+    page.wait_for_selector("html[lang]:not([lang=''])", state="attached")
     text = page.inner_text("body")
     shot(page, f"lobby-{locale}")
     context.close()

@@ -3,6 +3,8 @@
 // drawn cards: it renders the view the server built for its seat.
 import { t, tCount, errorText, dishName, languages, language, setLanguage, initLanguage, onLanguageChange } from "./strings.js";
 import { DISHES, cardHtml } from "./cards.js";
+import { redrawKeepingFocus, focusOn } from "./focus.js";
+import { shortcutsOn, setShortcuts } from "./prefs.js";
 
 const app = document.getElementById("app");
 const LOCK = '<svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true"><rect x="3" y="7" width="10" height="8" rx="1.5" fill="currentColor"/><path d="M5 7V5a3 3 0 0 1 6 0v2" stroke="currentColor" stroke-width="2" fill="none"/></svg>';
@@ -52,6 +54,10 @@ function navigate(path) {
 // ---- header: title and language picker ---------------------------------------------------
 function renderHeader() {
   const header = document.getElementById("header");
+  redrawKeepingFocus(header, () => drawHeader(header), "#lang");
+}
+
+function drawHeader(header) {
   const options = languages().map((l) => `<option value="${l.code}" ${l.code === language() ? "selected" : ""}>${esc(l.name)}</option>`).join("");
   header.innerHTML = `<a href="/" class="brand" data-link>${cardHtml("dragon", "", null, "mini")}<span>${esc(t("app.title"))}</span></a>
     <a href="/rules" class="rules-link" id="rules-link">${esc(t("app.rules"))}</a>
@@ -212,8 +218,14 @@ class TableSession {
         const last = view.history[view.history.length - 1];
         if (last) announce(this.logLine(last));
       }
-      if (view && view.to_move === frame.you && (!before || !before.view || before.view.to_move !== frame.you)) announce(t("game.yourTurn"));
+      const turnBegins = view && view.to_move === frame.you && (!before || !before.view || before.view.to_move !== frame.you);
+      if (turnBegins) announce(t("game.yourTurn"));
       this.render();
+      // at the start of a turn the keyboard goes to the status line, which says what to do;
+      // not while the player is typing elsewhere or a dialog holds focus
+      const active = document.activeElement;
+      const busy = active && (active.closest("header, dialog") || ["INPUT", "SELECT", "TEXTAREA"].includes(active.tagName));
+      if (turnBegins && !busy) focusOn(app, "#turn");
     } else if (frame.type === "error") {
       this.error = errorText(frame);
       announce(this.error);
@@ -287,6 +299,7 @@ class TableSession {
   }
 
   onKey(e) {
+    if (!shortcutsOn() || e.ctrlKey || e.metaKey || e.altKey) return;  // WCAG 2.1.4: they can be switched off
     if (e.target && ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
     if (!this.frame || !this.frame.view) return;
     const k = e.key.toLowerCase();
@@ -301,6 +314,10 @@ class TableSession {
 
   // -- drawing the page --------------------------------------------------------------------
   render() {
+    redrawKeepingFocus(app, () => this.draw(), "#turn, h1");
+  }
+
+  draw() {
     if (this.fatal) { app.innerHTML = `<section class="panel"><p class="error">${esc(this.fatal)}</p></section>`; return; }
     const f = this.frame;
     if (!f) { app.innerHTML = `<section class="panel"><p class="muted">${esc(t("game.reconnecting"))}</p></section>`; return; }
@@ -448,13 +465,13 @@ class TableSession {
       <div class="main-col">
       <section class="panel king-panel"><h2>${esc(t("game.king"))}</h2><div class="stacks king">${kingStacks}</div>${picking}</section>
       <section class="panel table-panel"><h2>${esc(t("game.table"))}</h2><div class="stacks">${tableStacks}${dragons}</div>${actions}
-        <p class="muted keys">${esc(t("game.keys"))}</p></section>
+        ${f.you === null ? "" : this.keysHtml()}</section>
       ${myHand}
       </div>
       <aside class="side-col">
       <section class="panel players"><h2>${esc(t("game.others"))}</h2><ul>${players}</ul>
         <p class="muted">${esc(t("game.removed", { count: v.removed.unseen + v.removed.dragons + Object.values(v.removed.dishes).reduce((a, b) => a + b, 0) }))}</p></section>
-      <section class="panel log"><h2>${esc(t("game.log"))}</h2><ol reversed start="${v.history.length}" data-actions="${v.history.length}" tabindex="0" aria-label="${esc(t("game.log"))}">${log}</ol></section>
+      <section class="panel log"><h2>${esc(t("game.log"))}</h2><ol reversed start="${v.history.length}" data-actions="${v.history.length}" data-focus="log" tabindex="0" aria-label="${esc(t("game.log"))}">${log}</ol></section>
       </aside>
     </div>
     ${this.dragonChoice && mine && v.pending_dragon ? this.dragonDialog(canFeed) : ""}`;
@@ -468,6 +485,7 @@ class TableSession {
       else if (what === "pass") this.pass();
       else if (what === "cancel") this.cancelFeed();
     }));
+    app.querySelector("#shortcuts")?.addEventListener("change", (e) => { setShortcuts(e.target.checked); this.render(); });
     const dialog = app.querySelector("dialog");
     if (dialog) {
       dialog.showModal();
@@ -476,6 +494,14 @@ class TableSession {
       dialog.querySelector("[data-dragon=place]").addEventListener("click", () => { dialog.close(); this.placeDragon(); });
     }
     this.renderClock();
+  }
+
+  // the shortcut hint, with the switch that turns the single-key shortcuts off (hidden on
+  // touch screens by the stylesheet, and never shown to a spectator, who has no moves)
+  keysHtml() {
+    const on = shortcutsOn();
+    return `<div class="keys muted"><label class="check"><input type="checkbox" id="shortcuts" ${on ? "checked" : ""}> ${esc(t("game.shortcuts"))}</label>
+      ${on ? `<span>${esc(t("game.keys"))}</span>` : ""}</div>`;
   }
 
   dragonDialog(canFeed) {
@@ -504,7 +530,7 @@ function scoreTable(score, nameOf, footer = "") {
       <td>${p.discarded}</td><td><strong>${p.points}</strong></td></tr>`).join("");
   return `<section class="panel score" id="score"><h2>${esc(t("score.title"))}</h2>
     <p class="winner-line">★ ${esc(t(score.winners.length > 1 ? "score.winners" : "score.winner", { names: winners }))}</p>
-    <div class="scroll" tabindex="0" role="region" aria-label="${esc(t("score.title"))}"><table><thead><tr><th scope="col">${esc(t("score.player"))}</th>${head}<th scope="col">${esc(t("score.discarded"))}</th><th scope="col">${esc(t("score.points"))}</th></tr></thead>
+    <div class="scroll" data-focus="score" tabindex="0" role="region" aria-label="${esc(t("score.title"))}"><table><thead><tr><th scope="col">${esc(t("score.player"))}</th>${head}<th scope="col">${esc(t("score.discarded"))}</th><th scope="col">${esc(t("score.points"))}</th></tr></thead>
     <tbody>${rows}</tbody></table></div>${footer}</section>`;
 }
 
@@ -515,9 +541,12 @@ class ReplayViewer {
     this.step = 0;
     this.data = null;
     this.error = "";
+    this.target = 0;        // the step asked for, ahead of the one shown while a fetch runs
+    this.loading = false;
     this.keys = (e) => {
-      if (e.key === "ArrowRight") this.go(this.step + 1);
-      else if (e.key === "ArrowLeft") this.go(this.step - 1);
+      if (e.target && ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
+      if (e.key === "ArrowRight") this.go(this.target + 1);
+      else if (e.key === "ArrowLeft") this.go(this.target - 1);
       else if (e.key === "Home") this.go(0);
       else if (e.key === "End" && this.data) this.go(this.data.steps);
     };
@@ -527,17 +556,32 @@ class ReplayViewer {
 
   stop() { document.removeEventListener("keydown", this.keys); }
 
+  // Each press counts, however quick: the wanted step moves at once, and one fetch at a time
+  // follows it until the step shown is the step wanted.
   async go(step) {
     if (this.data && (step < 0 || step > this.data.steps)) return;
+    this.target = step;
+    if (this.loading) return;
+    this.loading = true;
     try {
-      this.data = await api("GET", `/games/${this.id}/replay/${step}`);
-      this.step = step;
-      this.error = "";
-    } catch (err) { this.error = errorText(err); }
+      while (!this.data || this.step !== this.target || this.data.step !== this.target) {
+        const wanted = this.target;
+        try {
+          this.data = await api("GET", `/games/${this.id}/replay/${wanted}`);
+          this.step = wanted;
+          this.error = "";
+        } catch (err) { this.error = errorText(err); this.target = this.step; break; }
+        this.render();
+      }
+    } finally { this.loading = false; }
     this.render();
   }
 
   render() {
+    redrawKeepingFocus(app, () => this.draw(), "h1");
+  }
+
+  draw() {
     if (!this.data) { app.innerHTML = `<section class="panel"><p class="error">${esc(this.error)}</p></section>`; return; }
     const d = this.data;
     const v = d.view;
@@ -559,7 +603,7 @@ class ReplayViewer {
         <span>${esc(line)}</span></section>
       <section class="panel replay-controls">
         <button data-go="first">${esc(t("replay.first"))}</button><button data-go="prev">${esc(t("replay.prev"))}</button>
-        <input type="range" min="0" max="${d.steps}" value="${d.step}" aria-label="${esc(t("replay.step", { step: d.step, steps: d.steps }))}">
+        <input type="range" id="replay-step" min="0" max="${d.steps}" value="${d.step}" aria-label="${esc(t("replay.step", { step: d.step, steps: d.steps }))}">
         <button data-go="next">${esc(t("replay.next"))}</button><button data-go="last">${esc(t("replay.last"))}</button>
       </section>
       <p class="error" role="alert">${esc(this.error)}</p>
@@ -568,8 +612,8 @@ class ReplayViewer {
       ${score}
       <section class="panel players"><h2>${esc(t("game.others"))}</h2><ul>${hands}</ul></section>
       <p><a href="/" class="button" data-home>${esc(t("replay.back"))}</a></p></div>`;
-    const go = { first: 0, prev: this.step - 1, next: this.step + 1, last: d.steps };
-    app.querySelectorAll("[data-go]").forEach((b) => b.addEventListener("click", () => this.go(go[b.dataset.go])));
+    const go = { first: () => 0, prev: () => this.target - 1, next: () => this.target + 1, last: () => d.steps };
+    app.querySelectorAll("[data-go]").forEach((b) => b.addEventListener("click", () => this.go(go[b.dataset.go]())));
     app.querySelector("input[type=range]").addEventListener("change", (e) => this.go(Number(e.target.value)));
     app.querySelector("[data-home]").addEventListener("click", (e) => { e.preventDefault(); navigate("/"); });
   }

@@ -61,7 +61,7 @@ function drawHeader(header) {
   const options = languages().map((l) => `<option value="${l.code}" ${l.code === language() ? "selected" : ""}>${esc(l.name)}</option>`).join("");
   header.innerHTML = `<a href="/" class="brand" data-link>${cardHtml("dragon", "", null, "mini")}<span>${esc(t("app.title"))}</span></a>
     <a href="/rules" class="rules-link" id="rules-link">${esc(t("app.rules"))}</a>
-    <label class="lang">${esc(t("app.language"))} <select id="lang">${options}</select></label>`;
+    <label class="lang"><span class="lang-label">${esc(t("app.language"))}</span> <select id="lang">${options}</select></label>`;
   header.querySelector("#rules-link").addEventListener("click", (e) => { e.preventDefault(); navigate("/rules"); });
   header.querySelector("#lang").addEventListener("change", (e) => setLanguage(e.target.value));
   header.querySelector("[data-link]").addEventListener("click", (e) => { e.preventDefault(); navigate("/"); });
@@ -526,12 +526,13 @@ function scoreTable(score, nameOf, footer = "") {
   const head = DISHES.map((d) => `<th scope="col">${cardHtml(d, esc(dishName(d)), null, "mini")}<span class="visually-hidden">${esc(dishName(d))}</span></th>`).join("");
   const rows = score.players.map((p) => `<tr class="${score.winners.includes(p.seat) ? "winner" : ""}">
       <th scope="row">${esc(nameOf(p.seat))}</th>
-      ${p.dishes.map((d) => `<td>${d.held === 0 ? "" : d.discarded ? `<s>${esc(t("score.cellDiscarded", d))}</s>` : esc(t("score.cell", d))}</td>`).join("")}
+      ${p.dishes.map((d) => `<td>${d.held === 0 ? "" : d.discarded ? `<s><span aria-hidden="true">${d.held}</span><span class="visually-hidden">${esc(t("score.cellDiscarded", d))}</span></s>` : esc(t("score.cell", d)).replace(/=/g, "=<wbr>")}</td>`).join("")}
       <td>${p.discarded}</td><td><strong>${p.points}</strong></td></tr>`).join("");
   return `<section class="panel score" id="score"><h2>${esc(t("score.title"))}</h2>
     <p class="winner-line">★ ${esc(t(score.winners.length > 1 ? "score.winners" : "score.winner", { names: winners }))}</p>
-    <div class="scroll" data-focus="score" tabindex="0" role="region" aria-label="${esc(t("score.title"))}"><table><thead><tr><th scope="col">${esc(t("score.player"))}</th>${head}<th scope="col">${esc(t("score.discarded"))}</th><th scope="col">${esc(t("score.points"))}</th></tr></thead>
-    <tbody>${rows}</tbody></table></div>${footer}</section>`;
+    <div class="scroll" data-focus="score" tabindex="0" role="region" aria-label="${esc(t("score.title"))}"><table><thead><tr><th scope="col">${esc(t("score.player"))}</th>${head}<th scope="col"><span class="long">${esc(t("score.discarded"))}</span><s class="short" aria-hidden="true">#</s></th><th scope="col">${esc(t("score.points"))}</th></tr></thead>
+    <tbody>${rows}</tbody></table></div>
+    <ul class="legend muted"><li>${esc(t("score.legendCell"))}</li><li>${esc(t("score.legendDiscard"))}</li></ul>${footer}</section>`;
 }
 
 // ---- replay viewer ---------------------------------------------------------------------

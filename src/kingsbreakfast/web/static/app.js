@@ -4,7 +4,11 @@
 import { t, tCount, errorText, dishName, languages, language, setLanguage, initLanguage, onLanguageChange } from "./strings.js";
 import { DISHES, cardHtml } from "./cards.js";
 import { redrawKeepingFocus, focusOn } from "./focus.js";
-import { shortcutsOn, setShortcuts } from "./prefs.js";
+import { shortcutsOn, setShortcuts, pref, setPref } from "./prefs.js";
+import { RoundWitness } from "./tablelog.js";
+import { motionFor, animate } from "./motion.js";
+import { turnCue, clearTurnCue, askToNotify } from "./turncue.js";
+import { displayName } from "./names.js";
 
 const app = document.getElementById("app");
 const LOCK = '<svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true"><rect x="3" y="7" width="10" height="8" rx="1.5" fill="currentColor"/><path d="M5 7V5a3 3 0 0 1 6 0v2" stroke="currentColor" stroke-width="2" fill="none"/></svg>';
@@ -152,7 +156,7 @@ async function renderLobby() {
     const games = await api("GET", "/api/archive");
     const archive = app.querySelector("#archive");
     if (!archive) return;
-    archive.innerHTML = games.length === 0 ? `<li class="muted">${esc(t("lobby.noArchive"))}</li>` : games.map((g) => `<li><span>${g.players.map(esc).join(", ")}</span><a href="/replay/${esc(g.id)}" class="button" data-link>${esc(t("lobby.replay"))}</a></li>`).join("");
+    archive.innerHTML = games.length === 0 ? `<li class="muted">${esc(t("lobby.noArchive"))}</li>` : games.map((g) => `<li><span>${g.players.map((p) => esc(displayName(p))).join(", ")}</span><a href="/replay/${esc(g.id)}" class="button" data-link>${esc(t("lobby.replay"))}</a></li>`).join("");
     app.querySelectorAll("[data-link]").forEach((a) => a.addEventListener("click", (e) => { e.preventDefault(); navigate(a.getAttribute("href")); }));
   } catch (_) { /* the lists are a convenience */ }
 }
@@ -168,6 +172,8 @@ class TableSession {
     this.dragonChoice = false;
     this.closed = false;
     this.retry = 0;
+    this.witness = new RoundWitness();  // round ends, deals and bot moves seen by this page
+    this.motion = [];                   // card movements for the next drawing
     this.tick = setInterval(() => this.renderClock(), 500);
     this.keys = (e) => this.onKey(e);
     document.addEventListener("keydown", this.keys);
@@ -177,6 +183,7 @@ class TableSession {
 
   stop() {
     this.closed = true;
+    clearTurnCue();
     clearInterval(this.tick);
     document.removeEventListener("keydown", this.keys);
     if (this.ws) this.ws.close();
@@ -214,12 +221,16 @@ class TableSession {
       const view = frame.view;
       if (!view || view.to_move !== frame.you) { this.feedPicks = null; this.dragonChoice = false; }
       if (view && view.to_move === frame.you && view.pending_dragon && !this.feedPicks) this.dragonChoice = true;
+      const beforeView = before && before.view;
+      const news = this.witness.observe(beforeView, view, frame.table.seats);
+      this.motion = motionFor(beforeView, view);
       if (before && view && before.version !== frame.version) {
         const last = view.history[view.history.length - 1];
-        if (last) announce(this.logLine(last));
+        if (last) announce([this.logLine(last), ...news].join(" "));
       }
       const turnBegins = view && view.to_move === frame.you && (!before || !before.view || before.view.to_move !== frame.you);
       if (turnBegins) announce(t("game.yourTurn"));
+      turnCue(!!(view && view.to_move === frame.you && frame.you !== null), !!turnBegins);
       this.render();
       // at the start of a turn the keyboard goes to the status line, which says what to do;
       // not while the player is typing elsewhere or a dialog holds focus
@@ -314,10 +325,10 @@ class TableSession {
 
   // -- drawing the page --------------------------------------------------------------------
   render() {
-    redrawKeepingFocus(app, () => this.draw(), "#turn, h1");
+    redrawKeepingFocus(app, () => this.paint(), "#turn, h1");
   }
 
-  draw() {
+  paint() {
     if (this.fatal) { app.innerHTML = `<section class="panel"><p class="error">${esc(this.fatal)}</p></section>`; return; }
     const f = this.frame;
     if (!f) { app.innerHTML = `<section class="panel"><p class="muted">${esc(t("game.reconnecting"))}</p></section>`; return; }
@@ -411,9 +422,9 @@ class TableSession {
     const kingStacks = DISHES.map((d) => {
       const n = v.king[d];
       const label = t("game.kingLabel", { dish: dishName(d), count: n });
-      if (this.pickable(d)) return `<button class="stack legal pickable" data-pick="${d}" aria-label="${esc(t("game.pickKing", { dish: dishName(d), count: n }))}">${cardHtml(d, esc(dishName(d)), n)}</button>`;
+      if (this.pickable(d)) return `<button class="stack legal pickable" data-dish="${d}" data-pick="${d}" aria-label="${esc(t("game.pickKing", { dish: dishName(d), count: n }))}">${cardHtml(d, esc(dishName(d)), n)}</button>`;
       const picked = this.feedPicks && this.feedPicks.includes(d) ? "picked" : "";
-      return `<div class="stack ${n ? "" : "empty"} ${picked}" role="img" aria-label="${esc(label)}">${cardHtml(d, esc(dishName(d)), n)}</div>`;
+      return `<div class="stack ${n ? "" : "empty"} ${picked}" data-dish="${d}" role="img" aria-label="${esc(label)}">${cardHtml(d, esc(dishName(d)), n)}</div>`;
     }).join("");
 
     const handCards = (counts, cls) => DISHES.filter((d) => counts && counts[d]).map((d) => cardHtml(d, esc(dishName(d)), counts[d], cls)).join("");
@@ -436,12 +447,14 @@ class TableSession {
       const turn = v.to_move === i ? "to-move" : "";
       const cook = v.cook === i ? `<span class="tag cook">${esc(t("game.cookTag"))}</span>` : "";
       const draws = h.draws ? handCards(h.draws, "private") : "";
-      return `<li class="player ${turn}"><div class="player-head">${cook}<strong>${esc(this.seatName(i))}</strong> ${marks.length ? `<em>${esc(marks.join(", "))}</em>` : ""}</div>
+      return `<li class="player ${turn}" data-seat="${i}"><div class="player-head">${cook}<strong>${esc(this.seatName(i))}</strong> ${marks.length ? `<em>${esc(marks.join(", "))}</em>` : ""}</div>
         <div class="cards small">${handCards(h.takes, "") || ""}${draws}</div>
-        <div class="muted">${esc(tCount("game.hiddenCountOne", "game.hiddenCount", h.hidden))}</div></li>`;
+        <div class="muted hidden-count">${esc(tCount("game.hiddenCountOne", "game.hiddenCount", h.hidden))}</div></li>`;
     }).join("");
 
-    const log = v.history.slice().reverse().slice(0, 60).map((e) => `<li>${esc(this.logLine(e))}</li>`).join("");
+    const log = this.witness.lines(v, (e) => this.logLine(e)).reverse().slice(0, 60).map((line) => line.round
+      ? `<li class="round-line">${esc(line.text)}</li>`
+      : `<li value="${line.value}" class="${line.bot ? "by-bot" : ""}">${esc(line.text)}</li>`).join("");
 
     const actions = mine && !this.feedPicks ? `<div class="actions">
         <button data-act="draw" class="${legal.has("draw") ? "legal" : ""}" ${legal.has("draw") ? "" : "disabled"}>${esc(t("game.draw"))}</button>
@@ -471,6 +484,7 @@ class TableSession {
       <aside class="side-col">
       <section class="panel players"><h2>${esc(t("game.others"))}</h2><ul>${players}</ul>
         <p class="muted">${esc(t("game.removed", { count: v.removed.unseen + v.removed.dragons + Object.values(v.removed.dishes).reduce((a, b) => a + b, 0) }))}</p></section>
+      ${f.you === null ? "" : this.prefsHtml()}
       <section class="panel log"><h2>${esc(t("game.log"))}</h2><ol reversed start="${v.history.length}" data-actions="${v.history.length}" data-focus="log" tabindex="0" aria-label="${esc(t("game.log"))}">${log}</ol></section>
       </aside>
     </div>
@@ -486,6 +500,14 @@ class TableSession {
       else if (what === "cancel") this.cancelFeed();
     }));
     app.querySelector("#shortcuts")?.addEventListener("change", (e) => { setShortcuts(e.target.checked); this.render(); });
+    app.querySelector("#pref-sound")?.addEventListener("change", (e) => setPref("sound", e.target.checked));
+    app.querySelector("#pref-notify")?.addEventListener("change", async (e) => {
+      const wanted = e.target.checked && await askToNotify();
+      setPref("notify", wanted);
+      if (e.target.checked && !wanted) { this.error = t("game.notifyRefused"); this.renderError(); e.target.checked = false; }
+    });
+    animate(app, this.motion);
+    this.motion = [];
     const dialog = app.querySelector("dialog");
     if (dialog) {
       dialog.showModal();
@@ -494,6 +516,13 @@ class TableSession {
       dialog.querySelector("[data-dragon=place]").addEventListener("click", () => { dialog.close(); this.placeDragon(); });
     }
     this.renderClock();
+  }
+
+  // the turn cues a player may switch on (the tab's title and icon always change)
+  prefsHtml() {
+    return `<section class="panel prefs-panel"><h2>${esc(t("game.cues"))}</h2><div class="prefs">
+      <label><input type="checkbox" id="pref-sound" ${pref("sound") ? "checked" : ""}> ${esc(t("game.sound"))}</label>
+      <label><input type="checkbox" id="pref-notify" ${pref("notify") ? "checked" : ""}> ${esc(t("game.notify"))}</label></div></section>`;
   }
 
   // the shortcut hint, with the switch that turns the single-key shortcuts off (hidden on
@@ -530,7 +559,7 @@ function scoreTable(score, nameOf, footer = "") {
       <td>${p.discarded}</td><td><strong>${p.points}</strong></td></tr>`).join("");
   return `<section class="panel score" id="score"><h2>${esc(t("score.title"))}</h2>
     <p class="winner-line">★ ${esc(t(score.winners.length > 1 ? "score.winners" : "score.winner", { names: winners }))}</p>
-    <div class="scroll" data-focus="score" tabindex="0" role="region" aria-label="${esc(t("score.title"))}"><table><thead><tr><th scope="col">${esc(t("score.player"))}</th>${head}<th scope="col"><span class="long">${esc(t("score.discarded"))}</span><s class="short" aria-hidden="true">#</s></th><th scope="col">${esc(t("score.points"))}</th></tr></thead>
+    <div class="scroll" data-focus="score" tabindex="0" role="region" aria-label="${esc(t("score.title"))}"><table><thead><tr><th scope="col"><span class="long">${esc(t("score.player"))}</span></th>${head}<th scope="col"><span class="long">${esc(t("score.discarded"))}</span><s class="short" aria-hidden="true">#</s></th><th scope="col">${esc(t("score.points"))}</th></tr></thead>
     <tbody>${rows}</tbody></table></div>
     <ul class="legend muted"><li>${esc(t("score.legendCell"))}</li><li>${esc(t("score.legendDiscard"))}</li></ul>${footer}</section>`;
 }
@@ -579,14 +608,14 @@ class ReplayViewer {
   }
 
   render() {
-    redrawKeepingFocus(app, () => this.draw(), "h1");
+    redrawKeepingFocus(app, () => this.paint(), "h1");
   }
 
-  draw() {
+  paint() {
     if (!this.data) { app.innerHTML = `<section class="panel"><p class="error">${esc(this.error)}</p></section>`; return; }
     const d = this.data;
     const v = d.view;
-    const name = (i) => d.players[i];
+    const name = (i) => displayName(d.players[i]);
     const stacks = (counts) => DISHES.map((dish) => `<div class="stack ${counts[dish] ? "" : "empty"}" role="img" aria-label="${esc(dishName(dish))}: ${counts[dish]}">${cardHtml(dish, esc(dishName(dish)), counts[dish])}</div>`).join("");
     const last = v.history[v.history.length - 1];
     const fake = { frame: { table: { seats: d.players.map((p) => ({ kind: "human", name: p })) } } };

@@ -85,3 +85,37 @@ def play_to_the_end(
         except (PlaywrightTimeout, PlaywrightError):
             continue  # the page redrew under the click; look again
     raise AssertionError(f"the game did not finish in time (states seen: {sorted(seen)})")
+
+
+def play_until(page: Any, selector: str, timeout: float = 60.0) -> None:
+    """Take the page's turns (a dish when it may, else a draw or a pass, placing a drawn
+    dragon) until ``selector`` is on the page."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if page.locator(selector).count():
+            return
+        try:
+            page.wait_for_selector(f".game.my-turn, #score, {selector}", timeout=5000)
+        except PlaywrightTimeout:
+            continue
+        if page.locator(selector).count():
+            return
+        if page.locator("#score").count():
+            break
+        for target in (
+            "dialog[open] button[data-dragon=place]", "button.stack.legal[data-take]",
+            "button[data-act=draw]:not([disabled])", "button[data-act=pass]",
+        ):
+            found = page.locator(target).first
+            if found.count():
+                try:
+                    version = page.locator(".log ol").get_attribute("data-actions")
+                    found.click(timeout=2000)
+                    page.wait_for_selector(
+                        f".game:not(.my-turn), dialog[open], {selector}, "
+                        f".log ol:not([data-actions='{version}'])", timeout=5000,
+                    )
+                except (PlaywrightTimeout, PlaywrightError):
+                    pass
+                break
+    raise AssertionError(f"{selector} did not show in time")

@@ -11,6 +11,7 @@ import pytest
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 from playwright.sync_api import expect  # noqa: E402
+
 from server.kb_live import LiveServer  # noqa: E402
 from web.playing import open_solo_table, play_to_the_end  # noqa: E402
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import html
+import importlib
 import json
 import mimetypes
 import re
@@ -37,8 +38,9 @@ from kingsbreakfast.i18n import accept_language as i18n_accept_language
 
 from . import strings
 
-try:  # brotli is optional: gzip alone is fine
-    import brotli as _brotli
+_brotli: Any
+try:  # brotli is optional (it ships untyped): gzip alone is fine
+    _brotli = importlib.import_module("brotli")
 except ImportError:  # pragma: no cover - depends on the install
     _brotli = None
 
@@ -78,7 +80,9 @@ SECURITY_HEADERS: Final = {
 _NO_CSP_PATHS: Final = ("/docs", "/redoc")
 _COMPRESSIBLE: Final = re.compile(rb"^(text/|application/(json|javascript)|image/svg)")
 _MIN_COMPRESS: Final = 512
-_IMPORT: Final = re.compile(r"""(?:^|[;\s])(?:import|export)\s[^"';]*?from\s*["']\./([\w./-]+)["']""")
+_IMPORT: Final = re.compile(
+    r"""(?:^|[;\s])(?:import|export)\s[^"';]*?from\s*["']\./([\w./-]+)["']"""
+)
 _STATIC_REF: Final = re.compile(r'(["\'])/static/')
 
 

@@ -30,5 +30,8 @@ export function animate(root, motion) {
     root.querySelectorAll(selector).forEach((element) => element.classList.add(cls));
     kinds.add(cls);
   }
-  if (kinds.size) root.dataset.motion = [...kinds].join(" ");
+  // every kind of movement this page has shown so far (read by the browser tests)
+  const shown = new Set((root.dataset.motion || "").split(" ").filter(Boolean));
+  for (const kind of kinds) shown.add(kind);
+  if (shown.size) root.dataset.motion = [...shown].join(" ");
 }

@@ -26,6 +26,7 @@ How:
 
     python benchmarks/web_audit.py [--port 18650] [--runs 3] [--skip-lighthouse]
         [--source DIR]   # measure another checkout's client (e.g. main) with the same method
+        [--screens docs/screens --languages en de]   # and save the screenshots
 """
 
 from __future__ import annotations
@@ -155,6 +156,37 @@ def prepare(browser: Any, base: str) -> dict[str, str]:
     return {"lobby": "/", "table": f"/t/{waiting}", "replay": f"/replay/{finished}"}
 
 
+def screenshots(browser: Any, base: str, out: Path, languages: tuple[str, ...]) -> None:
+    """The closing note's pictures: lobby, table and score on a desktop, the table at your
+    turn and the score on a phone (the first screen only, as a player sees it), per language."""
+    out.mkdir(parents=True, exist_ok=True)
+    for code in languages:
+        desktop = browser.new_context(locale=code, viewport={"width": 1280, "height": 860})
+        page = desktop.new_page()
+        page.goto(base + "/")
+        page.wait_for_selector(LOBBY_LISTS)
+        page.screenshot(path=str(out / f"lobby-{code}.png"))
+        create_and_start(page, base)
+        page.wait_for_selector(".game.my-turn", timeout=60_000)
+        page.mouse.move(0, 0)
+        page.screenshot(path=str(out / f"table-{code}.png"))
+        play_to_the_end(page)
+        page.locator("#score").scroll_into_view_if_needed()
+        page.locator("#score").screenshot(path=str(out / f"score-{code}.png"))
+        desktop.close()
+        phone = browser.new_context(
+            locale=code, viewport={"width": 390, "height": 844}, is_mobile=True,
+            has_touch=True, device_scale_factor=2,
+        )
+        page = phone.new_page()
+        create_and_start(page, base)
+        page.wait_for_selector(".game.my-turn", timeout=60_000)
+        page.screenshot(path=str(out / f"phone-table-{code}.png"))
+        play_to_the_end(page)
+        page.locator("#score").screenshot(path=str(out / f"phone-score-{code}.png"))
+        phone.close()
+
+
 def axe(browser: Any, url: str, kind: str, mobile: bool) -> list[str]:
     from axe_playwright_python.sync_playwright import Axe
 
@@ -250,6 +282,9 @@ def main() -> None:
     parser.add_argument("--lighthouse-dir", type=Path,
                         default=Path.home() / ".cache" / "kingsbreakfast-lighthouse")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here too")
+    parser.add_argument("--screens", type=Path, default=None,
+                        help="save screenshots here (docs/screens), in --languages")
+    parser.add_argument("--languages", nargs="+", default=["en", "de"])
     options = parser.parse_args()
     if not free(options.port):
         sys.exit(f"port {options.port} is taken: pick another with --port")
@@ -261,6 +296,8 @@ def main() -> None:
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            if options.screens is not None:
+                screenshots(browser, server.base, options.screens, tuple(options.languages))
             paths = prepare(browser, server.base)
             for kind, path in paths.items():
                 for mobile in (True, False):

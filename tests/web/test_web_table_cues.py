@@ -104,3 +104,38 @@ def test_card_movements_follow_the_reduced_motion_setting(
     assert names, "no dealt card was seen"
     assert names == ({"none"} if motion == "reduce" else {"kb-deal"}), names
     context.close()
+
+
+def test_the_log_marks_moves_a_bot_made_for_an_away_player(
+    browser: Any, tmp_path: Path
+) -> None:
+    live = LiveServer(
+        f"sqlite:///{tmp_path / 'away.db'}", bot_delay=0.05, zombie_grace=0.3,
+        log_path=tmp_path / "server.log", port=server_port(),
+    ).start()
+    try:
+        ann_context = browser.new_context(**DESKTOP)
+        ann = ann_context.new_page()
+        ann.goto(live.base + "/")
+        ann.fill("input[name=name]", "Ann")
+        ann.select_option("select[name=seats]", "3")
+        ann.select_option("select[name=bot_level]", "random")
+        ann.click("form#create button[type=submit]")
+        ann.wait_for_selector("#start")
+        bob_context = browser.new_context(**DESKTOP)
+        bob = bob_context.new_page()
+        bob.goto(ann.url)
+        bob.fill("form#join input[name=name]", "Bob")
+        bob.click("form#join button[type=submit]")
+        bob.wait_for_selector("#leave")
+        ann.wait_for_selector("text=Bob")
+        ann.click("#start")
+        ann.wait_for_selector(".game")
+        bob_context.close()  # Bob goes away; after the grace a bot plays his seat
+        play_until(ann, ".log li.by-bot:has-text('Bob')")
+        line = ann.locator(".log li.by-bot").first.inner_text()
+        assert line.startswith("Bob ") and "a bot played for this away player" in line
+        assert ann.locator(".log li.by-bot:has-text('Ann')").count() == 0
+        ann_context.close()
+    finally:
+        live.stop()

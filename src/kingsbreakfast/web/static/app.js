@@ -143,7 +143,8 @@ async function renderLobby() {
     }
   });
   try {
-    const tables = await api("GET", "/api/tables");
+    // both lists at once: neither waits on the other
+    const [tables, games] = await Promise.all([api("GET", "/api/tables"), api("GET", "/api/archive")]);
     const list = app.querySelector("#tables");
     if (!list) return;
     list.innerHTML = tables.length ? tables.map((tb) => {
@@ -153,7 +154,6 @@ async function renderLobby() {
       return `<li><span>${names} · ${esc(t("lobby.seatsTaken", { taken, total: tb.num_seats }))} · ${esc(t("status." + tb.status))}</span>
         <a href="/t/${esc(tb.id)}" class="button" data-link>${esc(label)}</a></li>`;
     }).join("") : `<li class="muted">${esc(t("lobby.noTables"))}</li>`;
-    const games = await api("GET", "/api/archive");
     const archive = app.querySelector("#archive");
     if (!archive) return;
     archive.innerHTML = games.length === 0 ? `<li class="muted">${esc(t("lobby.noArchive"))}</li>` : games.map((g) => `<li><span>${g.players.map((p) => esc(displayName(p))).join(", ")}</span><a href="/replay/${esc(g.id)}" class="button" data-link>${esc(t("lobby.replay"))}</a></li>`).join("");

@@ -9,6 +9,8 @@ import { RoundWitness } from "./tablelog.js";
 import { motionFor, animate } from "./motion.js";
 import { turnCue, clearTurnCue, askToNotify } from "./turncue.js";
 import { displayName } from "./names.js";
+import { csrfToken, initAccount, accountNav, wireNav, routeAccount, onAccountChange, seatName as seatKindName } from "./pages.js";
+import { ChatPanel } from "./chat.js";
 
 const app = document.getElementById("app");
 const LOCK = '<svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true"><rect x="3" y="7" width="10" height="8" rx="1.5" fill="currentColor"/><path d="M5 7V5a3 3 0 0 1 6 0v2" stroke="currentColor" stroke-width="2" fill="none"/></svg>';
@@ -24,16 +26,19 @@ function announce(text) {
   setTimeout(() => { live.textContent = text; }, 30);
 }
 
+// Seat credentials live in HttpOnly cookies the server sets (no script can read them); a
+// token an older version left in localStorage is removed, never used.
 function tokenKey(tableId) { return "kingsbreakfast.token." + tableId; }
-function savedToken(tableId) { try { return localStorage.getItem(tokenKey(tableId)); } catch (_) { return null; } }
-function saveToken(tableId, token) { try { localStorage.setItem(tokenKey(tableId), token); } catch (_) { /* private mode */ } }
-function forgetToken(tableId) { try { localStorage.removeItem(tokenKey(tableId)); } catch (_) { /* private mode */ } }
+function savedToken(tableId) { try { localStorage.removeItem(tokenKey(tableId)); } catch (_) { /* private mode */ } return null; }
+function saveToken(_tableId, _token) { /* the server's cookie holds it */ }
+function forgetToken(tableId) { savedToken(tableId); }
 function savedName() { try { return localStorage.getItem("kingsbreakfast.name") || ""; } catch (_) { return ""; } }
 function saveName(name) { try { localStorage.setItem("kingsbreakfast.name", name); } catch (_) { /* private mode */ } }
 
 async function api(method, path, body = null, token = null) {
   const headers = { "content-type": "application/json" };
   if (token) headers["x-seat-token"] = token;
+  if (method !== "GET") headers["x-csrf-token"] = csrfToken();
   let reply;
   try {
     reply = await fetch(path, { method, headers, body: body === null ? undefined : JSON.stringify(body) });
@@ -65,7 +70,8 @@ function drawHeader(header) {
   const options = languages().map((l) => `<option value="${l.code}" ${l.code === language() ? "selected" : ""}>${esc(l.name)}</option>`).join("");
   header.innerHTML = `<a href="/" class="brand" data-link>${cardHtml("dragon", "", null, "mini")}<span>${esc(t("app.title"))}</span></a>
     <a href="/rules" class="rules-link" id="rules-link">${esc(t("app.rules"))}</a>
-    <label class="lang"><span class="lang-label">${esc(t("app.language"))}</span> <select id="lang">${options}</select></label>`;
+    <label class="lang"><span class="lang-label">${esc(t("app.language"))}</span> <select id="lang">${options}</select></label>${accountNav()}`;
+  wireNav(header, navigate);
   header.querySelector("#rules-link").addEventListener("click", (e) => { e.preventDefault(); navigate("/rules"); });
   header.querySelector("#lang").addEventListener("change", (e) => setLanguage(e.target.value));
   header.querySelector("[data-link]").addEventListener("click", (e) => { e.preventDefault(); navigate("/"); });
@@ -83,8 +89,10 @@ function route() {
   m = path.match(/^\/replay\/([\w-]+)$/);
   if (m) { session = new ReplayViewer(m[1]); return; }
   if (path === "/rules") { renderRules(); return; }
+  if (routeAccount(path, app, navigate)) return;
   renderLobby();
 }
+onAccountChange(() => renderHeader());
 
 // ---- the rules, written for each language (served as HTML made from our own text) ---------
 async function renderRules() {
@@ -102,7 +110,7 @@ onLanguageChange(() => {
   renderHeader();
   if (session) session.render();
   else if (location.pathname === "/rules") renderRules();
-  else renderLobby();
+  else if (!routeAccount(location.pathname, app, navigate)) renderLobby();
 });
 
 // ---- lobby -------------------------------------------------------------------------------
@@ -116,6 +124,7 @@ async function renderLobby() {
         <label>${esc(t("lobby.seats"))} <select name="seats"><option>3</option><option selected>4</option><option>5</option></select></label>
         <label>${esc(t("lobby.botLevel"))} <select name="bot_level">${levels.map((l) => `<option value="${l}" ${l === "easy" ? "selected" : ""}>${esc(t("level." + l))}</option>`).join("")}</select></label>
         <label>${esc(t("lobby.clock"))} <input name="clock" type="number" min="5" max="3600" inputmode="numeric"></label>
+        <label>${esc(t("lobby.turnBased"))} <select name="turn_clock"><option value="">${esc(t("lobby.turnNone"))}</option>${[["h1", 3600], ["h12", 43200], ["d1", 86400], ["d3", 259200], ["d7", 604800]].map(([k, s]) => `<option value="${s}">${esc(t("clock." + k))}</option>`).join("")}</select></label>
         <label>${esc(t("lobby.variantEmptyTable"))} <select name="empty_table"><option value="draw_or_feed">${esc(t("variant.draw_or_feed"))}</option><option value="must_draw">${esc(t("variant.must_draw"))}</option></select></label>
         <label>${esc(t("lobby.variantDragonMin"))} <select name="dragon_min"><option>1</option><option>2</option></select></label>
         <label class="check"><input type="checkbox" name="public" checked> ${esc(t("lobby.public"))}</label>
@@ -128,7 +137,7 @@ async function renderLobby() {
   app.querySelector("#create").addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = new FormData(e.target);
-    const clock = f.get("clock") ? Number(f.get("clock")) : null;
+    const clock = f.get("turn_clock") ? Number(f.get("turn_clock")) : f.get("clock") ? Number(f.get("clock")) : null;
     saveName(f.get("name"));
     try {
       const grant = await api("POST", "/api/tables", {
@@ -156,7 +165,7 @@ async function renderLobby() {
     }).join("") : `<li class="muted">${esc(t("lobby.noTables"))}</li>`;
     const archive = app.querySelector("#archive");
     if (!archive) return;
-    archive.innerHTML = games.length === 0 ? `<li class="muted">${esc(t("lobby.noArchive"))}</li>` : games.map((g) => `<li><span>${g.players.map((p) => esc(displayName(p))).join(", ")}</span><a href="/replay/${esc(g.id)}" class="button" data-link>${esc(t("lobby.replay"))}</a></li>`).join("");
+    archive.innerHTML = games.length === 0 ? `<li class="muted">${esc(t("lobby.noArchive"))}</li>` : games.map((g) => `<li><span>${(g.seats ? g.seats.map((s, i) => seatKindName(s, i)) : g.players.map(displayName)).map(esc).join(", ")}</span><a href="/replay/${esc(g.id)}" class="button" data-link>${esc(t("lobby.replay"))}</a></li>`).join("");
     app.querySelectorAll("[data-link]").forEach((a) => a.addEventListener("click", (e) => { e.preventDefault(); navigate(a.getAttribute("href")); }));
   } catch (_) { /* the lists are a convenience */ }
 }
@@ -177,11 +186,14 @@ class TableSession {
     this.tick = setInterval(() => this.renderClock(), 500);
     this.keys = (e) => this.onKey(e);
     document.addEventListener("keydown", this.keys);
+    this.chat = new ChatPanel(tableId);
+    this.rematch = null;    // the last rematch frame: who said yes to playing again
     this.connect();
     this.render();
   }
 
   stop() {
+    this.chat.stop();
     this.closed = true;
     clearTurnCue();
     clearInterval(this.tick);
@@ -194,7 +206,7 @@ class TableSession {
     const ws = new WebSocket(`${scheme}://${location.host}/ws/tables/${this.id}`);
     this.ws = ws;
     this.connected = false;
-    ws.onopen = () => { ws.send(JSON.stringify({ type: "hello", token: this.token })); };
+    ws.onopen = () => { ws.send(JSON.stringify({ type: "hello", token: this.token, cookie: true })); };
     ws.onmessage = (event) => this.onFrame(JSON.parse(event.data));
     ws.onclose = (event) => {
       this.connected = false;
@@ -231,12 +243,18 @@ class TableSession {
       const turnBegins = view && view.to_move === frame.you && (!before || !before.view || before.view.to_move !== frame.you);
       if (turnBegins) announce(t("game.yourTurn"));
       turnCue(!!(view && view.to_move === frame.you && frame.you !== null), !!turnBegins);
+      this.chat.seats(frame.you, frame.table.seats.map((s, i) => (s.kind === "human" ? this.seatName(i) : null)));
       this.render();
       // at the start of a turn the keyboard goes to the status line, which says what to do;
       // not while the player is typing elsewhere or a dialog holds focus
       const active = document.activeElement;
-      const busy = active && (active.closest("header, dialog") || ["INPUT", "SELECT", "TEXTAREA"].includes(active.tagName));
+      const busy = active && (active.closest("header, dialog, .chat") || ["INPUT", "SELECT", "TEXTAREA"].includes(active.tagName));
       if (turnBegins && !busy) focusOn(app, "#turn");
+    } else if (frame.type === "chat") {
+      this.chat.onFrame(frame);
+    } else if (frame.type === "rematch") {
+      this.rematch = frame;
+      this.render();
     } else if (frame.type === "error") {
       this.error = errorText(frame);
       announce(this.error);
@@ -397,7 +415,8 @@ class TableSession {
     const f = this.frame;
     if (!box || !f || !f.clock) return;
     const seconds = Math.max(0, Math.round((f.clock.deadline_ms - Date.now()) / 1000));
-    box.textContent = t("game.clock", { seconds });
+    if (seconds > 3600) box.textContent = t("game.clockLong", { hours: Math.floor(seconds / 3600), minutes: Math.floor((seconds % 3600) / 60) });
+    else box.textContent = t("game.clock", { seconds });
   }
 
   renderGame() {
@@ -490,6 +509,7 @@ class TableSession {
     </div>
     ${this.dragonChoice && mine && v.pending_dragon ? this.dragonDialog(canFeed) : ""}`;
 
+    app.querySelector("[data-rematch]")?.addEventListener("click", () => this.askRematch());
     app.querySelectorAll("[data-take]").forEach((b) => b.addEventListener("click", () => this.take(b.dataset.take)));
     app.querySelectorAll("[data-pick]").forEach((b) => b.addEventListener("click", () => this.pick(b.dataset.pick)));
     app.querySelectorAll("[data-act]").forEach((b) => b.addEventListener("click", () => {
@@ -546,7 +566,16 @@ class TableSession {
 
   scoreHtml() {
     return scoreTable(this.frame.score, (i) => this.seatName(i), `<p class="row"><a class="button" href="/replay/${esc(this.id)}" data-replay>${esc(t("score.replay"))}</a>
-      <a class="button" href="/games/${esc(this.id)}/record" download="kingsbreakfast-${esc(this.id)}.json">${esc(t("score.record"))}</a></p>`);
+      <a class="button" href="/games/${esc(this.id)}/record" download="kingsbreakfast-${esc(this.id)}.json">${esc(t("score.record"))}</a>
+      ${this.frame.you !== null ? `<button type="button" class="primary" data-rematch>${esc(t("rematch.button"))}</button>` : ""}</p>
+      ${this.rematch ? `<p class="rematch-votes">${esc(t("rematch.votes", { votes: this.rematch.votes.length, needed: this.rematch.needed.length }))} <a class="button" href="/t/${esc(this.rematch.table)}" data-replay>${esc(t("rematch.go"))}</a></p>` : ""}`);
+  }
+
+  async askRematch() {
+    try {
+      const again = await api("POST", `/api/tables/${this.id}/rematch`, null, this.token);
+      navigate(again.invite);
+    } catch (err) { this.error = errorText(err); this.renderError(); }
   }
 }
 
@@ -615,7 +644,7 @@ class ReplayViewer {
     if (!this.data) { app.innerHTML = `<section class="panel"><p class="error">${esc(this.error)}</p></section>`; return; }
     const d = this.data;
     const v = d.view;
-    const name = (i) => displayName(d.players[i]);
+    const name = (i) => (d.seats ? seatKindName(d.seats[i], i) : displayName(d.players[i]));
     const stacks = (counts) => DISHES.map((dish) => `<div class="stack ${counts[dish] ? "" : "empty"}" role="img" aria-label="${esc(dishName(dish))}: ${counts[dish]}">${cardHtml(dish, esc(dishName(dish)), counts[dish])}</div>`).join("");
     const last = v.history[v.history.length - 1];
     const fake = { frame: { table: { seats: d.players.map((p) => ({ kind: "human", name: p })) } } };
@@ -654,5 +683,5 @@ document.addEventListener("click", (e) => {
   if (a) { e.preventDefault(); navigate(a.getAttribute("href")); }
 });
 
-await initLanguage();
+await Promise.all([initLanguage(), initAccount()]);
 route();

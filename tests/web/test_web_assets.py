@@ -60,6 +60,10 @@ def test_the_page_names_versioned_modules_and_catalogues(client: TestClient) -> 
     assert data["language"] == "hu" and '<html lang="hu">' in page
     assert data["catalogues"] == {"en": f"{prefix}lang/en.json", "hu": f"{prefix}lang/hu.json"}
     assert "/static/" not in page  # every URL is versioned
+    # the lobby's lists and the account are asked for with the modules, not after them
+    for url in ("/api/account", "/api/tables", "/api/archive"):
+        assert f'<link rel="preload" as="fetch" crossorigin="anonymous" href="{url}">' in page
+    assert "/api/tables" not in client.get("/t/abc").text
     # the player's pick (a cookie) wins over the browser's language
     client.cookies.set(LANGUAGE_COOKIE, "vi")
     try:

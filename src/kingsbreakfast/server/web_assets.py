@@ -137,8 +137,10 @@ class WebAssets:
     def catalogue_url(self, language: str) -> str:
         return f"{self.prefix}lang/{language}.json"
 
-    def page(self, language: str) -> str:
-        """The index page for a player whose language is ``language``."""
+    def page(self, language: str, fetches: tuple[str, ...] = ()) -> str:
+        """The index page for a player whose language is ``language``; ``fetches`` are API
+        answers the page will ask for at once, preloaded with the modules so that they do
+        not wait for them."""
         text = (self.static / "index.html").read_text(encoding="utf-8")
         text = _STATIC_REF.sub(lambda m: f"{m.group(1)}{self.prefix}", text)
         wanted = ["en"] if language == "en" else ["en", language]
@@ -149,6 +151,9 @@ class WebAssets:
             f'<link rel="preload" as="fetch" crossorigin="anonymous" '
             f'href="{self.catalogue_url(code)}">'
             for code in wanted
+        ] + [
+            f'<link rel="preload" as="fetch" crossorigin="anonymous" href="{html.escape(url)}">'
+            for url in fetches
         ]
         boot = {
             "version": self.version,
@@ -243,9 +248,20 @@ def client_page(request: Request) -> Response:
     assets: WebAssets = request.app.state.web_assets
     language = player_language(request)
     return Response(
-        assets.page(language).encode(), media_type="text/html; charset=utf-8",
+        assets.page(language, _first_fetches(request)).encode(),
+        media_type="text/html; charset=utf-8",
         headers={"cache-control": "no-cache", "vary": "Accept-Language, Cookie"},
     )
+
+
+def _first_fetches(request: Request) -> tuple[str, ...]:
+    """The API answers the client asks for as soon as it starts on this route: who is
+    logged in (where the server has accounts) and, in the lobby, both lists."""
+    served = {getattr(route, "path", "") for route in request.app.routes}
+    wanted = ["/api/account"]
+    if request.url.path == "/":
+        wanted += ["/api/tables", "/api/archive"]
+    return tuple(url for url in wanted if url in served)
 
 
 def _asset_response(

@@ -64,6 +64,7 @@ def test_the_page_names_versioned_modules_and_catalogues(client: TestClient) -> 
     for url in ("/api/account", "/api/tables", "/api/archive"):
         assert f'<link rel="preload" as="fetch" crossorigin="anonymous" href="{url}">' in page
     assert "/api/tables" not in client.get("/t/abc").text
+    assert 'href="/games/abc/replay/0"' in client.get("/replay/abc").text
     # the player's pick (a cookie) wins over the browser's language
     client.cookies.set(LANGUAGE_COOKIE, "vi")
     try:

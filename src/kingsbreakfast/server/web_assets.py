@@ -84,6 +84,7 @@ _IMPORT: Final = re.compile(
     r"""(?:^|[;\s])(?:import|export)\s[^"';]*?from\s*["']\./([\w./-]+)["']"""
 )
 _STATIC_REF: Final = re.compile(r'(["\'])/static/')
+_REPLAY_PAGE: Final = re.compile(r"/replay/([\w-]+)")  # as the client routes it
 
 
 def _encoding(accept: str) -> str | None:
@@ -256,12 +257,17 @@ def client_page(request: Request) -> Response:
 
 def _first_fetches(request: Request) -> tuple[str, ...]:
     """The API answers the client asks for as soon as it starts on this route: who is
-    logged in (where the server has accounts) and, in the lobby, both lists."""
+    logged in (where the server has accounts), in the lobby both lists, in a replay its
+    first step."""
     served = {getattr(route, "path", "") for route in request.app.routes}
-    wanted = ["/api/account"]
-    if request.url.path == "/":
+    wanted = ["/api/account"] if "/api/account" in served else []
+    path = request.url.path
+    if path == "/":
         wanted += ["/api/tables", "/api/archive"]
-    return tuple(url for url in wanted if url in served)
+    replay = _REPLAY_PAGE.fullmatch(path)
+    if replay:
+        wanted.append(f"/games/{replay.group(1)}/replay/0")
+    return tuple(wanted)
 
 
 def _asset_response(

@@ -316,6 +316,9 @@ class TableSession {
       this.send({ type: "feed", dishes: [a, b] });
     }
     this.render();
+    // after the first pick the keyboard stays in the picker, on the next dish it may take
+    const picked = app.querySelector(`.king [data-pick="${dish}"]`);
+    if (this.feedPicks && !(picked && picked === document.activeElement)) app.querySelector(".king .pickable")?.focus();
   }
 
   // which king dishes may still be picked for a feed

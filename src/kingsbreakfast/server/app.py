@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Annotated, Any, Final
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
@@ -24,7 +24,7 @@ from kingsbreakfast.bots import OPPONENT_LEVELS
 from kingsbreakfast.i18n import UnknownLanguageError
 from kingsbreakfast.i18n import accept_language as i18n_accept_language
 
-from . import collector, metrics, strings
+from . import collector, metrics, strings, web_assets
 from .consent import seat_history
 from .limits import BodyLimit, PerAddress, Refused, ServerLimits, SocketGate
 from .lobby import check_table, clean_name
@@ -376,21 +376,19 @@ def create_app(
 
     # -- the browser client -----------------------------------------------------------
     static = static_dir()
+    web_assets.install(app, static)  # versioned assets, compression, security headers
     app.mount("/static", StaticFiles(directory=static), name="static")
 
-    def index() -> FileResponse:
-        return FileResponse(static / "index.html", headers={"Cache-Control": "no-cache"})
+    def index(request: Request) -> Response:
+        return web_assets.client_page(request)
 
     app.get("/", include_in_schema=False)(index)
-    app.get("/favicon.ico", include_in_schema=False)(
-        lambda: FileResponse(static / "favicon.svg", media_type="image/svg+xml")
-    )
-    app.get("/t/{table_id}", include_in_schema=False)(lambda table_id: index())
-    app.get("/replay/{game_id}", include_in_schema=False)(lambda game_id: index())
+    app.get("/t/{table_id}", include_in_schema=False)(index)
+    app.get("/replay/{game_id}", include_in_schema=False)(index)
     app.get("/rules", include_in_schema=False)(index)
     for page in ("/login", "/account", "/me", "/leaderboard"):
         app.get(page, include_in_schema=False)(index)
-    app.get("/players/{name}", include_in_schema=False)(lambda name: index())
+    app.get("/players/{name}", include_in_schema=False)(index)
     return app
 
 

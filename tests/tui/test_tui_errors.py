@@ -11,7 +11,7 @@ import pytest
 from kingsbreakfast.bots import UnknownBotError
 from kingsbreakfast.bots.hint import ActionEstimate
 from kingsbreakfast.engine import KingsBreakfastError, State, shuffled_deck
-from kingsbreakfast.i18n import UnknownLanguageError, check_language
+from kingsbreakfast.i18n import UnknownLanguageError, check_language, language
 from kingsbreakfast.i18n.errors import explain
 from kingsbreakfast.tui.opponents import make_opponent, rank_moves
 from kingsbreakfast.tui.session import SeatingError, plan_seats
@@ -22,8 +22,31 @@ def test_bad_seating_has_a_code_and_is_explained_in_english_r2() -> None:
         plan_seats(6, [], 0, 1)
     error = refused.value
     assert isinstance(error, KingsBreakfastError) and isinstance(error, ValueError)
-    assert error.code == "bad_seating"
+    assert error.code == "bad_player_count" and error.params == {"players": 6}
     assert "3 to 5 players" in error.message and explain(error) == error.message
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "german"),
+    [
+        ((4, [], 4, 1), "bad_seat", "--seat muss zwischen 0 und 3 liegen, nicht 4"),
+        ((4, [], 0, 5), "bad_hotseat", "--hotseat muss zwischen 0 und 4 Menschen liegen, nicht 5"),
+        ((4, ["easy", "hard"], 0, 1), "bot_count", "2 Bots für 3 Bot-Plätze genannt"),
+        ((4, [], 0, 1, ["Ann", "Bob"]), "too_many_names", "2 Namen für 1 menschliche Person"),
+    ],
+)
+def test_each_seating_refusal_is_told_in_the_players_language(
+    args: tuple,  # type: ignore[type-arg]
+    code: str,
+    german: str,
+) -> None:
+    with pytest.raises(SeatingError) as refused:
+        plan_seats(*args)
+    error = refused.value
+    assert error.code == code
+    with language("de"):
+        assert german in explain(error)
+    assert german not in error.message  # the English sentence stays the error's text
 
 
 def test_an_unknown_bot_names_itself_and_the_choices() -> None:

@@ -123,6 +123,24 @@ _MESSAGES: dict[str, Callable[[Mapping[str, object]], str]] = {
     "too_many_tables": lambda p: _("too many tables opened from your address: wait a little"),
     "already_seated": lambda p: _("you already hold a seat at this table"),
     "seat_requested": lambda p: _("someone already asked for this seat; try again later"),
+    # seats the terminal game was asked for (play --players/--seat/--hotseat/--bot/--name)
+    "seat_count": lambda p: _("{seats} seats for a game of {players} players").format(
+        seats=p.get("seats"), players=p.get("players")
+    ),
+    "bad_hotseat": lambda p: _("--hotseat must be from 0 to {players} humans, not {humans}").format(
+        players=p.get("players"), humans=p.get("humans")
+    ),
+    "bad_seat": lambda p: _("--seat must be from 0 to {last}, not {seat}").format(
+        last=p.get("last"), seat=p.get("seat")
+    ),
+    "too_many_names": lambda p: ngettext(
+        "{names} names given for {humans} human player",
+        "{names} names given for {humans} human players",
+        _count(p, "humans"),
+    ).format(names=p.get("names"), humans=p.get("humans")),
+    "bot_count": lambda p: _(
+        "{bots} bots named for {seats} bot seats (name one for every bot seat, or one for all)"
+    ).format(bots=p.get("bots"), seats=p.get("seats")),
 }
 
 

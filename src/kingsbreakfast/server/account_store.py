@@ -8,14 +8,13 @@ worker thread. Every call is one transaction; a database fault becomes a
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sqlalchemy import case, delete, func, select, update
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from .account_models import (
@@ -29,6 +28,7 @@ from .account_models import (
     TurnClockRow,
 )
 from .models import GameRow
+from .storage import unit_of_work
 from .store import StorageError
 
 START_MU = 25.0
@@ -106,22 +106,8 @@ class AccountStore:
         self.engine = engine
         self._sessions = sessionmaker(engine, expire_on_commit=False)
 
-    @contextmanager
-    def _session(self) -> Iterator[Session]:
-        session = self._sessions()
-        try:
-            yield session
-            session.commit()
-        except StorageError:
-            session.rollback()
-            raise
-        except SQLAlchemyError as error:
-            session.rollback()
-            raise StorageError(f"the database refused the change: {type(error).__name__}") from (
-                error
-            )
-        finally:
-            session.close()
+    def _session(self) -> AbstractContextManager[Session]:
+        return unit_of_work(self._sessions)
 
     # -- the site's key -------------------------------------------------------------------
     def site_key(self, name: str) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from datetime import UTC, datetime
 from importlib import resources
 from typing import Any, cast
@@ -90,6 +90,27 @@ def _owner_only(url: str) -> None:
                 os.chmod(name, 0o600)
 
 
+
+@contextmanager
+def unit_of_work(sessions: sessionmaker[Session]) -> Iterator[Session]:
+    """One transaction: committed when the block ends, rolled back when it raises. The
+    database's own exceptions become :class:`StorageError`, so callers (and the players'
+    ``storage_unavailable`` answer) never depend on the driver in use."""
+    session = sessions()
+    try:
+        yield session
+        session.commit()
+    except StorageError:
+        session.rollback()
+        raise
+    except SQLAlchemyError as error:
+        session.rollback()
+        raise StorageError(f"the database refused the change: {type(error).__name__}") from (
+            error
+        )
+    finally:
+        session.close()
+
 class Storage(LeaseRows):
     """Tables, seats and actions in one SQL database (a :class:`~.store.GameStore`)."""
 
@@ -127,19 +148,8 @@ class Storage(LeaseRows):
     def dispose(self) -> None:
         self.engine.dispose()
 
-    @contextmanager
-    def _session(self) -> Iterator[Session]:
-        session = self._sessions()
-        try:
-            yield session
-            session.commit()
-        except SQLAlchemyError as error:
-            session.rollback()
-            raise StorageError(f"the database refused the change: {type(error).__name__}") from (
-                error
-            )
-        finally:
-            session.close()
+    def _session(self) -> AbstractContextManager[Session]:
+        return unit_of_work(self._sessions)
 
     # -- housekeeping ---------------------------------------------------------------------
     def discard_lobby(self, game_id: str) -> bool:

@@ -86,7 +86,9 @@ class LogEntry:
 
 
 class SeatingError(KingsBreakfastError, ValueError):
-    """Seats that cannot make a game (wrong count, unknown bot); ``message`` says why."""
+    """Seats that cannot make a game (wrong count, unknown bot); ``message`` says why in
+    English and each case has a code of its own, so the command line can say it in the
+    player's language."""
 
     code = "bad_seating"
 
@@ -107,7 +109,10 @@ class Game:
     def __post_init__(self) -> None:
         if len(self.seats) != self.state.num_players:
             raise SeatingError(
-                f"{len(self.seats)} seats for a game of {self.state.num_players} players"
+                f"{len(self.seats)} seats for a game of {self.state.num_players} players",
+                "seat_count",
+                seats=len(self.seats),
+                players=self.state.num_players,
             )
         for seat, plan in enumerate(self.seats):
             if plan.bot is not None:
@@ -284,13 +289,32 @@ def plan_seats(
     names the humans (default: "You" alone, "Player 1"… at a hot-seat table).
     """
     if not 3 <= players <= 5:
-        raise SeatingError(f"King's Breakfast is played by 3 to 5 players, not {players} (R2)")
+        raise SeatingError(
+            f"King's Breakfast is played by 3 to 5 players, not {players} (R2)",
+            "bad_player_count",
+            players=players,
+        )
     if not 0 <= humans <= players:
-        raise SeatingError(f"--hotseat must be from 0 to {players} humans, not {humans}")
+        raise SeatingError(
+            f"--hotseat must be from 0 to {players} humans, not {humans}",
+            "bad_hotseat",
+            players=players,
+            humans=humans,
+        )
     if not 0 <= seat < players:
-        raise SeatingError(f"--seat must be from 0 to {players - 1}, not {seat}")
+        raise SeatingError(
+            f"--seat must be from 0 to {players - 1}, not {seat}",
+            "bad_seat",
+            last=players - 1,
+            seat=seat,
+        )
     if len(names) > humans:
-        raise SeatingError(f"{len(names)} names given for {humans} human players")
+        raise SeatingError(
+            f"{len(names)} names given for {humans} human players",
+            "too_many_names",
+            names=len(names),
+            humans=humans,
+        )
     human_seats = [(seat + k) % players for k in range(humans)]
     bot_count = players - humans
     if not bots:
@@ -300,7 +324,10 @@ def plan_seats(
     if len(bots) != bot_count:
         raise SeatingError(
             f"{len(bots)} bots named for {bot_count} bot seats (name one for every bot seat, "
-            "or one for all)"
+            "or one for all)",
+            "bot_count",
+            bots=len(bots),
+            seats=bot_count,
         )
     plan: list[Seat] = []
     bot_iter = iter(bots)

@@ -1,0 +1,279 @@
+"""Training the master bot: deep Monte-Carlo on self-play, in the manner of DouZero.
+
+Actors play whole games in the compiled kernel (:mod:`._master_kernel`); some seats are the
+network (exploring with chance epsilon), the others the card counter (``hard``), so the
+network learns both from itself and from the player it has to beat. Every choice a network
+seat made is a training row; its targets are how that game ended for that seat: its share
+of the win (R12) and its final points (R11). The learner regresses the network on a window
+of recent rows (mean squared error), and the actors play with the new weights.
+
+Every ``eval_every`` seconds the greedy network plays a fixed set of 4-player games against
+three ``hard`` seats (its seat rotating over the games); the figure goes to the log, the
+learning curve and the checkpoint. The best checkpoint is what ships.
+
+Needs the ``train`` extra (PyTorch) besides ``batch`` (numpy, numba). The games, and so the
+run, are a function of the seed; the learner's arithmetic is PyTorch's on one thread.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kingsbreakfast.bots import features
+from kingsbreakfast.bots.master import POINTS_SCALE, save_weights
+
+from . import _master_kernel as kernel
+
+EVAL_SEED = 987_654_321
+"""The evaluation games' seed: the same games at every evaluation, so the curve compares
+like with like."""
+
+
+@dataclass(slots=True)
+class TrainConfig:
+    """One training run; every field is recorded in the weights' header."""
+
+    seed: int = 1
+    minutes: float = 60.0
+    hidden: int = 128
+    games_per_batch: int = 256
+    steps_per_batch: int = 24
+    batch_size: int = 512
+    buffer_rows: int = 400_000
+    learning_rate: float = 1e-3
+    epsilon: float = 0.05
+    self_play_share: float = 0.5
+    """Share of games in which the seats besides one network seat are also the network (each
+    with chance one half); the others are one network against the card counter."""
+    eval_games: int = 2000
+    eval_every: float = 300.0
+    players: tuple[int, ...] = (4, 4, 3, 4, 5)
+    """Table sizes in turn, one per batch of games."""
+    commit: str = ""
+
+
+@dataclass(slots=True)
+class EvalPoint:
+    seconds: float
+    games_trained: int
+    win_share: float
+    half_width: float
+
+
+@dataclass(slots=True)
+class TrainResult:
+    best: EvalPoint | None
+    curve: list[EvalPoint] = field(default_factory=list)
+    games: int = 0
+
+
+def _numpy_layers(net: Any) -> list[np.ndarray[Any, Any]]:
+    """The network's layers as the kernel and the bot read them: float32 values (what the
+    file stores) in float64 arrays, weights as (inputs, outputs)."""
+    layers = []
+    for layer in (net[0], net[2], net[4]):
+        w = layer.weight.detach().numpy().astype(np.float32).astype(np.float64).T.copy()
+        b = layer.bias.detach().numpy().astype(np.float32).astype(np.float64).copy()
+        layers += [w, b]
+    return layers
+
+
+def play_batch(
+    layers: list[np.ndarray[Any, Any]],
+    games: int,
+    n: int,
+    seed: int,
+    seat_kind: np.ndarray[Any, Any],
+    epsilon: float,
+    first_cook: np.ndarray[Any, Any] | None = None,
+) -> dict[str, np.ndarray[Any, Any]]:
+    """Play ``games`` games with the kernel; the rows of network seats and the results."""
+    rows = np.zeros((games * kernel.MAX_ROWS_PER_GAME, kernel.NUM_FEATURES))
+    row_game = np.zeros(rows.shape[0], np.int64)
+    row_seat = np.zeros(rows.shape[0], np.int64)
+    points = np.zeros((games, n), np.int64)
+    share = np.zeros((games, n))
+    actions = np.zeros((games, kernel.MAX_ROWS_PER_GAME), np.int64)
+    decks = np.zeros((games, 110), np.int8)
+    cooks = np.zeros(games, np.int64) if first_cook is None else first_cook
+    written = kernel.play_master_games(
+        games, n, np.uint64(seed), seat_kind.astype(np.int64), epsilon, cooks, *layers,
+        rows, row_game, row_seat, points, share, actions, decks,
+    )
+    return {
+        "rows": rows[:written], "game": row_game[:written], "seat": row_seat[:written],
+        "points": points, "share": share, "actions": actions, "decks": decks,
+    }
+
+
+def evaluate_vs_hard(
+    layers: list[np.ndarray[Any, Any]], games: int, n: int = 4, seed: int = EVAL_SEED
+) -> tuple[float, float]:
+    """The greedy network's win share against n-1 card counters, its seat rotating over the
+    games; with the 95% half-width of the estimate (normal approximation)."""
+    seat_kind = np.zeros((games, n), np.int64)
+    seat_kind[np.arange(games), np.arange(games) % n] = kernel.SEAT_NET
+    out = play_batch(layers, games, n, seed, seat_kind, 0.0)
+    mine = out["share"][np.arange(games), np.arange(games) % n]
+    mean = float(mine.mean())
+    half = 1.96 * float(mine.std(ddof=1)) / math.sqrt(games) if games > 1 else 0.0
+    return mean, half
+
+
+def _seating(rng: np.random.Generator, games: int, n: int, self_share: float) -> np.ndarray[Any, Any]:
+    seat_kind = np.zeros((games, n), np.int64)
+    learner = rng.integers(0, n, games)
+    seat_kind[np.arange(games), learner] = kernel.SEAT_NET
+    selfish = rng.random(games) < self_share
+    extra = (rng.random((games, n)) < 0.5) & selfish[:, None]
+    seat_kind[extra] = kernel.SEAT_NET
+    return seat_kind
+
+
+def train(
+    config: TrainConfig,
+    output: Path,
+    log: Callable[[str], None] = print,
+    progress: Callable[[float, str], None] | None = None,
+) -> TrainResult:
+    """Train for ``config.minutes``; write checkpoints, the best weights to ``output`` and
+    the learning curve beside it (``.curve.json``, and a ``.png`` when matplotlib is there)."""
+    import torch
+    from torch import nn
+
+    torch.manual_seed(config.seed)
+    torch.set_num_threads(1)
+    rng = np.random.default_rng(config.seed)
+    f = features.NUM_FEATURES
+    h = config.hidden
+    net = nn.Sequential(nn.Linear(f, h), nn.ReLU(), nn.Linear(h, h), nn.ReLU(), nn.Linear(h, 2))
+    optimizer = torch.optim.Adam(net.parameters(), lr=config.learning_rate)
+    buffer_x = np.zeros((config.buffer_rows, f), np.float32)
+    buffer_y = np.zeros((config.buffer_rows, 2), np.float32)
+    filled = 0
+    cursor = 0
+    result = TrainResult(best=None)
+    start = time.monotonic()
+    next_eval = 0.0
+    batch_index = 0
+    checkpoints = output.parent / (output.stem + "-checkpoints")
+    checkpoints.mkdir(parents=True, exist_ok=True)
+    budget = config.minutes * 60.0
+    while True:
+        elapsed = time.monotonic() - start
+        if elapsed >= next_eval or elapsed >= budget:
+            layers = _numpy_layers(net)
+            share, half = evaluate_vs_hard(layers, config.eval_games)
+            point = EvalPoint(elapsed, result.games, share, half)
+            result.curve.append(point)
+            tag = f"{int(elapsed):06d}s-{result.games:08d}g"
+            header = _header(config, result.games, point)
+            save_weights(checkpoints / f"master-{tag}.npz", _named(layers), header)
+            if result.best is None or share > result.best.win_share:
+                result.best = point
+                save_weights(output, _named(layers), header)
+            log(f"eval {tag}: {100 * share:.1f}% +- {100 * half:.1f} vs 3x hard "
+                f"(best {100 * result.best.win_share:.1f}%)")
+            _write_curve(output, result)
+            next_eval = elapsed + config.eval_every
+            if elapsed >= budget:
+                break
+        layers = _numpy_layers(net)
+        n = config.players[batch_index % len(config.players)]
+        seat_kind = _seating(rng, config.games_per_batch, n, config.self_play_share)
+        seed = int(rng.integers(0, 2**63))
+        out = play_batch(layers, config.games_per_batch, n, seed, seat_kind, config.epsilon,
+                         rng.integers(0, n, config.games_per_batch))
+        rows = out["rows"]
+        targets = np.stack(
+            [out["share"][out["game"], out["seat"]],
+             out["points"][out["game"], out["seat"]] / POINTS_SCALE], axis=1
+        )
+        for start_row in range(0, len(rows), config.buffer_rows):
+            chunk = rows[start_row : start_row + config.buffer_rows]
+            k = len(chunk)
+            idx = (cursor + np.arange(k)) % config.buffer_rows
+            buffer_x[idx] = chunk
+            buffer_y[idx] = targets[start_row : start_row + k]
+            cursor = (cursor + k) % config.buffer_rows
+            filled = min(config.buffer_rows, filled + k)
+        result.games += config.games_per_batch
+        batch_index += 1
+        # the step size falls linearly to a tenth over the run: late batches refine
+        done = min(1.0, (time.monotonic() - start) / budget)
+        for group in optimizer.param_groups:
+            group["lr"] = config.learning_rate * (1.0 - 0.9 * done)
+        loss_sum = 0.0
+        for _ in range(config.steps_per_batch):
+            pick = rng.integers(0, filled, config.batch_size)
+            x = torch.from_numpy(buffer_x[pick])
+            y = torch.from_numpy(buffer_y[pick])
+            pred = net(x)
+            loss = ((pred - y) ** 2).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            loss_sum += float(loss.detach())
+        if progress is not None:
+            progress(min(1.0, (time.monotonic() - start) / budget),
+                     f"{result.games} games, loss {loss_sum / config.steps_per_batch:.4f}")
+    return result
+
+
+def _named(layers: list[np.ndarray[Any, Any]]) -> dict[str, np.ndarray[Any, Any]]:
+    return dict(zip(("w1", "b1", "w2", "b2", "w3", "b3"), layers, strict=True))
+
+
+def _header(config: TrainConfig, games: int, point: EvalPoint) -> dict[str, Any]:
+    return {
+        "seed": config.seed,
+        "commit": config.commit,
+        "hidden": [config.hidden, config.hidden],
+        "outputs": ["win_share", "points/50"],
+        "games_trained": games,
+        "seconds_trained": round(point.seconds, 1),
+        "eval_vs_3_hard": {"games": config.eval_games, "win_share": round(point.win_share, 4),
+                           "half_width_95": round(point.half_width, 4)},
+        "config": {k: getattr(config, k) for k in config.__slots__ if k != "commit"},  # type: ignore[attr-defined]
+    }
+
+
+def _write_curve(output: Path, result: TrainResult) -> None:
+    data = [
+        {"seconds": p.seconds, "games": p.games_trained, "win_share": p.win_share,
+         "half_width": p.half_width}
+        for p in result.curve
+    ]
+    output.with_suffix(".curve.json").write_text(json.dumps(data, indent=1) + "\n")
+
+
+def plot_curve(curve_json: Path, png: Path) -> None:
+    """The learning curve: win share against three ``hard`` over training games."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    data = json.loads(curve_json.read_text())
+    games = [p["games"] for p in data]
+    share = [100 * p["win_share"] for p in data]
+    half = [100 * p["half_width"] for p in data]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.errorbar(games, share, yerr=half, marker="o", capsize=3, label="master (greedy)")
+    ax.axhline(25.0, color="grey", linestyle="--", label="parity (25%)")
+    ax.axhline(31.3, color="tab:orange", linestyle=":", label="expert (31.3%)")
+    ax.set_xlabel("self-play games")
+    ax.set_ylabel("win share vs 3 x hard (%)")
+    ax.set_title("Master bot learning curve (4 players)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(png, dpi=100)
+    plt.close(fig)

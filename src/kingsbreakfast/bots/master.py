@@ -93,7 +93,9 @@ def header_bytes(header: dict[str, Any]) -> np.ndarray[Any, np.dtype[np.uint8]]:
     return np.frombuffer(json.dumps(header, sort_keys=True).encode(), np.uint8).copy()
 
 
-def save_weights(path: Path, arrays: dict[str, np.ndarray[Any, Any]], header: dict[str, Any]) -> None:
+def save_weights(
+    path: Path, arrays: dict[str, np.ndarray[Any, Any]], header: dict[str, Any]
+) -> None:
     """Write a weights file: the six layers and the header with format, version, layout."""
     full = {"format": FORMAT, "version": VERSION, "features": features.NUM_FEATURES,
             "layout": features.LAYOUT, **header}
@@ -137,7 +139,10 @@ def load_weights(path: Path | str | None = None) -> MasterWeights:
             f" with another feature layout; this program reads version {VERSION}: {_fix(path)}",
             path=str(path),
         )
-    weights = MasterWeights(*(loaded[name] for name in _ARRAYS), header=header)
+    weights = MasterWeights(
+        loaded["w1"], loaded["b1"], loaded["w2"], loaded["b2"], loaded["w3"], loaded["b3"],
+        header,
+    )
     w1, b1, w2, b2, w3, b3 = weights.arrays()
     shapes_ok = (
         w1.ndim == 2 and w1.shape[0] == features.NUM_FEATURES and b1.shape == (w1.shape[1],)
@@ -165,12 +170,8 @@ def view_rows(view: View) -> tuple[list[Action], np.ndarray[Any, np.dtype[np.flo
     if mover is None or mover < 0 or not legal:
         raise ValueError("the game is over: there is no action to value")
     hand = view.hands[mover]
-    if hand.draws is None:  # a spectator or another seat: the mover's draws are unknown
-        my_draws = [0] * NUM_DISHES
-        if view.seat is not None and view.seat != mover:
-            raise ValueError("the master bot values only the moves of the seat it sees")
-    else:
-        my_draws = list(hand.draws)
+    # a spectator or another seat (a hint) does not know the mover's draws
+    my_draws = [0] * NUM_DISHES if hand.draws is None else list(hand.draws)
     counter = evaluate(view)
     rows = features.new_rows(len(legal))
     features.encode(

@@ -104,7 +104,8 @@ def play_batch(
     actions = np.zeros((games, kernel.MAX_ROWS_PER_GAME), np.int64)
     decks = np.zeros((games, 110), np.int8)
     cooks = np.zeros(games, np.int64) if first_cook is None else first_cook
-    written = kernel.play_master_games(
+    play: Any = kernel.play_master_games  # numba's dispatcher: typed when it compiles
+    written = play(
         games, n, np.uint64(seed), seat_kind.astype(np.int64), epsilon, cooks, *layers,
         rows, row_game, row_seat, points, share, actions, decks,
     )
@@ -128,7 +129,9 @@ def evaluate_vs_hard(
     return mean, half
 
 
-def _seating(rng: np.random.Generator, games: int, n: int, self_share: float) -> np.ndarray[Any, Any]:
+def _seating(
+    rng: np.random.Generator, games: int, n: int, self_share: float
+) -> np.ndarray[Any, Any]:
     seat_kind = np.zeros((games, n), np.int64)
     learner = rng.integers(0, n, games)
     seat_kind[np.arange(games), learner] = kernel.SEAT_NET
@@ -242,7 +245,7 @@ def _header(config: TrainConfig, games: int, point: EvalPoint) -> dict[str, Any]
         "seconds_trained": round(point.seconds, 1),
         "eval_vs_3_hard": {"games": config.eval_games, "win_share": round(point.win_share, 4),
                            "half_width_95": round(point.half_width, 4)},
-        "config": {k: getattr(config, k) for k in config.__slots__ if k != "commit"},  # type: ignore[attr-defined]
+        "config": {k: getattr(config, k) for k in config.__slots__ if k != "commit"},
     }
 
 

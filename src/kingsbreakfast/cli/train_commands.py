@@ -1,0 +1,66 @@
+"""The ``train`` command: the master bot's network from self-play, reproducibly."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from kingsbreakfast.cli.options import fail, need_extra
+
+
+def train(
+    output: Annotated[
+        Path, typer.Option(help="Where the best weights go; checkpoints go into "
+                           "OUTPUT's folder beside it, the learning curve to .curve.json/.png.")
+    ] = Path("master.npz"),
+    seed: Annotated[int, typer.Option(help="Seed of the self-play games and the network.")] = 1,
+    minutes: Annotated[float, typer.Option(help="Training time (wall clock).")] = 66.0,
+    hidden: Annotated[int, typer.Option(help="Units in each of the two hidden layers.")] = 128,
+    eval_games: Annotated[int, typer.Option(help="Games of each evaluation against three "
+                                            "hard bots.")] = 2000,
+    eval_every: Annotated[float, typer.Option(help="Seconds between evaluations.")] = 300.0,
+) -> None:
+    """Train the master bot on self-play against itself and the hard level (deep
+    Monte-Carlo), with a progress bar, periodic evaluation against three hard bots,
+    checkpoints and a learning curve. Needs the train extra (PyTorch, numba)."""
+    need_extra("train", "torch", "numba", "matplotlib")
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from kingsbreakfast.sim.train import TrainConfig, plot_curve
+    from kingsbreakfast.sim.train import train as run
+
+    if minutes <= 0 or eval_games < 2 or hidden < 1 or eval_every <= 0:
+        raise fail("minutes and eval-every must be positive, eval-games at least 2, "
+                   "hidden at least 1")
+    config = TrainConfig(seed=seed, minutes=minutes, hidden=hidden, eval_games=eval_games,
+                         eval_every=eval_every, commit=_commit())
+    with Progress(TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn(),
+                  TextColumn("{task.fields[status]}")) as bar:
+        task = bar.add_task("training", total=1.0, status="")
+        result = run(
+            config, output, log=bar.console.print,
+            progress=lambda done, status: bar.update(task, completed=done, status=status),
+        )
+    curve = output.with_suffix(".curve.json")
+    plot_curve(curve, output.with_suffix(".png"))
+    if result.best is not None:
+        print(f"best: {100 * result.best.win_share:.1f}% vs 3x hard after "
+              f"{result.best.games_trained} games; weights in {output}")
+
+
+def _commit() -> str:
+    """The source's commit, recorded in the weights (empty outside a git checkout)."""
+    try:
+        done = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                              cwd=Path(__file__).parent, timeout=10, check=False)
+    except OSError:
+        return ""
+    return done.stdout.strip()
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the ``kingsbreakfast`` command line."""
+    app.command()(train)

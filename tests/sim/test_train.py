@@ -1,0 +1,40 @@
+"""``kingsbreakfast train``: a very short run writes weights the bot can load, checkpoints,
+and the learning curve (the real run is docs/analysis.md's)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("numba")
+pytest.importorskip("matplotlib")
+
+from typer.testing import CliRunner  # noqa: E402
+
+from kingsbreakfast.bots.master import load_weights  # noqa: E402
+from kingsbreakfast.cli.main import app  # noqa: E402
+
+
+def test_a_short_training_run_leaves_loadable_weights_and_a_curve(tmp_path: Path) -> None:
+    output = tmp_path / "master.npz"
+    result = CliRunner().invoke(app, ["train", "--output", str(output), "--minutes", "0.01",
+                                      "--eval-games", "40", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    weights = load_weights(output)
+    assert weights.header["seed"] == 3
+    assert weights.header["eval_vs_3_hard"]["games"] == 40
+    curve = json.loads(output.with_suffix(".curve.json").read_text())
+    assert len(curve) >= 2 and curve[-1]["games"] > 0
+    assert output.with_suffix(".png").stat().st_size > 0
+    assert len(list((tmp_path / "master-checkpoints").glob("*.npz"))) == len(curve)
+
+
+def test_bad_settings_are_refused_before_any_work(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["train", "--output", str(tmp_path / "m.npz"),
+                                      "--minutes", "0"])
+    assert result.exit_code == 2
+    assert "minutes" in result.output
+    assert not (tmp_path / "m.npz").exists()

@@ -62,7 +62,7 @@ def test_master_is_the_top_level_and_offered_to_hosts() -> None:
 
 def test_a_missing_file_names_itself_and_the_fix(tmp_path: Path) -> None:
     path = tmp_path / "nothing.npz"
-    with pytest.raises(MasterWeightsError, match="nothing.npz is missing") as raised:
+    with pytest.raises(MasterWeightsError, match=r"nothing\.npz is missing") as raised:
         load_weights(path)
     assert "kingsbreakfast train" in str(raised.value)
     with pytest.raises(MasterWeightsError):

@@ -12,10 +12,10 @@ pytest.importorskip("torch")
 pytest.importorskip("numba")
 pytest.importorskip("matplotlib")
 
-from typer.testing import CliRunner  # noqa: E402
+from typer.testing import CliRunner
 
-from kingsbreakfast.bots.master import load_weights  # noqa: E402
-from kingsbreakfast.cli.main import app  # noqa: E402
+from kingsbreakfast.bots.master import load_weights
+from kingsbreakfast.cli.main import app
 
 
 def test_a_short_training_run_leaves_loadable_weights_and_a_curve(tmp_path: Path) -> None:

@@ -17,7 +17,8 @@ runner = CliRunner()
 def test_bots_lists_every_bot_and_level() -> None:
     result = runner.invoke(app, ["bots"])
     assert result.exit_code == 0
-    for name in ("random", "greedy", "heuristic", "ismcts", "easy", "medium", "hard", "expert"):
+    for name in ("random", "greedy", "heuristic", "ismcts", "easy", "medium", "hard", "expert",
+                 "master"):
         assert f"\n{name}\n" in "\n" + result.stdout
 
 

@@ -146,7 +146,7 @@ BOTS: Final[tuple[BotEntry, ...]] = (
     ),
     BotEntry(
         "master", "Master is a neural network trained on self-play (numpy needed).",
-        _master, {"weights": str}, level=5, offered=HAS_NUMPY,
+        _master, level=5, offered=HAS_NUMPY,
     ),
 )
 """Every bot and level: the bots first, then the levels weakest first."""

@@ -55,6 +55,7 @@ _BOT_WORDS: Final = {
     "medium": lambda: pgettext("bot level", "medium"),
     "hard": lambda: pgettext("bot level", "hard"),
     "expert": lambda: pgettext("bot level", "expert"),
+    "master": lambda: pgettext("bot level", "master"),
     "random": lambda: pgettext("bot", "random"),
     "greedy": lambda: pgettext("bot", "greedy"),
     "heuristic": lambda: pgettext("bot", "card counter"),

@@ -97,7 +97,7 @@ onLanguageChange(() => {
 
 // ---- lobby -------------------------------------------------------------------------------
 async function renderLobby() {
-  const levels = ["random", "easy", "medium", "hard", "expert"];
+  const levels = ["random", "easy", "medium", "hard", "expert", "master"];
   app.innerHTML = `<section class="panel lobby-create">
       <h1>${esc(t("lobby.create"))}</h1>
       <p class="tagline">${esc(t("app.tagline"))}</p>

@@ -19,8 +19,8 @@ import time
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core: numpy's BLAS on one thread
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from kingsbreakfast.bots import make_bot  # noqa: E402
-from kingsbreakfast.engine import State  # noqa: E402
+from kingsbreakfast.bots import make_bot
+from kingsbreakfast.engine import State
 
 
 def main() -> None:

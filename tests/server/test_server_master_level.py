@@ -8,8 +8,8 @@ import pytest
 
 pytest.importorskip("numpy")
 
-from kingsbreakfast.engine import State  # noqa: E402
-from server.kb_harness import make_master, seated_table, until  # noqa: E402
+from kingsbreakfast.engine import State
+from server.kb_harness import make_master, seated_table, until
 
 
 def test_a_table_of_master_bots_plays_to_the_end(sqlite_url: str) -> None:

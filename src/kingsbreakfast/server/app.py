@@ -24,6 +24,7 @@ from kingsbreakfast.i18n import UnknownLanguageError
 from kingsbreakfast.i18n import accept_language as i18n_accept_language
 
 from . import strings
+from .hints import register_hint
 from .master import ArchivedGame, LobbyError, Master, ReplayStep
 from .storage import DEFAULT_URL, Storage, StorageError
 from .tables import Table
@@ -117,6 +118,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.master = the_master
+    register_hint(app, the_master)
 
     @app.exception_handler(LobbyError)
     async def lobby_error(_request: Request, error: LobbyError) -> JSONResponse:

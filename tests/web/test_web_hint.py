@@ -10,8 +10,8 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 pytest.importorskip("numpy")
 
-from server.kb_live import LiveServer  # noqa: E402
-from web.browsing import shot  # noqa: E402
+from server.kb_live import LiveServer
+from web.browsing import shot
 
 
 def test_the_hint_button_lists_every_legal_move_with_its_value(

@@ -38,3 +38,25 @@ def test_bad_settings_are_refused_before_any_work(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "minutes" in result.output
     assert not (tmp_path / "m.npz").exists()
+
+
+def test_a_game_budget_makes_the_run_repeatable(tmp_path: Path) -> None:
+    """Same seed and game budget, same network: the clock only decides when evaluations
+    happen, never what is learned."""
+    import numpy as np
+
+    outputs = []
+    for run in ("a", "b"):
+        output = tmp_path / run / "master.npz"
+        result = CliRunner().invoke(app, [
+            "train", "--output", str(output), "--minutes", "5", "--games", "512",
+            "--eval-games", "20", "--seed", "4", "--hidden", "16",
+        ])
+        assert result.exit_code == 0, result.output
+        last = sorted((tmp_path / run / "master-checkpoints").glob("*-00000512g.npz"))
+        assert len(last) == 1  # the final checkpoint, whichever was best
+        outputs.append(load_weights(last[0]))
+    first, second = outputs
+    assert first.header["games_trained"] == second.header["games_trained"] == 512
+    for a, b in zip(first.arrays(), second.arrays(), strict=True):
+        assert np.array_equal(a, b)

@@ -18,6 +18,9 @@ def train(
     ] = Path("master.npz"),
     seed: Annotated[int, typer.Option(help="Seed of the self-play games and the network.")] = 1,
     minutes: Annotated[float, typer.Option(help="Training time (wall clock).")] = 66.0,
+    games: Annotated[int, typer.Option(help="Stop after this many self-play games (0: the "
+                                       "clock alone); with it the run is the same on any "
+                                       "machine.")] = 0,
     hidden: Annotated[int, typer.Option(help="Units in each of the two hidden layers.")] = 128,
     eval_games: Annotated[int, typer.Option(help="Games of each evaluation against three "
                                             "hard bots.")] = 2000,
@@ -32,11 +35,11 @@ def train(
     from kingsbreakfast.sim.train import TrainConfig, plot_curve
     from kingsbreakfast.sim.train import train as run
 
-    if minutes <= 0 or eval_games < 2 or hidden < 1 or eval_every <= 0:
+    if minutes <= 0 or eval_games < 2 or hidden < 1 or eval_every <= 0 or games < 0:
         raise fail("minutes and eval-every must be positive, eval-games at least 2, "
-                   "hidden at least 1")
+                   "hidden at least 1, games not negative")
     config = TrainConfig(seed=seed, minutes=minutes, hidden=hidden, eval_games=eval_games,
-                         eval_every=eval_every, commit=_commit())
+                         eval_every=eval_every, max_games=games, commit=_commit())
     with Progress(TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn(),
                   TextColumn("{task.fields[status]}")) as bar:
         task = bar.add_task("training", total=1.0, status="")

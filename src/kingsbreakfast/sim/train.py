@@ -55,6 +55,10 @@ class TrainConfig:
     with chance one half); the others are one network against the card counter."""
     eval_games: int = 2000
     eval_every: float = 300.0
+    max_games: int = 0
+    """Stop after this many self-play games (0: only the clock stops the run). With a game
+    budget the step-size schedule follows the games, not the clock, so that the same seed
+    and budget give the same network on any machine, however fast."""
     players: tuple[int, ...] = (4, 4, 3, 4, 5)
     """Table sizes in turn, one per batch of games."""
     commit: str = ""
@@ -172,7 +176,8 @@ def train(
     budget = config.minutes * 60.0
     while True:
         elapsed = time.monotonic() - start
-        if elapsed >= next_eval or elapsed >= budget:
+        finished = elapsed >= budget or 0 < config.max_games <= result.games
+        if elapsed >= next_eval or finished:
             layers = _numpy_layers(net)
             share, half = evaluate_vs_hard(layers, config.eval_games)
             point = EvalPoint(elapsed, result.games, share, half)
@@ -187,7 +192,7 @@ def train(
                 f"(best {100 * result.best.win_share:.1f}%)")
             _write_curve(output, result)
             next_eval = elapsed + config.eval_every
-            if elapsed >= budget:
+            if finished:
                 break
         layers = _numpy_layers(net)
         n = config.players[batch_index % len(config.players)]
@@ -211,7 +216,7 @@ def train(
         result.games += config.games_per_batch
         batch_index += 1
         # the step size falls linearly to a tenth over the run: late batches refine
-        done = min(1.0, (time.monotonic() - start) / budget)
+        done = _done(config, time.monotonic() - start, result.games)
         for group in optimizer.param_groups:
             group["lr"] = config.learning_rate * (1.0 - 0.9 * done)
         loss_sum = 0.0
@@ -226,9 +231,16 @@ def train(
             optimizer.step()
             loss_sum += float(loss.detach())
         if progress is not None:
-            progress(min(1.0, (time.monotonic() - start) / budget),
+            progress(_done(config, time.monotonic() - start, result.games),
                      f"{result.games} games, loss {loss_sum / config.steps_per_batch:.4f}")
     return result
+
+
+def _done(config: TrainConfig, seconds: float, games: int) -> float:
+    """How far the run is (0-1): by games when it has a game budget, else by the clock."""
+    if config.max_games > 0:
+        return min(1.0, games / config.max_games)
+    return min(1.0, seconds / (config.minutes * 60.0))
 
 
 def _named(layers: list[np.ndarray[Any, Any]]) -> dict[str, np.ndarray[Any, Any]]:

@@ -9,9 +9,9 @@ from tui_helpers import seats
 
 pytest.importorskip("numpy")
 
-from kingsbreakfast.tui.plain import QUIT, PlainGame  # noqa: E402
-from kingsbreakfast.tui.session import Game  # noqa: E402
-from kingsbreakfast.tui.strings import bot_word  # noqa: E402
+from kingsbreakfast.tui.plain import QUIT, PlainGame
+from kingsbreakfast.tui.session import Game
+from kingsbreakfast.tui.strings import bot_word
 
 STUBBORN = "d\n1\n2\n3\n4\n5\n6\n7\np\nx\n"
 """Answers that make some legal move whatever the position (as the plain game tests use)."""

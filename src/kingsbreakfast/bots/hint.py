@@ -64,11 +64,12 @@ def rank_actions(view: View, rng: random.Random | None = None) -> list[ActionEst
     weights = MasterBot().weights
     valued = action_values(view, weights)
     estimates = [
-        (action, min(1.0, max(0.0, win)), max(0.0, points)) for action, win, points in valued
+        (action, round(min(1.0, max(0.0, win)), 6), round(max(0.0, points), 6))
+        for action, win, points in valued
     ]
     best = max(win for _, win, _ in estimates)
     rows = [
-        ActionEstimate(action, round(points, 6), round(win, 6), round(best - win, 6))
+        ActionEstimate(action, points, win, round(best - win, 6))
         for action, win, points in estimates
     ]
     rows.sort(key=lambda e: (-e.win_chance, -e.expected_points))

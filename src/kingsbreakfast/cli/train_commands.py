@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from kingsbreakfast.cli.options import fail, need_extra
+from kingsbreakfast.cli.options import LangOption, fail, need_extra
 
 
 def train(
@@ -25,6 +25,7 @@ def train(
     eval_games: Annotated[int, typer.Option(help="Games of each evaluation against three "
                                             "hard bots.")] = 2000,
     eval_every: Annotated[float, typer.Option(help="Seconds between evaluations.")] = 300.0,
+    lang: LangOption = None,
 ) -> None:
     """Train the master bot on self-play against itself and the hard level (deep
     Monte-Carlo), with a progress bar, periodic evaluation against three hard bots,

@@ -25,12 +25,17 @@ def train(
     eval_games: Annotated[int, typer.Option(help="Games of each evaluation against three "
                                             "hard bots.")] = 2000,
     eval_every: Annotated[float, typer.Option(help="Seconds between evaluations.")] = 300.0,
+    backend: Annotated[str, typer.Option(help="The learner: torch (the train extra; how the "
+                                         "shipped weights were made) or numpy.")] = "torch",
     lang: LangOption = None,
 ) -> None:
     """Train the master bot on self-play against itself and the hard level (deep
     Monte-Carlo), with a progress bar, periodic evaluation against three hard bots,
-    checkpoints and a learning curve. Needs the train extra (PyTorch, numba)."""
-    need_extra("train", "torch", "numba", "matplotlib")
+    checkpoints and a learning curve. Needs the train extra (PyTorch, numba), or with
+    --backend numpy only numpy, numba and matplotlib."""
+    if backend not in ("torch", "numpy"):
+        raise fail(f"unknown backend {backend!r}: choose torch or numpy")
+    need_extra("train", *(["torch"] if backend == "torch" else []), "numba", "matplotlib")
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     from kingsbreakfast.sim.train import TrainConfig, plot_curve
@@ -40,7 +45,8 @@ def train(
         raise fail("minutes and eval-every must be positive, eval-games at least 2, "
                    "hidden at least 1, games not negative")
     config = TrainConfig(seed=seed, minutes=minutes, hidden=hidden, eval_games=eval_games,
-                         eval_every=eval_every, max_games=games, commit=_commit())
+                         eval_every=eval_every, max_games=games, commit=_commit(),
+                         backend=backend)
     with Progress(TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn(),
                   TextColumn("{task.fields[status]}")) as bar:
         task = bar.add_task("training", total=1.0, status="")

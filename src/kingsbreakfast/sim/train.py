@@ -11,8 +11,9 @@ Every ``eval_every`` seconds the greedy network plays a fixed set of 4-player ga
 three ``hard`` seats (its seat rotating over the games); the figure goes to the log, the
 learning curve and the checkpoint. The best checkpoint is what ships.
 
-Needs the ``train`` extra (PyTorch) besides ``batch`` (numpy, numba). The games, and so the
-run, are a function of the seed; the learner's arithmetic is PyTorch's on one thread.
+The learner is PyTorch's (the ``train`` extra; the shipped weights) or plain numpy's
+(:mod:`.learners`); the actors need the ``batch`` extra (numpy, numba). With a game budget
+(``max_games``) the run is a function of the seed and the budget alone.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from kingsbreakfast.bots import features
 from kingsbreakfast.bots.master import POINTS_SCALE, save_weights
 
 from . import _master_kernel as kernel
+from .learners import make_learner
 
 EVAL_SEED = 987_654_321
 """The evaluation games' seed: the same games at every evaluation, so the curve compares
@@ -62,6 +64,8 @@ class TrainConfig:
     players: tuple[int, ...] = (4, 4, 3, 4, 5)
     """Table sizes in turn, one per batch of games."""
     commit: str = ""
+    backend: str = "torch"
+    """The learner: ``torch`` (the ``train`` extra; the shipped weights) or ``numpy``."""
 
 
 @dataclass(slots=True)
@@ -77,17 +81,6 @@ class TrainResult:
     best: EvalPoint | None
     curve: list[EvalPoint] = field(default_factory=list)
     games: int = 0
-
-
-def _numpy_layers(net: Any) -> list[np.ndarray[Any, Any]]:
-    """The network's layers as the kernel and the bot read them: float32 values (what the
-    file stores) in float64 arrays, weights as (inputs, outputs)."""
-    layers = []
-    for layer in (net[0], net[2], net[4]):
-        w = layer.weight.detach().numpy().astype(np.float32).astype(np.float64).T.copy()
-        b = layer.bias.detach().numpy().astype(np.float32).astype(np.float64).copy()
-        layers += [w, b]
-    return layers
 
 
 def play_batch(
@@ -153,16 +146,9 @@ def train(
 ) -> TrainResult:
     """Train for ``config.minutes``; write checkpoints, the best weights to ``output`` and
     the learning curve beside it (``.curve.json``, and a ``.png`` when matplotlib is there)."""
-    import torch
-    from torch import nn
-
-    torch.manual_seed(config.seed)
-    torch.set_num_threads(1)
     rng = np.random.default_rng(config.seed)
     f = features.NUM_FEATURES
-    h = config.hidden
-    net = nn.Sequential(nn.Linear(f, h), nn.ReLU(), nn.Linear(h, h), nn.ReLU(), nn.Linear(h, 2))
-    optimizer = torch.optim.Adam(net.parameters(), lr=config.learning_rate)
+    learner = make_learner(config.backend, f, config.hidden, config.learning_rate, config.seed)
     buffer_x = np.zeros((config.buffer_rows, f), np.float32)
     buffer_y = np.zeros((config.buffer_rows, 2), np.float32)
     filled = 0
@@ -178,7 +164,7 @@ def train(
         elapsed = time.monotonic() - start
         finished = elapsed >= budget or 0 < config.max_games <= result.games
         if elapsed >= next_eval or finished:
-            layers = _numpy_layers(net)
+            layers = learner.layers()
             share, half = evaluate_vs_hard(layers, config.eval_games)
             point = EvalPoint(elapsed, result.games, share, half)
             result.curve.append(point)
@@ -194,7 +180,7 @@ def train(
             next_eval = elapsed + config.eval_every
             if finished:
                 break
-        layers = _numpy_layers(net)
+        layers = learner.layers()
         n = config.players[batch_index % len(config.players)]
         seat_kind = _seating(rng, config.games_per_batch, n, config.self_play_share)
         seed = int(rng.integers(0, 2**63))
@@ -217,19 +203,11 @@ def train(
         batch_index += 1
         # the step size falls linearly to a tenth over the run: late batches refine
         done = _done(config, time.monotonic() - start, result.games)
-        for group in optimizer.param_groups:
-            group["lr"] = config.learning_rate * (1.0 - 0.9 * done)
+        learner.set_step_size(config.learning_rate * (1.0 - 0.9 * done))
         loss_sum = 0.0
         for _ in range(config.steps_per_batch):
             pick = rng.integers(0, filled, config.batch_size)
-            x = torch.from_numpy(buffer_x[pick])
-            y = torch.from_numpy(buffer_y[pick])
-            pred = net(x)
-            loss = ((pred - y) ** 2).mean()
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            loss_sum += float(loss.detach())
+            loss_sum += learner.step(buffer_x[pick], buffer_y[pick])
         if progress is not None:
             progress(_done(config, time.monotonic() - start, result.games),
                      f"{result.games} games, loss {loss_sum / config.steps_per_batch:.4f}")

@@ -25,6 +25,14 @@ def train(
     eval_games: Annotated[int, typer.Option(help="Games of each evaluation against three "
                                             "hard bots.")] = 2000,
     eval_every: Annotated[float, typer.Option(help="Seconds between evaluations.")] = 300.0,
+    epsilon: Annotated[float, typer.Option(help="Chance that a network seat explores (a "
+                                           "random legal action).")] = 0.05,
+    learning_rate: Annotated[float, typer.Option(help="Adam's first step size (it falls "
+                                                 "linearly to a tenth).")] = 1e-3,
+    self_play_share: Annotated[float, typer.Option(help="Share of games with more network "
+                                                   "seats than one.")] = 0.5,
+    init: Annotated[Path | None, typer.Option(help="Start from these weights (a checkpoint) "
+                                              "instead of at random.")] = None,
     backend: Annotated[str, typer.Option(help="The learner: torch (the train extra; how the "
                                          "shipped weights were made) or numpy.")] = "torch",
     lang: LangOption = None,
@@ -33,6 +41,9 @@ def train(
     Monte-Carlo), with a progress bar, periodic evaluation against three hard bots,
     checkpoints and a learning curve. Needs the train extra (PyTorch, numba), or with
     --backend numpy only numpy, numba and matplotlib."""
+    if not (0 <= epsilon <= 1 and 0 <= self_play_share <= 1 and learning_rate > 0):
+        raise fail("epsilon and self-play-share are chances from 0 to 1; learning-rate "
+                   "must be positive")
     if backend not in ("torch", "numpy"):
         raise fail(f"unknown backend {backend!r}: choose torch or numpy")
     need_extra("train", *(["torch"] if backend == "torch" else []), "numba", "matplotlib")
@@ -46,7 +57,8 @@ def train(
                    "hidden at least 1, games not negative")
     config = TrainConfig(seed=seed, minutes=minutes, hidden=hidden, eval_games=eval_games,
                          eval_every=eval_every, max_games=games, commit=_commit(),
-                         backend=backend)
+                         backend=backend, epsilon=epsilon, learning_rate=learning_rate,
+                         self_play_share=self_play_share, init=str(init or ""))
     with Progress(TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn(),
                   TextColumn("{task.fields[status]}")) as bar:
         task = bar.add_task("training", total=1.0, status="")

@@ -25,6 +25,9 @@ class Learner(Protocol):
 
     def set_step_size(self, rate: float) -> None: ...
 
+    def load(self, layers: list[Array]) -> None:
+        """Start from these layers (a checkpoint) instead of the random initialisation."""
+
     def step(self, x: Array, y: Array) -> float:
         """One Adam step on the batch; the batch's loss before the step."""
 
@@ -54,6 +57,12 @@ class TorchLearner:
     def set_step_size(self, rate: float) -> None:
         for group in self.optimizer.param_groups:
             group["lr"] = rate
+
+    def load(self, layers: list[Array]) -> None:
+        with self._torch.no_grad():
+            for k, layer in enumerate((self.net[0], self.net[2], self.net[4])):
+                layer.weight.copy_(self._torch.from_numpy(np.asarray(layers[2 * k].T, np.float32)))
+                layer.bias.copy_(self._torch.from_numpy(np.asarray(layers[2 * k + 1], np.float32)))
 
     def step(self, x: Array, y: Array) -> float:
         pred = self.net(self._torch.from_numpy(x))
@@ -89,6 +98,9 @@ class NumpyLearner:
 
     def set_step_size(self, rate: float) -> None:
         self.rate = rate
+
+    def load(self, layers: list[Array]) -> None:
+        self.params = [np.asarray(layer, np.float32).copy() for layer in layers]
 
     def gradients(self, x: Array, y: Array) -> tuple[float, list[Array]]:
         """The batch's loss and its gradient for each parameter, by back-propagation."""

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from kingsbreakfast.bots import features
-from kingsbreakfast.bots.master import POINTS_SCALE, save_weights
+from kingsbreakfast.bots.master import POINTS_SCALE, load_weights, save_weights
 
 from . import _master_kernel as kernel
 from .learners import make_learner
@@ -66,6 +66,8 @@ class TrainConfig:
     commit: str = ""
     backend: str = "torch"
     """The learner: ``torch`` (the ``train`` extra; the shipped weights) or ``numpy``."""
+    init: str = ""
+    """A weights file to start from (a checkpoint of an earlier run), or empty: random."""
 
 
 @dataclass(slots=True)
@@ -149,6 +151,12 @@ def train(
     rng = np.random.default_rng(config.seed)
     f = features.NUM_FEATURES
     learner = make_learner(config.backend, f, config.hidden, config.learning_rate, config.seed)
+    if config.init:
+        start_from = load_weights(config.init)
+        if start_from.w1.shape[1] != config.hidden:
+            raise ValueError(f"{config.init} has {start_from.w1.shape[1]} hidden units, not "
+                             f"{config.hidden}")
+        learner.load(list(start_from.arrays()))
     buffer_x = np.zeros((config.buffer_rows, f), np.float32)
     buffer_y = np.zeros((config.buffer_rows, 2), np.float32)
     filled = 0

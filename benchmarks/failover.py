@@ -38,7 +38,11 @@ def fresh(url: str) -> None:
     engine = create_engine(normalize_url(url))
     with engine.begin() as connection:
         connection.execute(
-            text("DROP TABLE IF EXISTS leases, actions, seats, games, alembic_version")
+            text(
+                "DROP TABLE IF EXISTS turn_clocks, rematches, chat_messages, game_results, "
+                "seat_accounts, auth_sessions, accounts, site_keys, "
+                "leases, actions, seats, games, alembic_version"
+            )
         )
     engine.dispose()
     storage = Storage(url)

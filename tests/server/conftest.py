@@ -21,7 +21,11 @@ def _fresh_postgres(url: str) -> str:
     engine = create_engine(normalize_url(url))
     with engine.begin() as connection:
         connection.execute(
-            text("DROP TABLE IF EXISTS leases, actions, seats, games, alembic_version")
+            text(
+                "DROP TABLE IF EXISTS turn_clocks, rematches, chat_messages, game_results, "
+                "seat_accounts, auth_sessions, accounts, site_keys, "
+                "leases, actions, seats, games, alembic_version"
+            )
         )
     engine.dispose()
     return url

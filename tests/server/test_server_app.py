@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -189,7 +190,10 @@ def test_bad_sockets_are_refused_and_other_tables_play_on(client: TestClient) ->
 
 def test_the_browser_client_is_served(client: TestClient) -> None:
     page = client.get("/t/abc")
-    assert page.status_code == 200 and 'src="/static/app.js"' in page.text
+    # the page loads its modules from versioned URLs (server/web_assets.py)
+    module = re.search(r'src="(/assets/[0-9a-f]{12}/app\.js)"', page.text)
+    assert page.status_code == 200 and module is not None
+    assert client.get(module.group(1)).status_code == 200
     for name in ("app.js", "strings.js", "cards.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,9 @@ ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run",
 ]
+PORTS = os.environ.get("KINGSBREAKFAST_TEST_PORTS", "")
+"""``FIRST-LAST``: the ports test servers may listen on (on a machine shared with others);
+empty for any free port."""
 ARTIFACTS = Path(os.environ.get("KINGSBREAKFAST_ARTIFACTS", "test-artifacts/web"))
 
 
@@ -24,3 +28,18 @@ def no_sideways_scroll(page: Any) -> bool:
     return bool(page.evaluate(
         "document.documentElement.scrollWidth <= window.innerWidth + 1"
     ))
+
+
+def server_port() -> int | None:
+    """A free port from ``KINGSBREAKFAST_TEST_PORTS``, or None to let the server pick."""
+    if not PORTS:
+        return None
+    first, last = (int(part) for part in PORTS.split("-"))
+    for port in range(first, last + 1):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port in {PORTS}")

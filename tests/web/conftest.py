@@ -9,14 +9,15 @@ from typing import Any
 import pytest
 
 from server.kb_live import LiveServer
-from web.browsing import ARGS, CHROMIUM
+from web.browsing import ARGS, CHROMIUM, server_port
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     tmp = tmp_path_factory.mktemp("web")
     live = LiveServer(
-        f"sqlite:///{tmp / 'web.db'}", bot_delay=0.02, log_path=tmp / "server.log"
+        f"sqlite:///{tmp / 'web.db'}", bot_delay=0.02, log_path=tmp / "server.log",
+        port=server_port(),
     ).start()
     yield live
     live.stop()

@@ -43,7 +43,8 @@ def play_one_move(page: Any, keyboard: bool = False) -> str | None:
         before = page.evaluate(count)
         page.keyboard.press("d")
         try:
-            page.wait_for_function(f"{count} > {before}", timeout=10_000)
+            # (a selector, not a script: the page's CSP forbids evaluating strings)
+            page.locator(f".log ol:not([data-actions='{before}'])").wait_for(timeout=10_000)
         except playwright_api.TimeoutError:
             # the press met a socket that was reconnecting or a refused (stale) version, as
             # a player's can: the game loop presses again on a later turn

@@ -46,7 +46,7 @@ def lobby_text(browser: Any, server: LiveServer, locale: str) -> str:
     page = context.new_page()
     page.goto(server.base + "/")
     page.wait_for_selector("form#create")
-    page.wait_for_function("document.documentElement.lang !== ''")
+    page.wait_for_selector("html[lang]:not([lang=''])", state="attached")
     text = page.inner_text("body")
     shot(page, f"lobby-{locale}")
     context.close()
@@ -125,8 +125,10 @@ def test_counts_take_the_languages_plural_rule(
     catalog = ENGLISH if code == "en" else translated(code)
     page.wait_for_selector(f"text={catalog['lobby.createButton']}")  # its catalogue is in
     for count in singular_counts + plural_counts:
+        # the page's own module instance: the versioned URL its app.js came from
         text = page.evaluate(
-            "async ([n]) => (await import('/static/strings.js'))"
+            "async ([n]) => (await import(document.querySelector('script[type=module]')"
+            ".src.replace(/app\\.js$/, 'strings.js')))"
             ".tCount('game.hiddenCountOne', 'game.hiddenCount', n)",
             [count],
         )

@@ -26,7 +26,7 @@ from pydantic import JsonValue
 from kingsbreakfast.bots import IsmctsBot
 from kingsbreakfast.engine import CARD_IDS, Action, IllegalActionError, State
 
-from .lobby import LobbyError
+from .lobby import LobbyError, is_turn_based
 from .persistence import Journal
 from .restore import make_bots
 from .store import LeaseLost, SeatRecord, StorageError
@@ -76,6 +76,10 @@ class Hall:
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     lease_lost: Callable[[str], None] = lambda _table_id: None
     """Told when a write was fenced off: the table belongs to another process now."""
+    game_over: Callable[[Table], None] = lambda _table: None
+    """Told when a table's last action was stored (results and ratings)."""
+    clock_started: Callable[[Table], None] = lambda _table: None
+    """Told when a turn's clock starts (turn-based tables store the deadline)."""
     bot_thread: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-bot")
     )
@@ -94,7 +98,7 @@ class TableActor:
         self.hall = hall
 
     # -- seats ----------------------------------------------------------------------------
-    async def claim_seat(self, display: str) -> tuple[int, str]:
+    async def claim_seat(self, display: str, token: str | None = None) -> tuple[int, str]:
         """The first open seat goes to ``display``: in the lobby, or a seat left in play."""
         table = self.table
         async with table.lock:
@@ -104,7 +108,7 @@ class TableActor:
             if not free:
                 raise LobbyError(409, "table_full", "every seat at this table is taken")
             number = free[0]
-            token = new_token()
+            token = token or new_token()
             seat = table.seats[number]
             old = (seat.kind, seat.name, seat.token_hash)
             seat.kind, seat.name, seat.token_hash = HUMAN, display, token_digest(token)
@@ -307,6 +311,7 @@ class TableActor:
             table.status = OVER
             table.deadline = None
             log.info("table %s: game over after %d actions", table.id, table.version)
+            self.hall.game_over(table)
         self.schedule()
         self.broadcast()
         return True
@@ -345,6 +350,7 @@ class TableActor:
         elif table.clock_seconds is not None:
             if table.deadline is None:
                 table.deadline = hall.wall_clock() + table.clock_seconds
+                hall.clock_started(table)
             delay = max(0.0, table.deadline - hall.wall_clock())
         elif not table.connected(seat_no):
             table.deadline = None
@@ -372,8 +378,10 @@ class TableActor:
                 # been past cancelling): their turn is theirs unless their own clock ran out.
                 if table.deadline is None or self.hall.wall_clock() < table.deadline:
                     return
-            elif seat.kind == HUMAN:
+            elif seat.kind == HUMAN and not is_turn_based(table.clock_seconds):
                 seat.zombie = True  # away when the clock ran out: a bot plays until return
+            # (at a turn-based table a bot plays only the move whose clock ran out: nobody
+            # is expected to be there between moves)
             view = state.view(seat_no)
             bot = table.bots[seat_no]
             seed = table.rng.getrandbits(64)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Annotated, Any, Final
 
 from fastapi import FastAPI, Header, Request, WebSocket
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
@@ -23,9 +23,10 @@ from kingsbreakfast.bots import OPPONENT_LEVELS
 from kingsbreakfast.i18n import UnknownLanguageError
 from kingsbreakfast.i18n import accept_language as i18n_accept_language
 
-from . import strings
+from . import strings, web_assets
 from .hints import register_hint
 from .master import ArchivedGame, LobbyError, Master, ReplayStep
+from .site import Site, install
 from .storage import DEFAULT_URL, Storage, StorageError
 from .tables import Table
 from .transport import OUTBOX_FRAMES, SocketOutbox, send_and_close, session
@@ -48,7 +49,10 @@ class CreateTable(BaseModel):
     seats: int = Field(4, ge=3, le=5, description="number of seats (R2: 3 to 5)")
     rules: dict[str, JsonValue] = Field(default_factory=dict, description="variant switches")
     bot_level: str = Field("easy", description=f"one of {', '.join(OPPONENT_LEVELS)}")
-    clock_seconds: int | None = Field(None, ge=5, le=3600, description="turn clock")
+    clock_seconds: int | None = Field(
+        None, ge=5, le=14 * 24 * 3600,
+        description="turn clock: 5–3600 s, or whole hours up to 14 days (turn-based)",
+    )
     public: bool = Field(True, description="listed in the public table list")
 
 
@@ -93,6 +97,7 @@ def create_app(
     master: Master | None = None,
     lease_seconds: float | None = None,
     migrate: bool = True,
+    site_key: str | None = None,
 ) -> FastAPI:
     """The whole server as one ASGI app (give ``master`` to share one with a test). With
     ``lease_seconds`` the process shares its PostgreSQL database with others, holding each
@@ -101,14 +106,17 @@ def create_app(
         Storage(db_url), bot_delay=bot_delay, zombie_grace=zombie_grace,
         lease_seconds=lease_seconds,
     )
+    site: Site
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await the_master.open(migrate=migrate)
+        await site.open()
         try:
             yield
         finally:
             await the_master.close()
+            site.close()
 
     app = FastAPI(
         title="King's Breakfast server",
@@ -118,6 +126,8 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.master = the_master
+    site = install(app, the_master, site_key)
+    app.state.site = site
     register_hint(app, the_master)
 
     @app.exception_handler(LobbyError)
@@ -138,12 +148,16 @@ def create_app(
         return await the_master.lobby_tables()
 
     @app.post("/api/tables", response_model=SeatGrant, status_code=201, responses=ERRORS)
-    async def create_table(body: CreateTable) -> SeatGrant:
-        """Open a table; the creator hosts it from seat 0."""
+    async def create_table(body: CreateTable, request: Request, response: Response) -> SeatGrant:
+        """Open a table; the creator hosts it from seat 0 (a logged-in player's seat is
+        their account's)."""
+        plan = await site.creating(request)
         table, seat, token = await the_master.create_table(
-            body.name, seats=body.seats, rules=body.rules, bot_level=body.bot_level,
-            clock_seconds=body.clock_seconds, public=body.public,
+            plan.account.name if plan.account else body.name, seats=body.seats,
+            rules=body.rules, bot_level=body.bot_level, clock_seconds=body.clock_seconds,
+            public=body.public, table_id=plan.table_id, token=plan.token,
         )
+        await site.seated(request, response, table.id, seat, token, plan)
         return _grant(table, seat, token)
 
     @app.get("/api/tables/{table_id}", response_model=TableInfo, responses=ERRORS)
@@ -154,25 +168,44 @@ def create_app(
         "/api/tables/{table_id}/join", response_model=SeatGrant, status_code=201,
         responses=ERRORS,
     )
-    async def join_table(table_id: str, body: JoinTable) -> SeatGrant:
-        """Take the first free seat by the invite link."""
-        seat, token = await the_master.join(table_id, body.name)
+    async def join_table(
+        table_id: str, body: JoinTable, request: Request, response: Response
+    ) -> SeatGrant:
+        """Take the first free seat by the invite link (an account keeps the seat it has)."""
+        plan = await site.joining(request, await the_master.held(table_id))
+        if plan.existing is not None and plan.token is not None:
+            seat, token = plan.existing, plan.token
+        else:
+            seat, token = await the_master.join(
+                table_id, plan.account.name if plan.account else body.name, plan.token
+            )
+        await site.seated(request, response, table_id, seat, token, plan)
         return _grant(await the_master.held(table_id), seat, token)
 
     @app.post("/api/tables/{table_id}/leave", status_code=204, responses=ERRORS)
     async def leave_table(
-        table_id: str, x_seat_token: Annotated[str, Header(max_length=64)]
+        table_id: str, request: Request,
+        x_seat_token: Annotated[str | None, Header(max_length=64)] = None,
     ) -> Response:
-        """Free your seat; your token stops working at once."""
-        await the_master.leave(table_id, x_seat_token)
-        return Response(status_code=204)
+        """Free your seat; your token stops working at once. Without the header, the seat
+        this browser's cookies hold (with the CSRF header)."""
+        table = await the_master.held(table_id)
+        token = await site.seat_token(request, table, x_seat_token)
+        seat = table.seat_of(token)
+        await the_master.leave(table_id, token)
+        response = Response(status_code=204)
+        if seat is not None:
+            await site.left(request, response, table_id, seat)
+        return response
 
     @app.post("/api/tables/{table_id}/start", response_model=TableInfo, responses=ERRORS)
     async def start_table(
-        table_id: str, x_seat_token: Annotated[str, Header(max_length=64)]
+        table_id: str, request: Request,
+        x_seat_token: Annotated[str | None, Header(max_length=64)] = None,
     ) -> TableInfo:
         """The host deals; bots take the empty seats."""
-        await the_master.start(table_id, x_seat_token)
+        token = await site.seat_token(request, await the_master.held(table_id), x_seat_token)
+        await the_master.start(table_id, token)
         return (await the_master.held(table_id)).public_info()
 
     @app.get("/api/archive", response_model=list[ArchivedGame], responses=ERRORS)
@@ -242,19 +275,23 @@ def create_app(
         if table is None:
             await send_and_close(websocket, "no_table", "there is no such table", CLOSE_NO_TABLE)
             return
-        await session(the_master, table, websocket)
+        await session(the_master, table, websocket, await site.hello_token(websocket, table))
 
     # -- the browser client -----------------------------------------------------------
     static = static_dir()
+    web_assets.install(app, static)  # versioned assets, compression, security headers
     app.mount("/static", StaticFiles(directory=static), name="static")
 
-    def index() -> FileResponse:
-        return FileResponse(static / "index.html", headers={"Cache-Control": "no-cache"})
+    def index(request: Request) -> Response:
+        return web_assets.client_page(request)
 
     app.get("/", include_in_schema=False)(index)
-    app.get("/t/{table_id}", include_in_schema=False)(lambda table_id: index())
-    app.get("/replay/{game_id}", include_in_schema=False)(lambda game_id: index())
+    app.get("/t/{table_id}", include_in_schema=False)(index)
+    app.get("/replay/{game_id}", include_in_schema=False)(index)
     app.get("/rules", include_in_schema=False)(index)
+    for page in ("/login", "/account", "/me", "/leaderboard"):
+        app.get(page, include_in_schema=False)(index)
+    app.get("/players/{name}", include_in_schema=False)(index)
     return app
 
 

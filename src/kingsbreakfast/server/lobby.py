@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import unicodedata
-from typing import Any, Final
+from typing import Any, Final, NotRequired
 
 from pydantic import JsonValue
 from typing_extensions import TypedDict
@@ -32,6 +32,22 @@ from .tables import HUMAN, bot_name
 MAX_NAME_CHARS: Final = 32
 MAX_CLOCK_SECONDS: Final = 3600
 MIN_CLOCK_SECONDS: Final = 5
+HOUR: Final = 3600
+MAX_TURN_CLOCK_SECONDS: Final = 14 * 24 * HOUR
+"""Turn-based tables: a clock of whole hours, up to two weeks a move."""
+
+
+def is_turn_based(clock_seconds: int | None) -> bool:
+    """A clock of an hour or more: players come and go between moves (docs/accounts.md)."""
+    return clock_seconds is not None and clock_seconds >= HOUR
+
+
+class SeatKind(TypedDict):
+    """Who sat in a seat, for a page to name bots in the reader's language."""
+
+    kind: str
+    name: str
+    level: str
 
 
 class ArchivedGame(TypedDict):
@@ -41,6 +57,7 @@ class ArchivedGame(TypedDict):
     num_seats: int
     finished_at: str | None
     players: list[str]
+    seats: list[SeatKind]
 
 
 class ReplayStep(TypedDict):
@@ -51,6 +68,7 @@ class ReplayStep(TypedDict):
     players: list[str]
     view: ViewDict
     score: ScoringDict | None
+    seats: NotRequired[list[SeatKind]]
 
 
 class LobbyError(KingsBreakfastError):
@@ -96,12 +114,14 @@ def check_table(
         )
     if clock_seconds is not None and (
         type(clock_seconds) is not int
-        or not MIN_CLOCK_SECONDS <= clock_seconds <= MAX_CLOCK_SECONDS
+        or not MIN_CLOCK_SECONDS <= clock_seconds <= MAX_TURN_CLOCK_SECONDS
+        or (clock_seconds > MAX_CLOCK_SECONDS and clock_seconds % HOUR)
     ):
         raise LobbyError(
             422, "bad_clock",
-            f"the turn clock is {MIN_CLOCK_SECONDS} to {MAX_CLOCK_SECONDS} seconds, or none",
-            min=MIN_CLOCK_SECONDS, max=MAX_CLOCK_SECONDS,
+            f"the turn clock is {MIN_CLOCK_SECONDS} to {MAX_CLOCK_SECONDS} seconds, whole "
+            f"hours up to {MAX_TURN_CLOCK_SECONDS // HOUR}, or none",
+            min=MIN_CLOCK_SECONDS, max=MAX_CLOCK_SECONDS, max_hours=MAX_TURN_CLOCK_SECONDS // HOUR,
         )
     return parsed_rules
 
@@ -142,7 +162,17 @@ def archived(records: list[GameRecord]) -> list[ArchivedGame]:
             "players": [
                 s.name if s.kind == HUMAN else bot_name(s.seat, r.bot_level) for s in r.seats
             ],
+            "seats": seat_kinds([(s.kind, s.name) for s in r.seats], r.bot_level),
         }
         for r in records
         if r.public
+    ]
+
+
+def seat_kinds(seats: list[tuple[str, str]], bot_level: str) -> list[SeatKind]:
+    """(kind, name) of each seat as a page reads them: a bot by its level, never by the
+    English name the records give it."""
+    return [
+        {"kind": kind, "name": name if kind == HUMAN else "", "level": bot_level}
+        for kind, name in seats
     ]

@@ -11,7 +11,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from typing import Any
 
@@ -30,6 +30,7 @@ from .lobby import (
     clean_name,
     deal,
     replay_step,
+    seat_kinds,
 )
 from .persistence import Journal
 from .restore import restore, seat_records
@@ -71,6 +72,9 @@ class Master:
             self.journal.fence = self.leases.fence
         self._keeper: asyncio.Task[None] | None = None
         self._taking: dict[str, asyncio.Lock] = {}
+        self.on_restore: Callable[[Table], Awaitable[None]] = _nothing
+        """Told of a table brought back from the store before its clock starts again
+        (turn-based tables take their stored deadline back)."""
 
     # The pace of every table lives in the hall; tests tune it through the master.
     @property
@@ -107,7 +111,9 @@ class Master:
             self._keeper = asyncio.get_running_loop().create_task(keep_leases(self))
             return
         for record in await self.journal.call(self.storage.load_unfinished):
-            actor = self._hold(restore(record))
+            table = restore(record)
+            await self.on_restore(table)
+            actor = self._hold(table)
             actor.schedule()
         log.info("resumed %d unfinished tables", len(self.tables))
 
@@ -224,7 +230,9 @@ class Master:
         record = await self.journal.call(self.storage.load, table_id)
         if record is None:
             return None
-        actor = self._hold(restore(record))
+        table = restore(record)
+        await self.on_restore(table)
+        actor = self._hold(table)
         actor.schedule()
         log.info("table %s: taken over at version %d", table_id, actor.table.version)
         return actor.table
@@ -272,13 +280,16 @@ class Master:
         bot_level: str,
         clock_seconds: int | None,
         public: bool,
+        table_id: str | None = None,
+        token: str | None = None,
     ) -> tuple[Table, int, str]:
-        """A new table in the lobby with its creator (the host) in seat 0."""
+        """A new table in the lobby with its creator (the host) in seat 0 (``table_id`` and
+        ``token``: chosen by the caller, e.g. a seat token derived for an account)."""
         host_name = clean_name(name)
         parsed_rules = check_table(seats, rules, bot_level, clock_seconds)
-        token = new_token()
+        token = token or new_token()
         table = Table(
-            id=secrets.token_urlsafe(9),
+            id=table_id or secrets.token_urlsafe(9),
             num_seats=seats,
             rules=parsed_rules,
             bot_level=bot_level,
@@ -304,10 +315,25 @@ class Master:
         log.info("table %s created (%d seats)", table.id, seats)
         return table, 0, token
 
-    async def join(self, table_id: str, name: str) -> tuple[int, str]:
+    async def join(self, table_id: str, name: str, token: str | None = None) -> tuple[int, str]:
         """Claim the first open seat: in the lobby, or a seat its player left during play."""
         display = clean_name(name)
-        return await self.actor(await self.held(table_id)).claim_seat(display)
+        return await self.actor(await self.held(table_id)).claim_seat(display, token)
+
+    async def open_table(self, table: Table) -> None:
+        """Store and hold a table made ready elsewhere (a rematch, its seats already set)."""
+        await self.journal.call(
+            self.storage.create_game,
+            table.id,
+            num_seats=table.num_seats,
+            rules=table.rules.to_dict(),
+            bot_level=table.bot_level,
+            clock_seconds=table.clock_seconds,
+            public=table.public,
+            seats=seat_records(table),
+        )
+        if self.leases is None:
+            self._hold(table)
 
     async def leave(self, table_id: str, token: str) -> None:
         """Free the token's seat and invalidate the token; its sockets are closed."""
@@ -379,7 +405,17 @@ class Master:
     async def replay_step(self, table_id: str, step: int) -> ReplayStep:
         """The finished game as it stood after ``step`` actions, every hand shown."""
         state, names = await self._finished(table_id)
-        return replay_step(state, names, step)
+        answer = replay_step(state, names, step)
+        table = self.tables.get(table_id)
+        if table is not None:
+            answer["seats"] = seat_kinds([(s.kind, s.name) for s in table.seats], table.bot_level)
+        else:
+            record = await self.journal.call(self.storage.load, table_id)
+            if record is not None:
+                answer["seats"] = seat_kinds(
+                    [(s.kind, s.name) for s in record.seats], record.bot_level
+                )
+        return answer
 
     async def _finished(self, table_id: str) -> tuple[State, list[str]]:
         table = self.tables.get(table_id)
@@ -398,3 +434,7 @@ class Master:
 
     async def archive(self, limit: int = 50) -> list[ArchivedGame]:
         return archived(await self.journal.call(self.storage.list_archive, limit))
+
+
+async def _nothing(_table: Table) -> None:
+    return None

@@ -109,9 +109,12 @@ class SocketOutbox:
         self.sender.cancel()
 
 
-async def session(master: Master, table: Table, websocket: WebSocket) -> None:
+async def session(
+    master: Master, table: Table, websocket: WebSocket, cookie_token: str | None = None
+) -> None:
     """Hello, then messages until the socket closes: the shape check happens here, the rest
-    in the match master."""
+    in the match master. ``cookie_token`` is the seat this socket's cookies hold, used when
+    the hello asks for it."""
     try:
         first = await asyncio.wait_for(websocket.receive(), HELLO_SECONDS)
     except TimeoutError:
@@ -130,6 +133,8 @@ async def session(master: Master, table: Table, websocket: WebSocket) -> None:
         hello = parse_message(text)
         if not isinstance(hello, Hello):
             raise ProtocolError("no_hello", "the first message must be a hello")
+        if hello.cookie and hello.token is None:
+            hello = Hello(token=cookie_token)
         seat = master.authenticate(table, hello)
     except ProtocolError as error:
         await send_and_close(websocket, error.code, error.message, error.close)

@@ -10,12 +10,14 @@ two games differing only in hidden cards look identical to a seat.
 Client → server::
 
     {"type": "hello", "token": "..." | null}     first frame; null joins as a spectator
+    {"type": "hello", "token": null, "cookie": true}   the seat this browser's cookies hold
     {"type": "act", "version": N, "action": {"type": "take", "dish": "cheese"}}
     {"type": "sync"}                              ask for a fresh full view
     {"type": "ping"}
 
 Server → client: ``state`` (a full view of the table for this connection), ``error``
-(``code``, English ``message``, ``params``, and the current ``version``) and ``pong``.
+(``code``, English ``message``, ``params``, and the current ``version``), ``pong``, and
+``chat`` and ``rematch`` (see docs/accounts.md).
 """
 
 from __future__ import annotations
@@ -102,6 +104,9 @@ RecordAction: TypeAlias = Annotated[Action, PlainValidator(_record_action)]
 @dataclass(frozen=True, slots=True, config=_CLIENT_FRAME)
 class Hello:
     token: SeatToken | None = None
+    cookie: bool = False
+    """Without a token: take the seat this browser's cookies hold (its account's seat or a
+    guest seat cookie), if any."""
     type: Literal["hello"] = "hello"
 
 
@@ -134,6 +139,7 @@ _FIELD_FAULTS: Final = {
     "token": ("bad_token_field", "'token' must be a seat token (text) or null"),
     "version": ("bad_version_field", "'version' must be the whole number of the state you saw"),
     "action": ("bad_action", "an act message needs an action object in 'action'"),
+    "cookie": ("bad_cookie_field", "'cookie' must be true or false"),
 }
 
 
@@ -255,7 +261,28 @@ class PongFrame(TypedDict):
     version: int
 
 
-ServerFrame: TypeAlias = StateFrame | ErrorFrame | PongFrame
+class ChatFrame(TypedDict):
+    """A table chat line; kept apart from the game's history (the log never shows it)."""
+
+    type: Literal["chat"]
+    id: int
+    seat: int
+    name: str
+    text: str
+    at_ms: int
+
+
+class RematchFrame(TypedDict):
+    """A finished game's players are asked to play again at ``table``; ``votes`` are the
+    seats that said yes, ``needed`` those that must."""
+
+    type: Literal["rematch"]
+    table: str
+    votes: list[int]
+    needed: list[int]
+
+
+ServerFrame: TypeAlias = StateFrame | ErrorFrame | PongFrame | ChatFrame | RematchFrame
 
 
 def encode(frame: ServerFrame) -> str:
@@ -287,4 +314,17 @@ def error_frame(
 
 def pong_frame(version: int) -> str:
     frame: PongFrame = {"type": "pong", "version": version}
+    return encode(frame)
+
+
+def chat_frame(line_id: int, seat: int, name: str, text: str, at: float) -> str:
+    frame: ChatFrame = {
+        "type": "chat", "id": line_id, "seat": seat, "name": name, "text": text,
+        "at_ms": int(at * 1000),
+    }
+    return encode(frame)
+
+
+def rematch_frame(table: str, votes: list[int], needed: list[int]) -> str:
+    frame: RematchFrame = {"type": "rematch", "table": table, "votes": votes, "needed": needed}
     return encode(frame)

@@ -3,6 +3,14 @@
 // drawn cards: it renders the view the server built for its seat.
 import { t, tCount, errorText, dishName, languages, language, setLanguage, initLanguage, onLanguageChange } from "./strings.js";
 import { DISHES, cardHtml } from "./cards.js";
+import { redrawKeepingFocus, focusOn } from "./focus.js";
+import { shortcutsOn, setShortcuts, pref, setPref } from "./prefs.js";
+import { RoundWitness } from "./tablelog.js";
+import { motionFor, animate } from "./motion.js";
+import { turnCue, clearTurnCue, askToNotify } from "./turncue.js";
+import { displayName } from "./names.js";
+import { csrfToken, initAccount, accountNav, wireNav, routeAccount, onAccountChange, seatName as seatKindName } from "./pages.js";
+import { ChatPanel } from "./chat.js";
 
 const app = document.getElementById("app");
 const LOCK = '<svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true"><rect x="3" y="7" width="10" height="8" rx="1.5" fill="currentColor"/><path d="M5 7V5a3 3 0 0 1 6 0v2" stroke="currentColor" stroke-width="2" fill="none"/></svg>';
@@ -18,16 +26,19 @@ function announce(text) {
   setTimeout(() => { live.textContent = text; }, 30);
 }
 
+// Seat credentials live in HttpOnly cookies the server sets (no script can read them); a
+// token an older version left in localStorage is removed, never used.
 function tokenKey(tableId) { return "kingsbreakfast.token." + tableId; }
-function savedToken(tableId) { try { return localStorage.getItem(tokenKey(tableId)); } catch (_) { return null; } }
-function saveToken(tableId, token) { try { localStorage.setItem(tokenKey(tableId), token); } catch (_) { /* private mode */ } }
-function forgetToken(tableId) { try { localStorage.removeItem(tokenKey(tableId)); } catch (_) { /* private mode */ } }
+function savedToken(tableId) { try { localStorage.removeItem(tokenKey(tableId)); } catch (_) { /* private mode */ } return null; }
+function saveToken(_tableId, _token) { /* the server's cookie holds it */ }
+function forgetToken(tableId) { savedToken(tableId); }
 function savedName() { try { return localStorage.getItem("kingsbreakfast.name") || ""; } catch (_) { return ""; } }
 function saveName(name) { try { localStorage.setItem("kingsbreakfast.name", name); } catch (_) { /* private mode */ } }
 
 async function api(method, path, body = null, token = null) {
   const headers = { "content-type": "application/json" };
   if (token) headers["x-seat-token"] = token;
+  if (method !== "GET") headers["x-csrf-token"] = csrfToken();
   let reply;
   try {
     reply = await fetch(path, { method, headers, body: body === null ? undefined : JSON.stringify(body) });
@@ -52,10 +63,15 @@ function navigate(path) {
 // ---- header: title and language picker ---------------------------------------------------
 function renderHeader() {
   const header = document.getElementById("header");
+  redrawKeepingFocus(header, () => drawHeader(header), "#lang");
+}
+
+function drawHeader(header) {
   const options = languages().map((l) => `<option value="${l.code}" ${l.code === language() ? "selected" : ""}>${esc(l.name)}</option>`).join("");
   header.innerHTML = `<a href="/" class="brand" data-link>${cardHtml("dragon", "", null, "mini")}<span>${esc(t("app.title"))}</span></a>
     <a href="/rules" class="rules-link" id="rules-link">${esc(t("app.rules"))}</a>
-    <label class="lang">${esc(t("app.language"))} <select id="lang">${options}</select></label>`;
+    <label class="lang"><span class="lang-label">${esc(t("app.language"))}</span> <select id="lang">${options}</select></label>${accountNav()}`;
+  wireNav(header, navigate);
   header.querySelector("#rules-link").addEventListener("click", (e) => { e.preventDefault(); navigate("/rules"); });
   header.querySelector("#lang").addEventListener("change", (e) => setLanguage(e.target.value));
   header.querySelector("[data-link]").addEventListener("click", (e) => { e.preventDefault(); navigate("/"); });
@@ -73,8 +89,10 @@ function route() {
   m = path.match(/^\/replay\/([\w-]+)$/);
   if (m) { session = new ReplayViewer(m[1]); return; }
   if (path === "/rules") { renderRules(); return; }
+  if (routeAccount(path, app, navigate)) return;
   renderLobby();
 }
+onAccountChange(() => renderHeader());
 
 // ---- the rules, written for each language (served as HTML made from our own text) ---------
 async function renderRules() {
@@ -92,7 +110,7 @@ onLanguageChange(() => {
   renderHeader();
   if (session) session.render();
   else if (location.pathname === "/rules") renderRules();
-  else renderLobby();
+  else if (!routeAccount(location.pathname, app, navigate)) renderLobby();
 });
 
 // ---- lobby -------------------------------------------------------------------------------
@@ -106,6 +124,7 @@ async function renderLobby() {
         <label>${esc(t("lobby.seats"))} <select name="seats"><option>3</option><option selected>4</option><option>5</option></select></label>
         <label>${esc(t("lobby.botLevel"))} <select name="bot_level">${levels.map((l) => `<option value="${l}" ${l === "easy" ? "selected" : ""}>${esc(t("level." + l))}</option>`).join("")}</select></label>
         <label>${esc(t("lobby.clock"))} <input name="clock" type="number" min="5" max="3600" inputmode="numeric"></label>
+        <label>${esc(t("lobby.turnBased"))} <select name="turn_clock"><option value="">${esc(t("lobby.turnNone"))}</option>${[["h1", 3600], ["h12", 43200], ["d1", 86400], ["d3", 259200], ["d7", 604800]].map(([k, s]) => `<option value="${s}">${esc(t("clock." + k))}</option>`).join("")}</select></label>
         <label>${esc(t("lobby.variantEmptyTable"))} <select name="empty_table"><option value="draw_or_feed">${esc(t("variant.draw_or_feed"))}</option><option value="must_draw">${esc(t("variant.must_draw"))}</option></select></label>
         <label>${esc(t("lobby.variantDragonMin"))} <select name="dragon_min"><option>1</option><option>2</option></select></label>
         <label class="check"><input type="checkbox" name="public" checked> ${esc(t("lobby.public"))}</label>
@@ -118,7 +137,7 @@ async function renderLobby() {
   app.querySelector("#create").addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = new FormData(e.target);
-    const clock = f.get("clock") ? Number(f.get("clock")) : null;
+    const clock = f.get("turn_clock") ? Number(f.get("turn_clock")) : f.get("clock") ? Number(f.get("clock")) : null;
     saveName(f.get("name"));
     try {
       const grant = await api("POST", "/api/tables", {
@@ -133,7 +152,8 @@ async function renderLobby() {
     }
   });
   try {
-    const tables = await api("GET", "/api/tables");
+    // both lists at once: neither waits on the other
+    const [tables, games] = await Promise.all([api("GET", "/api/tables"), api("GET", "/api/archive")]);
     const list = app.querySelector("#tables");
     if (!list) return;
     list.innerHTML = tables.length ? tables.map((tb) => {
@@ -143,10 +163,9 @@ async function renderLobby() {
       return `<li><span>${names} · ${esc(t("lobby.seatsTaken", { taken, total: tb.num_seats }))} · ${esc(t("status." + tb.status))}</span>
         <a href="/t/${esc(tb.id)}" class="button" data-link>${esc(label)}</a></li>`;
     }).join("") : `<li class="muted">${esc(t("lobby.noTables"))}</li>`;
-    const games = await api("GET", "/api/archive");
     const archive = app.querySelector("#archive");
     if (!archive) return;
-    archive.innerHTML = games.length === 0 ? `<li class="muted">${esc(t("lobby.noArchive"))}</li>` : games.map((g) => `<li><span>${g.players.map(esc).join(", ")}</span><a href="/replay/${esc(g.id)}" class="button" data-link>${esc(t("lobby.replay"))}</a></li>`).join("");
+    archive.innerHTML = games.length === 0 ? `<li class="muted">${esc(t("lobby.noArchive"))}</li>` : games.map((g) => `<li><span>${(g.seats ? g.seats.map((s, i) => seatKindName(s, i)) : g.players.map(displayName)).map(esc).join(", ")}</span><a href="/replay/${esc(g.id)}" class="button" data-link>${esc(t("lobby.replay"))}</a></li>`).join("");
     app.querySelectorAll("[data-link]").forEach((a) => a.addEventListener("click", (e) => { e.preventDefault(); navigate(a.getAttribute("href")); }));
   } catch (_) { /* the lists are a convenience */ }
 }
@@ -162,15 +181,21 @@ class TableSession {
     this.dragonChoice = false;
     this.closed = false;
     this.retry = 0;
+    this.witness = new RoundWitness();  // round ends, deals and bot moves seen by this page
+    this.motion = [];                   // card movements for the next drawing
     this.tick = setInterval(() => this.renderClock(), 500);
     this.keys = (e) => this.onKey(e);
     document.addEventListener("keydown", this.keys);
+    this.chat = new ChatPanel(tableId);
+    this.rematch = null;    // the last rematch frame: who said yes to playing again
     this.connect();
     this.render();
   }
 
   stop() {
+    this.chat.stop();
     this.closed = true;
+    clearTurnCue();
     clearInterval(this.tick);
     document.removeEventListener("keydown", this.keys);
     if (this.ws) this.ws.close();
@@ -181,7 +206,7 @@ class TableSession {
     const ws = new WebSocket(`${scheme}://${location.host}/ws/tables/${this.id}`);
     this.ws = ws;
     this.connected = false;
-    ws.onopen = () => { ws.send(JSON.stringify({ type: "hello", token: this.token })); };
+    ws.onopen = () => { ws.send(JSON.stringify({ type: "hello", token: this.token, cookie: true })); };
     ws.onmessage = (event) => this.onFrame(JSON.parse(event.data));
     ws.onclose = (event) => {
       this.connected = false;
@@ -208,11 +233,27 @@ class TableSession {
       const view = frame.view;
       if (!view || view.to_move !== frame.you) { this.feedPicks = null; this.dragonChoice = false; }
       if (view && view.to_move === frame.you && view.pending_dragon && !this.feedPicks) this.dragonChoice = true;
+      const beforeView = before && before.view;
+      const news = this.witness.observe(beforeView, view, frame.table.seats);
+      this.motion = motionFor(beforeView, view);
       if (before && view && before.version !== frame.version) {
         const last = view.history[view.history.length - 1];
-        if (last) announce(this.logLine(last));
+        if (last) announce([this.logLine(last), ...news].join(" "));
       }
-      if (view && view.to_move === frame.you && (!before || !before.view || before.view.to_move !== frame.you)) announce(t("game.yourTurn"));
+      const turnBegins = view && view.to_move === frame.you && (!before || !before.view || before.view.to_move !== frame.you);
+      if (turnBegins) announce(t("game.yourTurn"));
+      turnCue(!!(view && view.to_move === frame.you && frame.you !== null), !!turnBegins);
+      this.chat.seats(frame.you, frame.table.seats.map((s, i) => (s.kind === "human" ? this.seatName(i) : null)));
+      this.render();
+      // at the start of a turn the keyboard goes to the status line, which says what to do;
+      // not while the player is typing elsewhere or a dialog holds focus
+      const active = document.activeElement;
+      const busy = active && (active.closest("header, dialog, .chat") || ["INPUT", "SELECT", "TEXTAREA"].includes(active.tagName));
+      if (turnBegins && !busy) focusOn(app, "#turn");
+    } else if (frame.type === "chat") {
+      this.chat.onFrame(frame);
+    } else if (frame.type === "rematch") {
+      this.rematch = frame;
       this.render();
     } else if (frame.type === "error") {
       this.error = errorText(frame);
@@ -275,6 +316,9 @@ class TableSession {
       this.send({ type: "feed", dishes: [a, b] });
     }
     this.render();
+    // after the first pick the keyboard stays in the picker, on the next dish it may take
+    const picked = app.querySelector(`.king [data-pick="${dish}"]`);
+    if (this.feedPicks && !(picked && picked === document.activeElement)) app.querySelector(".king .pickable")?.focus();
   }
 
   // which king dishes may still be picked for a feed
@@ -287,6 +331,7 @@ class TableSession {
   }
 
   onKey(e) {
+    if (!shortcutsOn() || e.ctrlKey || e.metaKey || e.altKey) return;  // WCAG 2.1.4: they can be switched off
     if (e.target && ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
     if (!this.frame || !this.frame.view) return;
     const k = e.key.toLowerCase();
@@ -301,6 +346,10 @@ class TableSession {
 
   // -- drawing the page --------------------------------------------------------------------
   render() {
+    redrawKeepingFocus(app, () => this.paint(), "#turn, h1");
+  }
+
+  paint() {
     if (this.fatal) { app.innerHTML = `<section class="panel"><p class="error">${esc(this.fatal)}</p></section>`; return; }
     const f = this.frame;
     if (!f) { app.innerHTML = `<section class="panel"><p class="muted">${esc(t("game.reconnecting"))}</p></section>`; return; }
@@ -369,7 +418,8 @@ class TableSession {
     const f = this.frame;
     if (!box || !f || !f.clock) return;
     const seconds = Math.max(0, Math.round((f.clock.deadline_ms - Date.now()) / 1000));
-    box.textContent = t("game.clock", { seconds });
+    if (seconds > 3600) box.textContent = t("game.clockLong", { hours: Math.floor(seconds / 3600), minutes: Math.floor((seconds % 3600) / 60) });
+    else box.textContent = t("game.clock", { seconds });
   }
 
   renderGame() {
@@ -385,7 +435,8 @@ class TableSession {
     const tableStacks = DISHES.map((d) => {
       const n = v.table[d];
       const label = t("game.stackLabel", { dish: dishName(d), count: n });
-      if (canTake(d)) return `<button class="stack legal" data-take="${d}" aria-label="${esc(t("game.take", { dish: dishName(d) }))}, ${esc(label)}">${cardHtml(d, esc(dishName(d)), n)}</button>`;
+      // the name starts with what the card shows (WCAG 2.5.3: say what you see to press it)
+      if (canTake(d)) return `<button class="stack legal" data-take="${d}" aria-label="${esc(t("game.takeStack", { dish: dishName(d), count: n }))}">${cardHtml(d, esc(dishName(d)), n)}</button>`;
       return `<div class="stack ${n ? "" : "empty"}" role="img" aria-label="${esc(label)}">${cardHtml(d, esc(dishName(d)), n)}</div>`;
     }).join("");
     const dragons = `<div class="stack dragons ${v.table_dragons ? "" : "empty"}" role="img" aria-label="${esc(t("game.dragons", { count: v.table_dragons }))}">${cardHtml("dragon", esc(dishName("dragon")), v.table_dragons)}</div>`;
@@ -393,9 +444,9 @@ class TableSession {
     const kingStacks = DISHES.map((d) => {
       const n = v.king[d];
       const label = t("game.kingLabel", { dish: dishName(d), count: n });
-      if (this.pickable(d)) return `<button class="stack legal pickable" data-pick="${d}" aria-label="${esc(label)}">${cardHtml(d, esc(dishName(d)), n)}</button>`;
+      if (this.pickable(d)) return `<button class="stack legal pickable" data-dish="${d}" data-pick="${d}" aria-label="${esc(t("game.pickKing", { dish: dishName(d), count: n }))}">${cardHtml(d, esc(dishName(d)), n)}</button>`;
       const picked = this.feedPicks && this.feedPicks.includes(d) ? "picked" : "";
-      return `<div class="stack ${n ? "" : "empty"} ${picked}" role="img" aria-label="${esc(label)}">${cardHtml(d, esc(dishName(d)), n)}</div>`;
+      return `<div class="stack ${n ? "" : "empty"} ${picked}" data-dish="${d}" role="img" aria-label="${esc(label)}">${cardHtml(d, esc(dishName(d)), n)}</div>`;
     }).join("");
 
     const handCards = (counts, cls) => DISHES.filter((d) => counts && counts[d]).map((d) => cardHtml(d, esc(dishName(d)), counts[d], cls)).join("");
@@ -418,12 +469,14 @@ class TableSession {
       const turn = v.to_move === i ? "to-move" : "";
       const cook = v.cook === i ? `<span class="tag cook">${esc(t("game.cookTag"))}</span>` : "";
       const draws = h.draws ? handCards(h.draws, "private") : "";
-      return `<li class="player ${turn}"><div class="player-head">${cook}<strong>${esc(this.seatName(i))}</strong> ${marks.length ? `<em>${esc(marks.join(", "))}</em>` : ""}</div>
+      return `<li class="player ${turn}" data-seat="${i}"><div class="player-head">${cook}<strong>${esc(this.seatName(i))}</strong> ${marks.length ? `<em>${esc(marks.join(", "))}</em>` : ""}</div>
         <div class="cards small">${handCards(h.takes, "") || ""}${draws}</div>
-        <div class="muted">${esc(tCount("game.hiddenCountOne", "game.hiddenCount", h.hidden))}</div></li>`;
+        <div class="muted hidden-count">${esc(tCount("game.hiddenCountOne", "game.hiddenCount", h.hidden))}</div></li>`;
     }).join("");
 
-    const log = v.history.slice().reverse().slice(0, 60).map((e) => `<li>${esc(this.logLine(e))}</li>`).join("");
+    const log = this.witness.lines(v, (e) => this.logLine(e)).reverse().slice(0, 60).map((line) => line.round
+      ? `<li class="round-line">${esc(line.text)}</li>`
+      : `<li value="${line.value}" class="${line.bot ? "by-bot" : ""}">${esc(line.text)}</li>`).join("");
 
     const actions = mine && !this.feedPicks ? `<div class="actions">
         <button data-act="draw" class="${legal.has("draw") ? "legal" : ""}" ${legal.has("draw") ? "" : "disabled"}>${esc(t("game.draw"))}</button>
@@ -435,7 +488,7 @@ class TableSession {
 
     app.innerHTML = `<div class="game ${mine ? "my-turn" : ""}">
       <section class="panel status" aria-live="polite">
-        <span class="turn">${esc(status)}</span>
+        <h1 class="turn" id="turn" tabindex="-1">${esc(status)}</h1>
         <span>${esc(t("game.round", { round: v.round }))}</span>
         <span>${esc(t("game.cook", { name: this.seatName(v.cook) }))}</span>
         <span>${esc(t("game.deck", { count: v.deck }))}</span>
@@ -448,17 +501,19 @@ class TableSession {
       <div class="main-col">
       <section class="panel king-panel"><h2>${esc(t("game.king"))}</h2><div class="stacks king">${kingStacks}</div>${picking}</section>
       <section class="panel table-panel"><h2>${esc(t("game.table"))}</h2><div class="stacks">${tableStacks}${dragons}</div>${actions}
-        <p class="muted keys">${esc(t("game.keys"))}</p></section>
+        ${f.you === null ? "" : this.keysHtml()}</section>
       ${myHand}
       </div>
       <aside class="side-col">
       <section class="panel players"><h2>${esc(t("game.others"))}</h2><ul>${players}</ul>
         <p class="muted">${esc(t("game.removed", { count: v.removed.unseen + v.removed.dragons + Object.values(v.removed.dishes).reduce((a, b) => a + b, 0) }))}</p></section>
-      <section class="panel log"><h2>${esc(t("game.log"))}</h2><ol reversed start="${v.history.length}" data-actions="${v.history.length}">${log}</ol></section>
+      ${f.you === null ? "" : this.prefsHtml()}
+      <section class="panel log"><h2>${esc(t("game.log"))}</h2><ol reversed start="${v.history.length}" data-actions="${v.history.length}" data-focus="log" tabindex="0" aria-label="${esc(t("game.log"))}">${log}</ol></section>
       </aside>
     </div>
     ${this.dragonChoice && mine && v.pending_dragon ? this.dragonDialog(canFeed) : ""}`;
 
+    app.querySelector("[data-rematch]")?.addEventListener("click", () => this.askRematch());
     app.querySelectorAll("[data-take]").forEach((b) => b.addEventListener("click", () => this.take(b.dataset.take)));
     app.querySelectorAll("[data-pick]").forEach((b) => b.addEventListener("click", () => this.pick(b.dataset.pick)));
     app.querySelectorAll("[data-act]").forEach((b) => b.addEventListener("click", () => {
@@ -469,6 +524,15 @@ class TableSession {
       else if (what === "cancel") this.cancelFeed();
       else if (what === "hint") this.showHint();
     }));
+    app.querySelector("#shortcuts")?.addEventListener("change", (e) => { setShortcuts(e.target.checked); this.render(); });
+    app.querySelector("#pref-sound")?.addEventListener("change", (e) => setPref("sound", e.target.checked));
+    app.querySelector("#pref-notify")?.addEventListener("change", async (e) => {
+      const wanted = e.target.checked && await askToNotify();
+      setPref("notify", wanted);
+      if (e.target.checked && !wanted) { this.error = t("game.notifyRefused"); this.renderError(); e.target.checked = false; }
+    });
+    animate(app, this.motion);
+    this.motion = [];
     const dialog = app.querySelector("dialog");
     if (dialog) {
       dialog.showModal();
@@ -477,6 +541,21 @@ class TableSession {
       dialog.querySelector("[data-dragon=place]").addEventListener("click", () => { dialog.close(); this.placeDragon(); });
     }
     this.renderClock();
+  }
+
+  // the turn cues a player may switch on (the tab's title and icon always change)
+  prefsHtml() {
+    return `<section class="panel prefs-panel"><h2>${esc(t("game.cues"))}</h2><div class="prefs">
+      <label><input type="checkbox" id="pref-sound" ${pref("sound") ? "checked" : ""}> ${esc(t("game.sound"))}</label>
+      <label><input type="checkbox" id="pref-notify" ${pref("notify") ? "checked" : ""}> ${esc(t("game.notify"))}</label></div></section>`;
+  }
+
+  // the shortcut hint, with the switch that turns the single-key shortcuts off (hidden on
+  // touch screens by the stylesheet, and never shown to a spectator, who has no moves)
+  keysHtml() {
+    const on = shortcutsOn();
+    return `<div class="keys muted"><label class="check"><input type="checkbox" id="shortcuts" ${on ? "checked" : ""}> ${esc(t("game.shortcuts"))}</label>
+      ${on ? `<span>${esc(t("game.keys"))}</span>` : ""}</div>`;
   }
 
   // -- hint: the master bot's value of each legal move, asked for on our own turn -----------
@@ -519,7 +598,16 @@ class TableSession {
 
   scoreHtml() {
     return scoreTable(this.frame.score, (i) => this.seatName(i), `<p class="row"><a class="button" href="/replay/${esc(this.id)}" data-replay>${esc(t("score.replay"))}</a>
-      <a class="button" href="/games/${esc(this.id)}/record" download="kingsbreakfast-${esc(this.id)}.json">${esc(t("score.record"))}</a></p>`);
+      <a class="button" href="/games/${esc(this.id)}/record" download="kingsbreakfast-${esc(this.id)}.json">${esc(t("score.record"))}</a>
+      ${this.frame.you !== null ? `<button type="button" class="primary" data-rematch>${esc(t("rematch.button"))}</button>` : ""}</p>
+      ${this.rematch ? `<p class="rematch-votes">${esc(t("rematch.votes", { votes: this.rematch.votes.length, needed: this.rematch.needed.length }))} <a class="button" href="/t/${esc(this.rematch.table)}" data-replay>${esc(t("rematch.go"))}</a></p>` : ""}`);
+  }
+
+  async askRematch() {
+    try {
+      const again = await api("POST", `/api/tables/${this.id}/rematch`, null, this.token);
+      navigate(again.invite);
+    } catch (err) { this.error = errorText(err); this.renderError(); }
   }
 }
 
@@ -528,12 +616,13 @@ function scoreTable(score, nameOf, footer = "") {
   const head = DISHES.map((d) => `<th scope="col">${cardHtml(d, esc(dishName(d)), null, "mini")}<span class="visually-hidden">${esc(dishName(d))}</span></th>`).join("");
   const rows = score.players.map((p) => `<tr class="${score.winners.includes(p.seat) ? "winner" : ""}">
       <th scope="row">${esc(nameOf(p.seat))}</th>
-      ${p.dishes.map((d) => `<td>${d.held === 0 ? "" : d.discarded ? `<s>${esc(t("score.cellDiscarded", d))}</s>` : esc(t("score.cell", d))}</td>`).join("")}
+      ${p.dishes.map((d) => `<td>${d.held === 0 ? "" : d.discarded ? `<s><span aria-hidden="true">${d.held}</span><span class="visually-hidden">${esc(t("score.cellDiscarded", d))}</span></s>` : esc(t("score.cell", d)).replace(/=/g, "=<wbr>")}</td>`).join("")}
       <td>${p.discarded}</td><td><strong>${p.points}</strong></td></tr>`).join("");
   return `<section class="panel score" id="score"><h2>${esc(t("score.title"))}</h2>
     <p class="winner-line">★ ${esc(t(score.winners.length > 1 ? "score.winners" : "score.winner", { names: winners }))}</p>
-    <div class="scroll"><table><thead><tr><th scope="col">${esc(t("score.player"))}</th>${head}<th scope="col">${esc(t("score.discarded"))}</th><th scope="col">${esc(t("score.points"))}</th></tr></thead>
-    <tbody>${rows}</tbody></table></div>${footer}</section>`;
+    <div class="scroll" data-focus="score" tabindex="0" role="region" aria-label="${esc(t("score.title"))}"><table><thead><tr><th scope="col"><span class="long">${esc(t("score.player"))}</span></th>${head}<th scope="col"><span class="long">${esc(t("score.discarded"))}</span><s class="short" aria-hidden="true">#</s></th><th scope="col">${esc(t("score.points"))}</th></tr></thead>
+    <tbody>${rows}</tbody></table></div>
+    <ul class="legend muted"><li>${esc(t("score.legendCell"))}</li><li>${esc(t("score.legendDiscard"))}</li></ul>${footer}</section>`;
 }
 
 // ---- replay viewer ---------------------------------------------------------------------
@@ -543,9 +632,12 @@ class ReplayViewer {
     this.step = 0;
     this.data = null;
     this.error = "";
+    this.target = 0;        // the step asked for, ahead of the one shown while a fetch runs
+    this.loading = false;
     this.keys = (e) => {
-      if (e.key === "ArrowRight") this.go(this.step + 1);
-      else if (e.key === "ArrowLeft") this.go(this.step - 1);
+      if (e.target && ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
+      if (e.key === "ArrowRight") this.go(this.target + 1);
+      else if (e.key === "ArrowLeft") this.go(this.target - 1);
       else if (e.key === "Home") this.go(0);
       else if (e.key === "End" && this.data) this.go(this.data.steps);
     };
@@ -555,21 +647,36 @@ class ReplayViewer {
 
   stop() { document.removeEventListener("keydown", this.keys); }
 
+  // Each press counts, however quick: the wanted step moves at once, and one fetch at a time
+  // follows it until the step shown is the step wanted.
   async go(step) {
     if (this.data && (step < 0 || step > this.data.steps)) return;
+    this.target = step;
+    if (this.loading) return;
+    this.loading = true;
     try {
-      this.data = await api("GET", `/games/${this.id}/replay/${step}`);
-      this.step = step;
-      this.error = "";
-    } catch (err) { this.error = errorText(err); }
+      while (!this.data || this.step !== this.target || this.data.step !== this.target) {
+        const wanted = this.target;
+        try {
+          this.data = await api("GET", `/games/${this.id}/replay/${wanted}`);
+          this.step = wanted;
+          this.error = "";
+        } catch (err) { this.error = errorText(err); this.target = this.step; break; }
+        this.render();
+      }
+    } finally { this.loading = false; }
     this.render();
   }
 
   render() {
+    redrawKeepingFocus(app, () => this.paint(), "h1");
+  }
+
+  paint() {
     if (!this.data) { app.innerHTML = `<section class="panel"><p class="error">${esc(this.error)}</p></section>`; return; }
     const d = this.data;
     const v = d.view;
-    const name = (i) => d.players[i];
+    const name = (i) => (d.seats ? seatKindName(d.seats[i], i) : displayName(d.players[i]));
     const stacks = (counts) => DISHES.map((dish) => `<div class="stack ${counts[dish] ? "" : "empty"}" role="img" aria-label="${esc(dishName(dish))}: ${counts[dish]}">${cardHtml(dish, esc(dishName(dish)), counts[dish])}</div>`).join("");
     const last = v.history[v.history.length - 1];
     const fake = { frame: { table: { seats: d.players.map((p) => ({ kind: "human", name: p })) } } };
@@ -581,13 +688,13 @@ class ReplayViewer {
     }).join("");
     const score = d.score ? scoreTable(d.score, name) : "";
     app.innerHTML = `<div class="game replay">
-      <section class="panel status"><strong>${esc(t("replay.title"))}</strong>
+      <section class="panel status"><h1 class="turn">${esc(t("replay.title"))}</h1>
         <span>${esc(t("replay.step", { step: d.step, steps: d.steps }))}</span>
         <span>${esc(t("game.round", { round: v.round }))}</span><span>${esc(t("game.deck", { count: v.deck }))}</span>
         <span>${esc(line)}</span></section>
       <section class="panel replay-controls">
         <button data-go="first">${esc(t("replay.first"))}</button><button data-go="prev">${esc(t("replay.prev"))}</button>
-        <input type="range" min="0" max="${d.steps}" value="${d.step}" aria-label="${esc(t("replay.step", { step: d.step, steps: d.steps }))}">
+        <input type="range" id="replay-step" min="0" max="${d.steps}" value="${d.step}" aria-label="${esc(t("replay.step", { step: d.step, steps: d.steps }))}">
         <button data-go="next">${esc(t("replay.next"))}</button><button data-go="last">${esc(t("replay.last"))}</button>
       </section>
       <p class="error" role="alert">${esc(this.error)}</p>
@@ -596,8 +703,8 @@ class ReplayViewer {
       ${score}
       <section class="panel players"><h2>${esc(t("game.others"))}</h2><ul>${hands}</ul></section>
       <p><a href="/" class="button" data-home>${esc(t("replay.back"))}</a></p></div>`;
-    const go = { first: 0, prev: this.step - 1, next: this.step + 1, last: d.steps };
-    app.querySelectorAll("[data-go]").forEach((b) => b.addEventListener("click", () => this.go(go[b.dataset.go])));
+    const go = { first: () => 0, prev: () => this.target - 1, next: () => this.target + 1, last: () => d.steps };
+    app.querySelectorAll("[data-go]").forEach((b) => b.addEventListener("click", () => this.go(go[b.dataset.go]())));
     app.querySelector("input[type=range]").addEventListener("change", (e) => this.go(Number(e.target.value)));
     app.querySelector("[data-home]").addEventListener("click", (e) => { e.preventDefault(); navigate("/"); });
   }
@@ -608,5 +715,5 @@ document.addEventListener("click", (e) => {
   if (a) { e.preventDefault(); navigate(a.getAttribute("href")); }
 });
 
-await initLanguage();
+await Promise.all([initLanguage(), initAccount()]);
 route();

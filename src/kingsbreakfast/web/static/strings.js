@@ -35,9 +35,29 @@ export function language() {
   return current;
 }
 
+// The page names the languages, the player's language and the versioned catalogue URLs in a
+// JSON data block (filled in by the server), so the catalogues load in parallel, already
+// preloaded, instead of one request waiting on another. Without it (an old page), the API.
+function readBoot() {
+  try { return JSON.parse(document.getElementById("boot").textContent); } catch (_) { return null; }
+}
+const BOOT = readBoot();
+
+function catalogueUrl(lang) {
+  if (BOOT && BOOT.assets) return `${BOOT.assets}lang/${lang}.json`;
+  return lang === "en" ? "/static/strings/en.json" : `/api/strings/${lang}`;
+}
+
+// The server reads the pick from a cookie to preload the right catalogue next time; it only
+// chooses a language, so it is no secret.
+function rememberLanguage(lang) {
+  try { localStorage.setItem(STORE_KEY, lang); } catch (_) { /* private mode */ }
+  document.cookie = `kb_lang=${encodeURIComponent(lang)}; path=/; max-age=31536000; SameSite=Lax`;
+}
+
 async function load(lang) {
   if (!CATALOGS[lang] || Object.keys(CATALOGS[lang]).length === 0) {
-    addCatalog(lang, await fetchJson(lang === "en" ? "/static/strings/en.json" : `/api/strings/${lang}`));
+    addCatalog(lang, await fetchJson(catalogueUrl(lang)));
   }
 }
 
@@ -45,7 +65,7 @@ export async function setLanguage(lang) {
   if (!LANGUAGES.some((l) => l.code === lang)) return;
   try { await load(lang); } catch (_) { return; }
   current = lang;
-  try { localStorage.setItem(STORE_KEY, lang); } catch (_) { /* private mode */ }
+  rememberLanguage(lang);
   document.documentElement.lang = lang;
   for (const fn of listeners) fn(lang);
 }
@@ -55,6 +75,17 @@ export function onLanguageChange(fn) {
 }
 
 export async function initLanguage() {
+  if (BOOT && BOOT.languages) {
+    LANGUAGES = BOOT.languages;
+    let wanted = null;
+    try { wanted = localStorage.getItem(STORE_KEY); } catch (_) { /* private mode */ }
+    if (!wanted || !LANGUAGES.some((l) => l.code === wanted)) wanted = BOOT.language || "en";
+    const [, picked] = await Promise.allSettled([load("en"), wanted === "en" ? null : load(wanted)]);
+    current = wanted !== "en" && picked.status === "fulfilled" ? wanted : "en";
+    if (current !== BOOT.language) rememberLanguage(current);
+    document.documentElement.lang = current;
+    return;
+  }
   await load("en");
   try { LANGUAGES = await fetchJson("/api/languages"); } catch (_) { /* English only */ }
   let wanted = null;

@@ -1,0 +1,115 @@
+"""The database tables of accounts and of what players keep between games: sessions,
+ratings, results, seats owned by accounts, table chat, rematches and turn clocks.
+
+They share the game tables' metadata (:mod:`.models`) so one alembic history covers both;
+the rows here only point at games, never the other way, so the game store knows nothing of
+accounts. Passwords are argon2id hashes and session ids SHA-256 digests: a database dump
+holds neither in clear.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import DateTime, Float, ForeignKey, Integer, SmallInteger, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .models import Base
+
+
+class SiteKeyRow(Base):
+    """A secret every server process of one site shares (signing cookies, deriving seat
+    tokens); made once, at the first start, unless the operator gives one."""
+
+    __tablename__ = "site_keys"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+
+
+class AccountRow(Base):
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(64))
+    name_key: Mapped[str] = mapped_column(String(64), unique=True)
+    """The name folded (NFKC, case-folded): two accounts never differ only in case."""
+    password_hash: Mapped[str] = mapped_column(String(256))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    rated_games: Mapped[int] = mapped_column(Integer)
+    failures: Mapped[int] = mapped_column(Integer)
+    """Wrong passwords since the last good one: the login lock grows with it."""
+    locked_until: Mapped[float] = mapped_column(Float)
+
+
+class AuthSessionRow(Base):
+    __tablename__ = "auth_sessions"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    expires_at: Mapped[float] = mapped_column(Float)
+
+
+class SeatAccountRow(Base):
+    """A seat held by an account: the player gets it back from any device."""
+
+    __tablename__ = "seat_accounts"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+
+
+class GameResultRow(Base):
+    """One account's finished game: its place, points and rating after it."""
+
+    __tablename__ = "game_results"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id"), primary_key=True, index=True
+    )
+    seat: Mapped[int] = mapped_column(SmallInteger)
+    num_seats: Mapped[int] = mapped_column(SmallInteger)
+    place: Mapped[int] = mapped_column(SmallInteger)
+    won: Mapped[bool]
+    points: Mapped[int] = mapped_column(Integer)
+    favourite: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    rated: Mapped[bool]
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatRow(Base):
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    seat: Mapped[int] = mapped_column(SmallInteger)
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(String(400))
+    at: Mapped[float] = mapped_column(Float)
+
+
+class RematchRow(Base):
+    """The table a finished game continues at, and which seats said yes (comma-separated)."""
+
+    __tablename__ = "rematches"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    new_game_id: Mapped[str] = mapped_column(String(32))
+    votes: Mapped[str] = mapped_column(String(32))
+
+
+class TurnClockRow(Base):
+    """When the player to move at ``version`` runs out of time (turn-based tables), so a
+    restart does not give them a fresh clock."""
+
+    __tablename__ = "turn_clocks"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+    deadline: Mapped[float] = mapped_column(Float)

@@ -1,0 +1,386 @@
+"""Accounts and what players keep between games, in the same SQL database as the games.
+
+Synchronous and short like :mod:`.storage`: the server runs these calls in the store's one
+worker thread. Every call is one transaction; a database fault becomes a
+:class:`~.store.StorageError` (retryable), never a half-written change.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import case, delete, func, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+
+from .account_models import (
+    AccountRow,
+    AuthSessionRow,
+    ChatRow,
+    GameResultRow,
+    RematchRow,
+    SeatAccountRow,
+    SiteKeyRow,
+    TurnClockRow,
+)
+from .models import GameRow
+from .store import StorageError
+
+START_MU = 25.0
+START_SIGMA = 25.0 / 3.0
+
+
+class NameTaken(StorageError):
+    code = "name_taken"
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    id: int
+    name: str
+    password_hash: str
+    mu: float
+    sigma: float
+    rated_games: int
+    failures: int
+    locked_until: float
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One account's finished game, as written once its game ends."""
+
+    game_id: str
+    account_id: int
+    seat: int
+    num_seats: int
+    place: int
+    won: bool
+    points: int
+    favourite: str | None
+    rated: bool
+    mu: float
+    sigma: float
+    finished_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    games: int
+    wins: int
+    points: int
+    favourites: dict[str, int]
+    """How many games each dish was the one the player held most of."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    id: int
+    seat: int
+    name: str
+    text: str
+    at: float
+
+
+def _account(row: AccountRow) -> Account:
+    return Account(
+        row.id, row.name, row.password_hash, row.mu, row.sigma, row.rated_games, row.failures,
+        row.locked_until,
+    )
+
+
+def _result(row: GameResultRow) -> Result:
+    return Result(
+        row.game_id, row.account_id, row.seat, row.num_seats, row.place, row.won, row.points,
+        row.favourite, row.rated, row.mu, row.sigma, row.finished_at,
+    )
+
+
+class AccountStore:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+
+    @contextmanager
+    def _session(self) -> Iterator[Session]:
+        session = self._sessions()
+        try:
+            yield session
+            session.commit()
+        except StorageError:
+            session.rollback()
+            raise
+        except SQLAlchemyError as error:
+            session.rollback()
+            raise StorageError(f"the database refused the change: {type(error).__name__}") from (
+                error
+            )
+        finally:
+            session.close()
+
+    # -- the site's key -------------------------------------------------------------------
+    def site_key(self, name: str) -> str:
+        """The shared secret ``name``, made at the first call by whichever process is first."""
+        with self._session() as session:
+            row = session.get(SiteKeyRow, name)
+            if row is not None:
+                return row.value
+        try:
+            with self._session() as session:
+                session.add(SiteKeyRow(name=name, value=secrets.token_hex(32)))
+        except StorageError:
+            pass  # another process made it first: read theirs
+        with self._session() as session:
+            row = session.get(SiteKeyRow, name)
+            if row is None:
+                raise StorageError("the site key could not be stored")
+            return row.value
+
+    # -- accounts -------------------------------------------------------------------------
+    def create_account(self, name: str, name_key: str, password_hash: str) -> Account:
+        try:
+            with self._session() as session:
+                row = AccountRow(
+                    name=name, name_key=name_key, password_hash=password_hash,
+                    created_at=datetime.now(UTC), mu=START_MU, sigma=START_SIGMA,
+                    rated_games=0, failures=0, locked_until=0.0,
+                )
+                session.add(row)
+                session.flush()
+                return _account(row)
+        except StorageError as error:
+            if isinstance(error.__cause__, IntegrityError):
+                raise NameTaken("an account of that name exists") from None
+            raise
+
+    def account_by_key(self, name_key: str) -> Account | None:
+        with self._session() as session:
+            row = session.scalars(select(AccountRow).where(AccountRow.name_key == name_key)).first()
+            return None if row is None else _account(row)
+
+    def account(self, account_id: int) -> Account | None:
+        with self._session() as session:
+            row = session.get(AccountRow, account_id)
+            return None if row is None else _account(row)
+
+    def login_failed(self, account_id: int, locked_until: float) -> None:
+        with self._session() as session:
+            session.execute(
+                update(AccountRow).where(AccountRow.id == account_id).values(
+                    failures=AccountRow.failures + 1, locked_until=locked_until
+                )
+            )
+
+    def login_succeeded(self, account_id: int, password_hash: str | None) -> None:
+        values: dict[str, object] = {"failures": 0, "locked_until": 0.0}
+        if password_hash is not None:  # the hash's parameters were raised: store the new one
+            values["password_hash"] = password_hash
+        with self._session() as session:
+            session.execute(update(AccountRow).where(AccountRow.id == account_id).values(values))
+
+    def set_password(self, account_id: int, password_hash: str) -> None:
+        """A new password; every session of the account ends with the old one."""
+        with self._session() as session:
+            session.execute(
+                update(AccountRow).where(AccountRow.id == account_id).values(
+                    password_hash=password_hash
+                )
+            )
+            session.execute(delete(AuthSessionRow).where(AuthSessionRow.account_id == account_id))
+
+    # -- sessions -------------------------------------------------------------------------
+    def add_session(self, id_hash: str, account_id: int, expires_at: float) -> None:
+        with self._session() as session:
+            session.add(AuthSessionRow(id_hash=id_hash, account_id=account_id,
+                                       expires_at=expires_at))
+
+    def session_account(self, id_hash: str, now: float) -> Account | None:
+        with self._session() as session:
+            row = session.get(AuthSessionRow, id_hash)
+            if row is None:
+                return None
+            if row.expires_at <= now:
+                session.delete(row)
+                return None
+            account = session.get(AccountRow, row.account_id)
+            return None if account is None else _account(account)
+
+    def end_session(self, id_hash: str) -> None:
+        with self._session() as session:
+            session.execute(delete(AuthSessionRow).where(AuthSessionRow.id_hash == id_hash))
+
+    # -- seats held by accounts -----------------------------------------------------------
+    def own_seat(self, game_id: str, seat: int, account_id: int) -> None:
+        with self._session() as session:
+            session.merge(SeatAccountRow(game_id=game_id, seat=seat, account_id=account_id))
+
+    def disown_seat(self, game_id: str, seat: int) -> None:
+        with self._session() as session:
+            session.execute(
+                delete(SeatAccountRow).where(
+                    SeatAccountRow.game_id == game_id, SeatAccountRow.seat == seat
+                )
+            )
+
+    def seat_owners(self, game_id: str) -> dict[int, int]:
+        """Seat → account for one table."""
+        with self._session() as session:
+            rows = session.scalars(
+                select(SeatAccountRow).where(SeatAccountRow.game_id == game_id)
+            ).all()
+            return {row.seat: row.account_id for row in rows}
+
+    def account_seats(self, account_id: int, limit: int = 200) -> list[tuple[str, int, str]]:
+        """(game, seat, status) of an account's tables, newest first."""
+        with self._session() as session:
+            rows = session.execute(
+                select(SeatAccountRow.game_id, SeatAccountRow.seat, GameRow.status)
+                .join(GameRow, GameRow.id == SeatAccountRow.game_id)
+                .where(SeatAccountRow.account_id == account_id)
+                .order_by(GameRow.created_at.desc())
+                .limit(limit)
+            ).all()
+            return [(g, s, st) for g, s, st in rows]
+
+    def names(self, account_ids: list[int]) -> dict[int, str]:
+        with self._session() as session:
+            rows = session.execute(
+                select(AccountRow.id, AccountRow.name).where(AccountRow.id.in_(account_ids))
+            ).all()
+            return {i: n for i, n in rows}
+
+    # -- results and ratings --------------------------------------------------------------
+    def unrecorded_games(self, limit: int = 100) -> list[str]:
+        """Finished games with a seat held by an account but no result yet (a process that
+        stopped between the last move and the results)."""
+        with self._session() as session:
+            recorded = select(GameResultRow.game_id)
+            rows = session.execute(
+                select(SeatAccountRow.game_id)
+                .join(GameRow, GameRow.id == SeatAccountRow.game_id)
+                .where(GameRow.status == "over", SeatAccountRow.game_id.not_in(recorded))
+                .group_by(SeatAccountRow.game_id, GameRow.finished_at)
+                .order_by(GameRow.finished_at)
+                .limit(limit)
+            ).all()
+            return [g for (g,) in rows]
+
+    def record_results(self, results: list[Result]) -> bool:
+        """Store a game's results and each rated account's new rating, once: False when
+        they were already stored (another process, or a second call)."""
+        if not results:
+            return False
+        try:
+            with self._session() as session:
+                for result in results:
+                    session.add(GameResultRow(
+                        game_id=result.game_id, account_id=result.account_id,
+                        seat=result.seat, num_seats=result.num_seats, place=result.place,
+                        won=result.won, points=result.points, favourite=result.favourite,
+                        rated=result.rated, mu=result.mu, sigma=result.sigma,
+                        finished_at=result.finished_at,
+                    ))
+                    if result.rated:
+                        session.execute(
+                            update(AccountRow).where(AccountRow.id == result.account_id).values(
+                                mu=result.mu, sigma=result.sigma,
+                                rated_games=AccountRow.rated_games + 1,
+                            )
+                        )
+                session.flush()
+        except StorageError as error:
+            if isinstance(error.__cause__, IntegrityError):
+                return False
+            raise
+        return True
+
+    def results(self, account_id: int, limit: int = 500) -> list[Result]:
+        """An account's results, oldest first."""
+        with self._session() as session:
+            rows = session.scalars(
+                select(GameResultRow)
+                .where(GameResultRow.account_id == account_id)
+                .order_by(GameResultRow.finished_at.desc())
+                .limit(limit)
+            ).all()
+            return [_result(row) for row in reversed(rows)]
+
+    def totals(self, account_id: int) -> Totals:
+        """An account's counts over every result it has (not only the ones listed)."""
+        with self._session() as session:
+            games, wins, points = session.execute(
+                select(
+                    func.count(),
+                    func.coalesce(func.sum(case((GameResultRow.won, 1), else_=0)), 0),
+                    func.coalesce(func.sum(GameResultRow.points), 0),
+                ).where(GameResultRow.account_id == account_id)
+            ).one()
+            dishes = session.execute(
+                select(GameResultRow.favourite, func.count())
+                .where(GameResultRow.account_id == account_id,
+                       GameResultRow.favourite.is_not(None))
+                .group_by(GameResultRow.favourite)
+            ).all()
+            return Totals(int(games), int(wins), int(points),
+                          {str(dish): int(n) for dish, n in dishes})
+
+    def leaderboard(self, offset: int, limit: int) -> tuple[int, list[Account]]:
+        """Accounts with a rated game, best conservative rating (mu − 3σ) first."""
+        with self._session() as session:
+            total = session.scalar(
+                select(func.count()).select_from(AccountRow).where(AccountRow.rated_games > 0)
+            )
+            rows = session.scalars(
+                select(AccountRow)
+                .where(AccountRow.rated_games > 0)
+                .order_by((AccountRow.mu - 3 * AccountRow.sigma).desc(), AccountRow.id)
+                .offset(offset)
+                .limit(limit)
+            ).all()
+            return int(total or 0), [_account(row) for row in rows]
+
+    # -- chat -----------------------------------------------------------------------------
+    def add_chat(self, game_id: str, seat: int, name: str, text: str, at: float) -> ChatLine:
+        with self._session() as session:
+            row = ChatRow(game_id=game_id, seat=seat, name=name, text=text, at=at)
+            session.add(row)
+            session.flush()
+            return ChatLine(row.id, seat, name, text, at)
+
+    def chat(self, game_id: str, limit: int = 50) -> list[ChatLine]:
+        with self._session() as session:
+            rows = session.scalars(
+                select(ChatRow).where(ChatRow.game_id == game_id)
+                .order_by(ChatRow.id.desc()).limit(limit)
+            ).all()
+            return [ChatLine(r.id, r.seat, r.name, r.text, r.at) for r in reversed(rows)]
+
+    # -- rematches ------------------------------------------------------------------------
+    def rematch(self, game_id: str) -> tuple[str, set[int]] | None:
+        with self._session() as session:
+            row = session.get(RematchRow, game_id)
+            if row is None:
+                return None
+            return row.new_game_id, {int(v) for v in row.votes.split(",") if v}
+
+    def save_rematch(self, game_id: str, new_game_id: str, votes: set[int]) -> None:
+        with self._session() as session:
+            session.merge(RematchRow(
+                game_id=game_id, new_game_id=new_game_id,
+                votes=",".join(str(v) for v in sorted(votes)),
+            ))
+
+    # -- turn clocks ----------------------------------------------------------------------
+    def save_clock(self, game_id: str, version: int, deadline: float) -> None:
+        with self._session() as session:
+            session.merge(TurnClockRow(game_id=game_id, version=version, deadline=deadline))
+
+    def load_clock(self, game_id: str) -> tuple[int, float] | None:
+        with self._session() as session:
+            row = session.get(TurnClockRow, game_id)
+            return None if row is None else (row.version, row.deadline)

@@ -1,0 +1,215 @@
+"""Accounts: register, log in, log out, change the password, and who a request is.
+
+Passwords are hashed with argon2id (``argon2-cffi``) in a worker thread, never logged and
+never echoed in an error. A login is limited twice: per account, by a lock that grows with
+each wrong password in a row (so guessing one player's password is slow from any number of
+machines), and per client address, by a window of failures (so trying many names from one
+place is slow too). A name nobody has is checked against a dummy hash, so the answer takes
+as long as for a real one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import unicodedata
+from collections import deque
+from collections.abc import Callable
+from typing import Final, ParamSpec, TypeVar
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import create_engine
+from sqlalchemy.pool import StaticPool
+from starlette.requests import HTTPConnection
+
+from .account_store import Account, AccountStore, NameTaken
+from .lobby import LobbyError, clean_name
+from .master import Master
+from .sessions import SESSION_COOKIE, SESSION_SECONDS, Keys, digest, new_session_id
+from .storage import Storage
+
+log = logging.getLogger("kingsbreakfast.server")
+T = TypeVar("T")
+P = ParamSpec("P")
+
+MIN_PASSWORD: Final = 8
+MAX_PASSWORD: Final = 256
+FREE_FAILURES: Final = 5
+"""Wrong passwords in a row an account allows before each further one locks it."""
+LOCK_SECONDS: Final = 30.0
+MAX_LOCK_SECONDS: Final = 900.0
+ADDRESS_FAILURES: Final = 20
+ADDRESS_WINDOW: Final = 600.0
+
+# OWASP's smallest recommended argon2id cost (19 MiB, 2 passes): the server shares its CPU
+# with the games, and a login must not stall them.
+HASHER: Final = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1)
+_DUMMY: Final = HASHER.hash("not a password of anyone")
+
+
+def name_key(name: str) -> str:
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def check_password(password: object) -> str:
+    """The password, or a refusal that never repeats it."""
+    if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise LobbyError(
+            422, "bad_password",
+            f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters",
+            min=MIN_PASSWORD, max=MAX_PASSWORD,
+        )
+    return password
+
+
+def lock_seconds(failures: int) -> float:
+    """How long an account stays locked after its ``failures``-th wrong password in a row."""
+    if failures < FREE_FAILURES:
+        return 0.0
+    return min(MAX_LOCK_SECONDS, LOCK_SECONDS * 2.0 ** (failures - FREE_FAILURES))
+
+
+class Accounts:
+    """The accounts of one site, seen from one server process."""
+
+    def __init__(self, master: Master, wall_clock: Callable[[], float] = time.time) -> None:
+        self.master = master
+        storage = master.storage
+        if isinstance(storage, Storage):
+            engine = storage.engine
+            self._own_engine = False
+        else:  # a test's in-memory game store: the accounts live in a private database
+            engine = create_engine(
+                "sqlite://", connect_args={"check_same_thread": False}, poolclass=StaticPool
+            )
+            self._own_engine = True
+        self.store = AccountStore(engine)
+        self.wall_clock = wall_clock
+        self.keys: Keys | None = None
+        self._failures: dict[str, deque[float]] = {}
+
+    async def open(self, given_key: str | None = None) -> None:
+        if self._own_engine:
+            from .models import Base
+
+            Base.metadata.create_all(self.store.engine)
+        key: str = given_key if given_key else await self.call(self.store.site_key, "site")
+        self.keys = Keys(key)
+
+    def close(self) -> None:
+        if self._own_engine:
+            self.store.engine.dispose()
+
+    async def call(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        return await self.master.journal.call(fn, *args, **kwargs)
+
+    @property
+    def key(self) -> Keys:
+        assert self.keys is not None, "accounts not opened"
+        return self.keys
+
+    # -- register, log in, password ----------------------------------------------------------
+    async def register(self, name: object, password: object) -> Account:
+        display = clean_name(name)
+        secret = check_password(password)
+        hashed = await asyncio.to_thread(HASHER.hash, secret)
+        try:
+            account = await self.call(
+                self.store.create_account, display, name_key(display), hashed
+            )
+        except NameTaken:
+            raise LobbyError(409, "name_taken", "an account of that name exists") from None
+        log.info("account %d registered", account.id)
+        return account
+
+    async def login(self, name: object, password: object, address: str) -> Account:
+        if not isinstance(name, str) or not isinstance(password, str):
+            raise LobbyError(422, "bad_login", "send a name and a password")
+        now = self.wall_clock()
+        self._check_address(address, now)
+        account = await self.call(self.store.account_by_key, name_key(" ".join(name.split())))
+        if account is not None and account.locked_until > now:
+            raise LobbyError(
+                429, "login_locked", "too many wrong passwords: try again later",
+                retry_after=int(account.locked_until - now) + 1,
+            )
+        good = await asyncio.to_thread(
+            _verify, account.password_hash if account else _DUMMY, password[:MAX_PASSWORD]
+        )
+        if account is None or not good:
+            self._failed(address, now)
+            if account is not None:
+                failures = account.failures + 1
+                await self.call(
+                    self.store.login_failed, account.id, now + lock_seconds(failures)
+                )
+            log.info("login refused from %s", address)
+            raise LobbyError(401, "bad_login", "wrong name or password")
+        rehash = None
+        if HASHER.check_needs_rehash(account.password_hash):
+            rehash = await asyncio.to_thread(HASHER.hash, password)
+        await self.call(self.store.login_succeeded, account.id, rehash)
+        return account
+
+    async def change_password(self, account: Account, old: object, new: object) -> None:
+        fresh = check_password(new)
+        good = isinstance(old, str) and await asyncio.to_thread(
+            _verify, account.password_hash, old[:MAX_PASSWORD]
+        )
+        if not good:
+            raise LobbyError(403, "bad_password_old", "the current password is wrong")
+        hashed = await asyncio.to_thread(HASHER.hash, fresh)
+        await self.call(self.store.set_password, account.id, hashed)
+        log.info("account %d changed its password", account.id)
+
+    def _check_address(self, address: str, now: float) -> None:
+        window = self._failures.get(address)
+        if window is None:
+            return
+        while window and window[0] <= now - ADDRESS_WINDOW:
+            window.popleft()
+        if len(window) >= ADDRESS_FAILURES:
+            raise LobbyError(
+                429, "login_locked", "too many wrong passwords: try again later",
+                retry_after=int(window[0] + ADDRESS_WINDOW - now) + 1,
+            )
+
+    def _failed(self, address: str, now: float) -> None:
+        window = self._failures.setdefault(address, deque())
+        window.append(now)
+        if len(self._failures) > 10_000:  # a flood of addresses: forget the oldest
+            self._failures.pop(next(iter(self._failures)))
+
+    # -- sessions ---------------------------------------------------------------------------
+    async def start_session(self, account: Account, old_cookie: str | None) -> str:
+        """A new session (never the one the browser came with: no fixation); answers the
+        cookie's value."""
+        if old_cookie:
+            await self.end_session(old_cookie)
+        session_id = new_session_id()
+        await self.call(
+            self.store.add_session, digest(session_id), account.id,
+            self.wall_clock() + SESSION_SECONDS,
+        )
+        return self.key.sign(session_id)
+
+    async def end_session(self, cookie: str) -> None:
+        session_id = self.key.unsign(cookie)
+        if session_id is not None:
+            await self.call(self.store.end_session, digest(session_id))
+
+    async def current(self, connection: HTTPConnection) -> Account | None:
+        """The account a request's session cookie names, if it is still valid."""
+        session_id = self.key.unsign(connection.cookies.get(SESSION_COOKIE))
+        if session_id is None:
+            return None
+        return await self.call(self.store.session_account, digest(session_id), self.wall_clock())
+
+
+def _verify(password_hash: str, password: str) -> bool:
+    try:
+        return HASHER.verify(password_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False

@@ -1,0 +1,54 @@
+""""My games": the tables an account sits at, running ones first (those where it is the
+player's move before the others), then finished ones with their replay and record.
+
+Seats are described by kind and bot level, not by an English bot name, so the page names
+bots in the player's language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .account_store import Account
+from .accounts import Accounts
+from .restore import restore
+from .tables import HUMAN, OVER, Table
+
+
+def seat_list(table: Table) -> list[dict[str, Any]]:
+    return [
+        {"kind": s.kind, "name": s.name if s.kind == HUMAN else "", "level": table.bot_level}
+        for s in table.seats
+    ]
+
+
+async def my_games(accounts: Accounts, account: Account) -> dict[str, list[dict[str, Any]]]:
+    master = accounts.master
+    running: list[dict[str, Any]] = []
+    finished: list[dict[str, Any]] = []
+    for game_id, seat, status in await accounts.call(accounts.store.account_seats, account.id):
+        table = master.tables.get(game_id)
+        if table is None:
+            record = await accounts.call(master.storage.load, game_id)
+            if record is None:
+                continue
+            table = restore(record, replay=status != OVER)
+        entry: dict[str, Any] = {
+            "id": game_id, "status": table.status, "seat": seat, "num_seats": table.num_seats,
+            "seats": seat_list(table), "clock_seconds": table.clock_seconds,
+            "your_move": bool(
+                table.state is not None and not table.state.is_over
+                and table.state.to_move == seat
+            ),
+            "deadline_ms": (
+                int(table.deadline * 1000) if table.deadline is not None else None
+            ),
+        }
+        if table.status == OVER:
+            entry["replay"] = f"/replay/{game_id}"
+            entry["record"] = f"/games/{game_id}/record"
+            finished.append(entry)
+        else:
+            running.append(entry)
+    running.sort(key=lambda e: not e["your_move"])  # stable: newest first within each
+    return {"running": running, "finished": finished}

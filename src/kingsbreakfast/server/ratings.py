@@ -1,0 +1,191 @@
+"""Ratings: what a finished game does to its players' OpenSkill ratings, and the profile and
+leaderboard made of them.
+
+Which games count (docs/accounts.md): a game is *rated* when, at its end, at least two of
+its seats are held by different accounts. Guests and bots may sit at a rated table but do
+not count: the update uses only the order of the accounts among themselves, by their R12
+places at the whole table (a bot that beats both players changes nothing between them).
+Every finished game with an account at it still counts for that account's profile (games
+played, win share, average points, favourite dish), rated or not.
+
+Ratings use OpenSkill's Plackett–Luce model; the leaderboard orders by the conservative
+estimate μ − 3σ, so a new player climbs by playing, not by one lucky game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import UTC, datetime
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from kingsbreakfast.engine import DISHES
+
+from .account_store import Account, Result, Totals
+from .accounts import Accounts
+from .lobby import LobbyError
+from .restore import replay_state
+from .store import GameRecord, StorageError
+from .tables import OVER, Table
+
+log = logging.getLogger("kingsbreakfast.server")
+MODEL = PlackettLuce()
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    return mu - 3.0 * sigma
+
+
+def rate(ratings: list[tuple[float, float]], places: list[int]) -> list[tuple[float, float]]:
+    """New (μ, σ) of players who finished at ``places`` (1 best, equal places tied)."""
+    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in ratings]
+    new = MODEL.rate(teams, ranks=[float(place) for place in places])
+    return [(team[0].mu, team[0].sigma) for team in new]
+
+
+def results_of(
+    record: GameRecord, owners: dict[int, int], accounts: dict[int, Account]
+) -> list[Result]:
+    """Each account's result of one finished game, with its rating after it."""
+    state = replay_state(record)
+    scoring = state.score()
+    places = scoring.places
+    score = scoring.to_dict()
+    seats = {seat: account for seat, account in owners.items() if account in accounts}
+    rated = len(set(seats.values())) >= 2 and len(set(seats.values())) == len(seats)
+    after: dict[int, tuple[float, float]] = {
+        seat: (accounts[a].mu, accounts[a].sigma) for seat, a in seats.items()
+    }
+    if rated:
+        order = sorted(seats)
+        new = rate([after[s] for s in order], [places[s] for s in order])
+        after = dict(zip(order, new, strict=True))
+    finished = record.finished_at or datetime.now(UTC)
+    results = []
+    for seat, account in sorted(seats.items()):
+        dishes = score["players"][seat]["dishes"]
+        held = max(dishes, key=lambda d: (d["held"], -DISHES.index(d["dish"])))
+        results.append(Result(
+            game_id=record.id, account_id=account, seat=seat, num_seats=record.num_seats,
+            place=places[seat], won=seat in scoring.winners,
+            points=score["players"][seat]["points"],
+            favourite=held["dish"] if held["held"] else None, rated=rated,
+            mu=after[seat][0], sigma=after[seat][1], finished_at=finished,
+        ))
+    return results
+
+
+class Ratings:
+    """Settles finished games into results and ratings, once each."""
+
+    def __init__(self, accounts: Accounts) -> None:
+        self.accounts = accounts
+        self._lock = asyncio.Lock()
+        """One game at a time: two games ending together must not both start from the
+        same rating of a player they share."""
+
+    async def settle(self, game_id: str) -> bool:
+        """Store the results of a finished game (no-op when stored already)."""
+        store = self.accounts.store
+        async with self._lock:
+            owners = await self.accounts.call(store.seat_owners, game_id)
+            if not owners:
+                return False
+            master = self.accounts.master
+            record = await self.accounts.call(master.storage.load, game_id)
+            if record is None or record.status != OVER or record.deck is None:
+                return False
+            accounts: dict[int, Account] = {}
+            for account_id in set(owners.values()):
+                account = await self.accounts.call(store.account, account_id)
+                if account is not None:
+                    accounts[account_id] = account
+            results = results_of(record, owners, accounts)
+            stored = await self.accounts.call(store.record_results, results)
+            if stored:
+                log.info("table %s: results stored (%d accounts)", game_id, len(results))
+            return stored
+
+    def game_over(self, table: Table) -> None:
+        """The table actor's hook: settle in the background, never delaying the table."""
+        task = asyncio.get_running_loop().create_task(self._settle_quietly(table.id))
+        self.accounts.master.hall.keep(task)
+
+    async def _settle_quietly(self, game_id: str) -> None:
+        try:
+            await self.settle(game_id)
+        except StorageError as error:  # settled again at the next start
+            log.warning("table %s: results not stored (%s)", game_id, error)
+
+    async def catch_up(self) -> bool:
+        """Settle finished games whose results are not stored yet (one that just ended, or
+        one a stopped process left); True when there were any."""
+        pending = await self.accounts.call(self.accounts.store.unrecorded_games)
+        for game_id in pending:
+            await self._settle_quietly(game_id)
+        return bool(pending)
+
+    # -- what players read ------------------------------------------------------------------
+    async def leaderboard(self, page: int, size: int) -> dict[str, Any]:
+        if page < 1 or not 1 <= size <= 100:
+            raise LobbyError(422, "bad_page", "pages count from 1; a page has 1 to 100 rows")
+        await self.catch_up()
+        total, rows = await self.accounts.call(
+            self.accounts.store.leaderboard, (page - 1) * size, size
+        )
+        return {
+            "page": page, "size": size, "total": total,
+            "rows": [
+                {
+                    "rank": (page - 1) * size + i + 1, "name": a.name,
+                    "rating": round(ordinal(a.mu, a.sigma), 2), "mu": round(a.mu, 2),
+                    "sigma": round(a.sigma, 2), "games": a.rated_games,
+                }
+                for i, a in enumerate(rows)
+            ],
+        }
+
+    async def profile(self, name: str) -> tuple[Account, Totals, list[Result]]:
+        from .accounts import name_key
+
+        account = await self.accounts.call(self.accounts.store.account_by_key, name_key(name))
+        if account is None:
+            raise LobbyError(404, "no_player", "there is no player of that name")
+        if await self.catch_up():  # a game that just ended counts at once
+            account = await self.accounts.call(self.accounts.store.account, account.id)
+            assert account is not None
+        store = self.accounts.store
+        totals = await self.accounts.call(store.totals, account.id)
+        return account, totals, await self.accounts.call(store.results, account.id)
+
+
+def profile_body(account: Account, totals: Totals, results: list[Result]) -> dict[str, Any]:
+    """The profile page's figures: counts over every game, the rating after each of the
+    latest games listed."""
+    games = totals.games
+    favourites = totals.favourites
+    return {
+        "name": account.name,
+        "rating": round(ordinal(account.mu, account.sigma), 2),
+        "mu": round(account.mu, 2),
+        "sigma": round(account.sigma, 2),
+        "rated_games": account.rated_games,
+        "games": games,
+        "wins": totals.wins,
+        "win_share": round(totals.wins / games, 3) if games else None,
+        "average_points": round(totals.points / games, 2) if games else None,
+        "favourite_dish": (
+            min(favourites, key=lambda d: (-favourites[d], DISHES.index(d)))
+            if favourites else None
+        ),
+        "history": [
+            {
+                "game": r.game_id, "finished_at": r.finished_at.isoformat(),
+                "rating": round(ordinal(r.mu, r.sigma), 2), "place": r.place,
+                "points": r.points,
+            }
+            for r in results if r.rated
+        ],
+    }

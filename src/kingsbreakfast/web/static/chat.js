@@ -1,0 +1,103 @@
+// The table chat: a panel beside the game, never part of its log. Lines are written as
+// text only (textContent), so a line holding markup shows as the characters typed. A player
+// may mute another seat; the choice is kept for this tab only.
+import { t, errorText } from "./strings.js";
+import { call, esc } from "./pages.js";
+
+export class ChatPanel {
+  constructor(tableId) {
+    this.id = tableId;
+    this.lines = [];
+    this.muted = new Set();
+    try { this.muted = new Set(JSON.parse(sessionStorage.getItem("kingsbreakfast.muted." + tableId) || "[]")); } catch (_) { /* private mode */ }
+    this.you = null;
+    this.names = [];
+    this.error = "";
+    this.el = document.createElement("aside");
+    this.el.className = "panel chat";
+    this.el.setAttribute("aria-labelledby", "chat-title");
+    document.body.insertBefore(this.el, document.getElementById("live"));
+    this.load();
+  }
+
+  async load() {
+    let stored = [];
+    try { stored = await call("GET", `/api/tables/${this.id}/chat`); } catch (_) { /* none yet */ }
+    // a line may have arrived on the socket while this was on its way: keep both, once each
+    const byId = new Map([...stored, ...this.lines].map((l) => [l.id, l]));
+    this.lines = [...byId.values()].sort((a, b) => a.id - b.id).slice(-100);
+    this.render();
+  }
+
+  stop() { this.el.remove(); }
+
+  // A "chat" frame from the table's socket.
+  onFrame(frame) {
+    if (this.lines.some((l) => l.id === frame.id)) return;
+    this.lines.push(frame);
+    this.lines = this.lines.slice(-100);
+    this.renderLines();
+  }
+
+  // Who sits where, from each state frame (for the mute buttons).
+  seats(you, names) {
+    const same = you === this.you && JSON.stringify(names) === JSON.stringify(this.names);
+    this.you = you;
+    this.names = names;
+    if (!same) this.render();
+  }
+
+  toggle(seat) {
+    if (this.muted.has(seat)) this.muted.delete(seat); else this.muted.add(seat);
+    try { sessionStorage.setItem("kingsbreakfast.muted." + this.id, JSON.stringify([...this.muted])); } catch (_) { /* private mode */ }
+    this.render();
+  }
+
+  render() {
+    const mutes = this.names.map((name, seat) => seat === this.you || name === null ? "" : `<button type="button" class="link" data-mute="${seat}" aria-pressed="${this.muted.has(seat)}">${esc(t(this.muted.has(seat) ? "chat.unmute" : "chat.mute", { name }))}</button>`).join(" ");
+    const form = this.you === null ? `<p class="muted">${esc(t("chat.spectator"))}</p>` : `<form class="form inline" id="chat-form">
+        <label>${esc(t("chat.label"))} <input name="text" maxlength="200" autocomplete="off" required></label>
+        <button type="submit">${esc(t("chat.send"))}</button></form>`;
+    this.el.innerHTML = `<h2 id="chat-title">${esc(t("chat.title"))}</h2><ol class="chat-lines" aria-live="polite"></ol>${form}
+      <p class="error" role="alert" id="chat-error"></p><p class="mutes">${mutes}</p>`;
+    this.renderLines();
+    this.el.querySelectorAll("[data-mute]").forEach((b) => b.addEventListener("click", () => this.toggle(Number(b.dataset.mute))));
+    const f = this.el.querySelector("#chat-form");
+    if (f) f.addEventListener("submit", (e) => { e.preventDefault(); this.send(e.target); });
+  }
+
+  renderLines() {
+    const list = this.el.querySelector(".chat-lines");
+    if (!list) return;
+    list.replaceChildren();
+    const shown = this.lines.filter((l) => !this.muted.has(l.seat));
+    if (!shown.length) {
+      const li = document.createElement("li");
+      li.className = "muted";
+      li.textContent = t("chat.empty");
+      list.append(li);
+    }
+    for (const line of shown) {
+      const li = document.createElement("li");
+      const who = document.createElement("strong");
+      who.textContent = line.name + ": ";
+      const text = document.createElement("span");
+      text.className = "chat-text";
+      text.textContent = line.text;
+      li.append(who, text);
+      list.append(li);
+    }
+  }
+
+  async send(form) {
+    const input = form.querySelector("input[name=text]");
+    const box = this.el.querySelector("#chat-error");
+    try {
+      const line = await call("POST", `/api/tables/${this.id}/chat`, { text: input.value });
+      input.value = "";
+      box.textContent = "";
+      this.onFrame(line);
+    } catch (err) { box.textContent = errorText(err); }
+    input.focus();
+  }
+}

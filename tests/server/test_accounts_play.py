@@ -1,0 +1,267 @@
+"""Accounts at the table: seats held by accounts (back from any device) and by guest
+cookies, "my games", results and ratings after a rated game, the leaderboard and the
+profile, chat, and rematch."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from kingsbreakfast.server.app import create_app
+from kingsbreakfast.server.chat import BURST, MAX_CHARS
+from server.kb_accounts import Player
+
+TABLE = {"name": "ignored", "seats": 3, "bot_level": "random"}
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    # away players are played by bots at once, so a game with nobody connected runs out
+    with TestClient(create_app(db_url, bot_delay=0.0, zombie_grace=0.0)) as test_client:
+        yield test_client
+
+
+def hello(player: Player, table_id: str, **fields: Any) -> Any:
+    """Open the table's socket as ``player``'s browser; the first state frame."""
+    ws = player.websocket(f"/ws/tables/{table_id}")
+    socket = ws.__enter__()
+    socket.send_json({"type": "hello", "token": None, **fields})
+    return ws, socket, socket.receive_json()
+
+
+def watch_to_the_end(player: Player, table_id: str) -> dict[str, Any]:
+    ws, socket, frame = hello(player, table_id)
+    try:
+        for _ in range(2000):
+            if frame["type"] == "state" and frame["score"] is not None:
+                return frame
+            frame = socket.receive_json()
+        raise AssertionError("the game did not end")
+    finally:
+        ws.__exit__(None, None, None)
+
+
+def rated_game(client: TestClient) -> tuple[Player, Player, str]:
+    ann, bob = Player(client), Player(client)
+    ann.register("Ann")
+    bob.register("Bob")
+    table_id = ann.post("/api/tables", json=TABLE).json()["table"]["id"]
+    assert bob.post(f"/api/tables/{table_id}/join", json={"name": "x"}).json()["seat"] == 1
+    assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
+    watch_to_the_end(Player(client), table_id)
+    site = client.app.state.site  # type: ignore[attr-defined]
+    client.portal.call(site.ratings.settle, table_id)  # type: ignore[union-attr]
+    return ann, bob, table_id
+
+
+def test_an_accounts_seat_comes_back_on_any_device(client: TestClient) -> None:
+    ann = Player(client)
+    ann.register("Ann")
+    grant = ann.post("/api/tables", json=TABLE).json()
+    table_id = grant["table"]["id"]
+    phone = Player(client)
+    assert phone.login("Ann").status_code == 200
+    again = phone.post(f"/api/tables/{table_id}/join", json={"name": "Ann"}).json()
+    assert again["seat"] == 0 and again["token"] == grant["token"]  # the same seat, not a 2nd
+    ws, _, frame = hello(phone, table_id, cookie=True)
+    ws.__exit__(None, None, None)
+    assert frame["you"] == 0
+    stranger = Player(client)
+    ws, _, frame = hello(stranger, table_id, cookie=True)
+    ws.__exit__(None, None, None)
+    assert frame["you"] is None  # no cookie, no seat: a spectator
+
+
+def test_a_guest_seat_lives_in_an_http_only_cookie(client: TestClient) -> None:
+    guest = Player(client)
+    reply = guest.post("/api/tables", json={**TABLE, "name": "Gus"})
+    table_id = reply.json()["table"]["id"]
+    cookie = next(v for k, v in reply.headers.multi_items()
+                  if k == "set-cookie" and v.startswith(f"kb_seat_{table_id}="))
+    assert "HttpOnly" in cookie
+    ws, _, frame = hello(guest, table_id, cookie=True)
+    ws.__exit__(None, None, None)
+    assert frame["you"] == 0
+    ws, _, frame = hello(guest, table_id, cookie=False)
+    ws.__exit__(None, None, None)
+    assert frame["you"] is None  # a hello without the cookie flag still spectates
+    # another site's page opening our socket in the guest's browser gets no seat
+    client.cookies.clear()
+    for name, value in guest.jar.items():
+        client.cookies.set(name, value)
+    with client.websocket_connect(
+        f"/ws/tables/{table_id}", headers={"origin": "https://evil.example"}
+    ) as socket:
+        socket.send_json({"type": "hello", "token": None, "cookie": True})
+        assert socket.receive_json()["you"] is None
+    client.cookies.clear()
+    assert guest.get("/api/tables").status_code == 200
+    started = guest.post(f"/api/tables/{table_id}/start")  # by cookie, with the CSRF proof
+    assert started.status_code == 403  # the guest has no CSRF cookie yet
+    guest.get("/api/account")
+    assert guest.post(f"/api/tables/{table_id}/start").status_code == 200
+
+
+def test_a_rated_game_moves_both_ratings_and_fills_the_profiles(client: TestClient) -> None:
+    ann, bob, table_id = rated_game(client)
+    profiles = {name: Player(client).get(f"/api/players/{name}").json() for name in ("Ann", "bob")}
+    for profile in profiles.values():
+        assert profile["games"] == 1 and profile["rated_games"] == 1
+        assert profile["rating"] != 0.0 and len(profile["history"]) == 1
+        assert profile["favourite_dish"] in (
+            "bread", "cheese", "ham", "chicken", "fruit", "cake", "wine"
+        )
+        assert profile["win_share"] in (0.0, 1.0)
+    assert profiles["Ann"]["mu"] != profiles["bob"]["mu"]
+    assert ann.me()["rated_games"] == 1
+    board = Player(client).get("/api/leaderboard?size=1").json()
+    assert board["total"] == 2 and len(board["rows"]) == 1 and board["rows"][0]["rank"] == 1
+    second = Player(client).get("/api/leaderboard?size=1&page=2").json()["rows"][0]
+    assert {board["rows"][0]["name"], second["name"]} == {"Ann", "Bob"}
+    assert board["rows"][0]["rating"] >= second["rating"]
+    assert Player(client).get("/api/leaderboard?page=0").status_code == 422
+    svg = Player(client).get("/api/players/Ann/rating.svg?title=<script>x</script>")
+    assert svg.headers["content-type"].startswith("image/svg+xml")
+    assert "<polyline" in svg.text and "&lt;script&gt;" in svg.text and "<script>" not in svg.text
+    assert Player(client).get("/api/players/Nobody").status_code == 404
+    site = client.app.state.site  # type: ignore[attr-defined]
+    assert client.portal.call(site.ratings.settle, table_id) is False  # once only
+    assert bob.get("/api/players/Bob").json()["rated_games"] == 1
+
+
+def test_a_game_with_one_account_counts_but_is_not_rated(client: TestClient) -> None:
+    ann = Player(client)
+    ann.register("Ann")
+    table_id = ann.post("/api/tables", json=TABLE).json()["table"]["id"]
+    Player(client).post(f"/api/tables/{table_id}/join", json={"name": "Guest"})
+    ann.post(f"/api/tables/{table_id}/start")
+    watch_to_the_end(ann, table_id)
+    site = client.app.state.site  # type: ignore[attr-defined]
+    client.portal.call(site.ratings.settle, table_id)
+    profile = ann.get("/api/players/Ann").json()
+    assert profile["games"] == 1 and profile["rated_games"] == 0 and profile["history"] == []
+    assert Player(client).get("/api/leaderboard").json()["total"] == 0
+
+
+def test_my_games_lists_running_tables_your_move_first_then_finished_ones(
+    client: TestClient,
+) -> None:
+    ann, _bob, finished = rated_game(client)
+    waiting = ann.post("/api/tables", json=TABLE).json()["table"]["id"]
+    mine = ann.get("/api/me/games").json()
+    assert [g["id"] for g in mine["running"]] == [waiting]
+    assert mine["running"][0]["seats"][0] == {"kind": "human", "name": "Ann", "level": "random"}
+    (done,) = mine["finished"]
+    assert done["id"] == finished and done["replay"] == f"/replay/{finished}"
+    record = ann.get(done["record"])
+    assert record.status_code == 200 and record.json()["format"] == "kingsbreakfast/1"
+    assert Player(client).get("/api/me/games").status_code == 401
+
+
+def test_chat_is_limited_sent_to_watchers_and_kept_out_of_the_game(client: TestClient) -> None:
+    guest = Player(client)
+    grant = guest.post("/api/tables", json={**TABLE, "name": "Gus"}).json()
+    table_id, token = grant["table"]["id"], grant["token"]
+    watcher = Player(client)
+    ws, socket, _ = hello(watcher, table_id)
+    try:
+        said = guest.post(f"/api/tables/{table_id}/chat",
+                          json={"text": "<img src=x onerror=alert(1)>\x07 hi"},
+                          headers={"x-seat-token": token})
+        assert said.status_code == 201
+        frame = socket.receive_json()
+        while frame["type"] != "chat":
+            frame = socket.receive_json()
+    finally:
+        ws.__exit__(None, None, None)
+    assert frame["text"] == "<img src=x onerror=alert(1)> hi" and frame["name"] == "Gus"
+    state = watcher.get(f"/api/tables/{table_id}").json()
+    assert "onerror" not in str(state)
+    too_long = guest.post(f"/api/tables/{table_id}/chat", json={"text": "x" * (MAX_CHARS + 1)},
+                          headers={"x-seat-token": token})
+    assert too_long.status_code == 422 and too_long.json()["error"]["code"] == "bad_chat"
+    codes = [
+        guest.post(f"/api/tables/{table_id}/chat", json={"text": f"line {i}"},
+                   headers={"x-seat-token": token}).status_code
+        for i in range(int(BURST) + 2)
+    ]
+    assert 429 in codes and codes[0] == 201
+    spectator = watcher.post(f"/api/tables/{table_id}/chat", json={"text": "hello"})
+    assert spectator.status_code == 403
+    lines = watcher.get(f"/api/tables/{table_id}/chat").json()
+    assert lines[0]["text"].startswith("<img") and len(lines) == codes.count(201) + 1
+
+
+def test_a_rematch_seats_everyone_again_and_deals_when_all_said_yes(client: TestClient) -> None:
+    ann, bob, old = rated_game(client)
+    ws, socket, _ = hello(bob, old, cookie=True)
+    try:
+        first = ann.post(f"/api/tables/{old}/rematch")
+        assert first.status_code == 200, first.text
+        body = first.json()
+        frame = socket.receive_json()
+        while frame["type"] != "rematch":
+            frame = socket.receive_json()
+    finally:
+        ws.__exit__(None, None, None)
+    assert frame == {"type": "rematch", "table": body["table"], "votes": [0], "needed": [0, 1]}
+    assert body["seat"] == 0 and body["started"] is False
+    new = body["table"]
+    table = Player(client).get(f"/api/tables/{new}").json()
+    assert table["status"] == "lobby"
+    assert [s["name"] for s in table["seats"]] == ["Ann", "Bob", ""]
+    again = ann.post(f"/api/tables/{old}/rematch").json()
+    assert again["table"] == new and again["started"] is False  # one click counts once
+    last = bob.post(f"/api/tables/{old}/rematch").json()
+    assert last["table"] == new and last["seat"] == 1 and last["started"] is True
+    assert Player(client).get(f"/api/tables/{new}").json()["status"] == "playing"
+    assert new in [g["id"] for g in bob.get("/api/me/games").json()["running"]]
+    outsider = Player(client).post(f"/api/tables/{old}/rematch", headers={"x-seat-token": "x"})
+    assert outsider.status_code == 403
+
+
+def test_a_guest_gets_a_rematch_seat_by_showing_the_old_token(client: TestClient) -> None:
+    guest = Player(client)
+    grant = guest.post("/api/tables", json={**TABLE, "name": "Gus"}).json()
+    old, token = grant["table"]["id"], grant["token"]
+    guest.post(f"/api/tables/{old}/start", headers={"x-seat-token": token})
+    early = guest.post(f"/api/tables/{old}/rematch", headers={"x-seat-token": token})
+    assert early.status_code == 409
+    watch_to_the_end(guest, old)
+    reply = guest.post(f"/api/tables/{old}/rematch", headers={"x-seat-token": token}).json()
+    assert reply["started"] is True and reply["token"] != token
+    ws, _, frame = hello(guest, reply["table"], token=reply["token"])
+    ws.__exit__(None, None, None)
+    assert frame["you"] == 0 and frame["table"]["status"] in ("playing", "over")
+    ws, _, frame = hello(guest, reply["table"], cookie=True)  # the cookie holds it too
+    ws.__exit__(None, None, None)
+    assert frame["you"] == 0
+
+
+def test_a_rematch_played_out_is_still_the_answer_to_a_late_click(client: TestClient) -> None:
+    guest = Player(client)
+    grant = guest.post("/api/tables", json={**TABLE, "name": "Gus"}).json()
+    old, token = grant["table"]["id"], grant["token"]
+    guest.post(f"/api/tables/{old}/start", headers={"x-seat-token": token})
+    watch_to_the_end(guest, old)
+    new = guest.post(f"/api/tables/{old}/rematch", headers={"x-seat-token": token}).json()
+    watch_to_the_end(guest, new["table"])  # played out, and its last watcher gone
+    late = guest.post(f"/api/tables/{old}/rematch", headers={"x-seat-token": token})
+    assert late.status_code == 200 and late.json()["table"] == new["table"]
+
+
+def test_the_archive_and_the_replay_name_bots_by_level_not_in_english(
+    client: TestClient,
+) -> None:
+    _ann, _bob, table_id = rated_game(client)
+    (game,) = [g for g in Player(client).get("/api/archive").json() if g["id"] == table_id]
+    assert game["seats"] == [
+        {"kind": "human", "name": "Ann", "level": "random"},
+        {"kind": "human", "name": "Bob", "level": "random"},
+        {"kind": "bot", "name": "", "level": "random"},
+    ]
+    step = Player(client).get(f"/games/{table_id}/replay/0").json()
+    assert step["seats"] == game["seats"]

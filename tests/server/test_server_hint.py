@@ -26,16 +26,16 @@ def test_the_hint_ranks_my_legal_moves_on_my_turn_only(client: TestClient) -> No
                                              "bot_level": "random"}).json()
     table_id, token = grant["table"]["id"], grant["token"]
     path = f"/api/tables/{table_id}/hint"
-    early = client.get(path, headers={"x-seat-token": token})
+    early = client.post(path, headers={"x-seat-token": token})
     assert early.status_code == 409 and early.json()["error"]["code"] == "no_hint"
     client.post(f"/api/tables/{table_id}/start", headers={"x-seat-token": token})
-    assert client.get(path, headers={"x-seat-token": "wrong"}).status_code == 403
+    assert client.post(path, headers={"x-seat-token": "wrong"}).status_code == 403
     with client.websocket_connect(f"/ws/tables/{table_id}") as me:
         me.send_json({"type": "hello", "token": token})
         frame: dict[str, Any] = me.receive_json()
         while frame["type"] != "state" or frame["view"]["to_move"] != 0:
             frame = me.receive_json()
-        reply = client.get(path, headers={"x-seat-token": token})
+        reply = client.post(path, headers={"x-seat-token": token})
         assert reply.status_code == 200, reply.text
         rows = reply.json()
         assert sorted(r["action"] for r in rows) == sorted(frame["view"]["legal"])

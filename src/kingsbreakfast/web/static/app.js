@@ -562,7 +562,7 @@ class TableSession {
   async showHint() {
     if (!this.myTurn()) return;
     try {
-      this.hint = { version: this.frame.version, rows: await api("GET", `/api/tables/${this.id}/hint`, null, this.token) };
+      this.hint = { version: this.frame.version, rows: await api("POST", `/api/tables/${this.id}/hint`, null, this.token) };
       this.render();
     } catch (err) { this.error = errorText(err); this.renderError(); }
   }

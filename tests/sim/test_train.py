@@ -90,3 +90,28 @@ def test_the_numpy_learner_learns_what_it_is_shown() -> None:
             down = probe.gradients(x64, y64)[0]
             param[where] += 1e-6
             assert grads[index][where] == pytest.approx((up - down) / 2e-6, rel=1e-4, abs=1e-8)
+
+
+def test_averaging_checkpoints_gives_their_mean(tmp_path: Path) -> None:
+    import numpy as np
+
+    from kingsbreakfast.bots.master import default_weights_path, save_weights
+
+    shipped = load_weights(default_weights_path())
+    names = ("w1", "b1", "w2", "b2", "w3", "b3")
+    first = tmp_path / "a.npz"
+    second = tmp_path / "b.npz"
+    save_weights(first, dict(zip(names, shipped.arrays(), strict=True)), {"seed": 1})
+    save_weights(second, {n: a + 1.0 for n, a in zip(names, shipped.arrays(), strict=True)},
+                 {"seed": 1})
+    out = tmp_path / "avg.npz"
+    result = CliRunner().invoke(app, ["average-weights", str(out), str(first), str(second),
+                                      "--note", "two"])
+    assert result.exit_code == 0, result.output
+    averaged = load_weights(out)
+    for got, base in zip(averaged.arrays(), shipped.arrays(), strict=True):
+        np.testing.assert_allclose(got, base + 0.5, atol=1e-5)
+    assert averaged.header["averaged_checkpoints"] == ["a.npz", "b.npz"]
+    assert averaged.header["note"] == "two"
+    refused = CliRunner().invoke(app, ["average-weights", str(out), str(tmp_path / "no.npz")])
+    assert refused.exit_code != 0 and "no.npz" in refused.output

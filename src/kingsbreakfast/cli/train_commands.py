@@ -83,6 +83,25 @@ def _commit() -> str:
     return done.stdout.strip()
 
 
+def average_weights(
+    output: Annotated[Path, typer.Argument(help="Where the averaged weights go.")],
+    checkpoints: Annotated[list[Path], typer.Argument(help="Checkpoints of one run.")],
+    note: Annotated[str, typer.Option(help="A line for the header: how they were made.")] = "",
+    lang: LangOption = None,
+) -> None:
+    """Average the weights of several checkpoints of the master bot (how the shipped
+    weights were made: docs/analysis.md)."""
+    need_extra("batch", "numpy")
+    from kingsbreakfast.sim.train import average_checkpoints
+
+    try:
+        average_checkpoints(list(checkpoints), output, note)
+    except ValueError as error:
+        raise fail(str(error)) from None
+    print(f"averaged {len(checkpoints)} checkpoints into {output}")
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the ``kingsbreakfast`` command line."""
     app.command()(train)
+    app.command(name="average-weights")(average_weights)

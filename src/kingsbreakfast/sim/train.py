@@ -278,3 +278,23 @@ def plot_curve(curve_json: Path, png: Path) -> None:
     fig.tight_layout()
     fig.savefig(png, dpi=100)
     plt.close(fig)
+
+
+def average_checkpoints(paths: list[Path], output: Path, note: str = "") -> None:
+    """Write the weight average of ``paths`` (checkpoints of one network shape) to
+    ``output``: stochastic weight averaging, which beat every single checkpoint on fresh
+    games (docs/analysis.md). The header is the last checkpoint's, with the files averaged."""
+    if not paths:
+        raise ValueError("name at least one checkpoint to average")
+    weights = [load_weights(p) for p in paths]
+    shapes = {tuple(a.shape for a in w.arrays()) for w in weights}
+    if len(shapes) != 1:
+        raise ValueError("the checkpoints have layers of different shapes: one network only")
+    names = ("w1", "b1", "w2", "b2", "w3", "b3")
+    arrays = {n: np.mean([w.arrays()[i] for w in weights], axis=0) for i, n in enumerate(names)}
+    header = {k: v for k, v in weights[-1].header.items()
+              if k not in ("format", "version", "features", "layout")}
+    header["averaged_checkpoints"] = [p.name for p in paths]
+    if note:
+        header["note"] = note
+    save_weights(output, arrays, header)

@@ -38,15 +38,16 @@ def main() -> None:
     parser.add_argument("--medium", default="medium")
     parser.add_argument("--hard", default="hard")
     parser.add_argument("--expert", default="expert")
-    parser.add_argument("--rungs", default="easy,medium,hard,expert",
+    parser.add_argument("--master", default="master")
+    parser.add_argument("--rungs", default="easy,medium,hard,expert,master",
                         help="upper levels to measure, comma-separated")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     below = {"easy": args.random, "medium": args.easy, "hard": args.medium,
-             "expert": args.hard}
+             "expert": args.hard, "master": args.expert}
     upper = {"easy": args.easy, "medium": args.medium, "hard": args.hard,
-             "expert": args.expert}
+             "expert": args.expert, "master": args.master}
     for rung in args.rungs.split(","):
         lineup = parse_lineup(f"{upper[rung]},{below[rung]}*3", 4)
         config = TournamentConfig(lineup, args.games, args.seed)

@@ -2,6 +2,10 @@
 one of ours against three of theirs, seat-rotated, 4 players.
 
     .venv/bin/python benchmarks/vs_openspiel.py --games 40 --seconds 1.0
+    .venv/bin/python benchmarks/vs_openspiel.py --games 40 --seconds 1.0 --bot master
+
+(``--bot master``: the learned level, which answers in milliseconds and has no time budget
+to fill; OpenSpiel's bot still gets its second a move.)
 
 Both play the game through the project's OpenSpiel adapter (``python_kings_breakfast``,
 rank utility). Our bot receives the adapter's view of its seat (never the state); OpenSpiel's
@@ -27,7 +31,8 @@ from kingsbreakfast.bots import make_bot
 
 
 def play(
-    game: object, ours_seat: int, seconds: float, simulations: int, seed: int, uct_c: float
+    game: object, ours_seat: int, seconds: float, simulations: int, seed: int, uct_c: float,
+    bot: str = "expert",
 ) -> float:
     rng = random.Random(seed)
     theirs = {
@@ -42,7 +47,7 @@ def play(
         for seat in range(4)
         if seat != ours_seat
     }
-    ours = make_bot("expert", seconds=seconds)
+    ours = make_bot("expert", seconds=seconds) if bot == "expert" else make_bot(bot)
     state = game.new_initial_state()  # type: ignore[attr-defined]
     while not state.is_terminal():
         if state.is_chance_node():
@@ -103,6 +108,7 @@ def main() -> None:
     parser.add_argument("--uct-c", type=float, default=1.5)
     parser.add_argument("--simulations", type=int, default=0,
                         help="OpenSpiel's budget; 0: calibrated to --seconds")
+    parser.add_argument("--bot", default="expert", help="our level: expert or master")
     args = parser.parse_args()
     game = pyspiel.load_game("python_kings_breakfast", {"players": 4})
     simulations = args.simulations or calibrate(game, args.seconds, args.uct_c)
@@ -112,12 +118,13 @@ def main() -> None:
     start = time.perf_counter()
     for g in range(args.games):
         shares.append(
-            play(game, g % 4, args.seconds, simulations, args.seed * 100000 + g, args.uct_c)
+            play(game, g % 4, args.seconds, simulations, args.seed * 100000 + g, args.uct_c,
+                 args.bot)
         )
         mean = sum(shares) / len(shares)
         se = math.sqrt(max(mean * (1 - mean), 1e-9) / len(shares))
         print(json.dumps({
-            "games": len(shares), "expert_win_share": round(mean, 4),
+            "games": len(shares), f"{args.bot}_win_share": round(mean, 4),
             "ci95": [round(max(0.0, mean - 1.96 * se), 4), round(min(1.0, mean + 1.96 * se), 4)],
             "seconds_per_move": args.seconds, "elapsed": round(time.perf_counter() - start),
         }), flush=True)

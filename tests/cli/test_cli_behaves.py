@@ -82,7 +82,7 @@ def test_analyze_plots_without_matplotlib_stops_before_simulating(
 
 
 def test_hint_takes_an_example_name_as_replay_does() -> None:
-    result = runner.invoke(app, ["hint", "unfinished-4p", "--simulations", "20", "--json"])
+    result = runner.invoke(app, ["hint", "unfinished-4p", "--json"])
     assert result.exit_code == 0, result.output
     assert result.output.lstrip().startswith("[")
 

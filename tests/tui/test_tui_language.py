@@ -106,4 +106,4 @@ def test_the_hint_is_listed_in_the_players_language() -> None:
     with language("de"):
         assert strings.hint_header().split()[0] in text  # "Zug", not "move"
         assert strings.draw_label() in text
-    assert "playouts" not in text and "draw a card" not in text
+    assert "vs best" not in text and "draw a card" not in text

@@ -60,7 +60,7 @@ def test_bot_levels_and_hint_headings_are_translated(code: str) -> None:
         label = Seat("Bert", "medium").label
         header = strings.hint_header()
     assert label != "Bert (medium)" and label.startswith("Bert (")
-    for english in ("move", "playouts", "win chance"):
+    for english in ("move", "vs best", "win chance"):
         assert english not in header, f"{code}: {header!r}"
     # a bot given with options is shown as typed: it names a setting, not a level
     with language(code):
@@ -71,7 +71,7 @@ def test_the_hint_columns_fit_in_every_language() -> None:
     for code in LANGUAGES:
         with language(code):
             header = strings.hint_header()
-            line = strings.hint_line("take 3 cheese", 12.5, 0.25, 300)
+            line = strings.hint_line("take 3 cheese", 12.5, 0.25, 0.125)
         assert len(header) == len(line) == sum(strings.HINT_WIDTHS), code
 
 

@@ -1,7 +1,11 @@
-"""Hints: the search's ranking of the legal actions, so that players can learn.
+"""Hints: the master bot's value of every legal action, so that players can learn.
 
-The user interfaces call :func:`rank_actions` with the view of the seat asking; the numbers
-come from an ISMCTS search from that view, so a hint never uses a card the asker cannot see.
+Every legal action gets the same treatment: one evaluation by the master bot's network of
+the position it leaves (:mod:`.master`), from the view of the seat asking, so a hint never
+uses a card the asker cannot see. The rows are sorted by the estimated share of the win,
+then the expected points. The network reads dish-blind descriptions (:mod:`.features`), so
+two actions that differ only by which dish is which get exactly the same numbers; a search
+gave such twins different values and sorted them by how often it happened to try them.
 """
 
 from __future__ import annotations
@@ -12,11 +16,6 @@ from typing import TypedDict
 
 from kingsbreakfast.engine import Action, View
 
-from .ismcts import IsmctsBot
-
-HINT_SIMULATIONS = 3000
-"""Default budget when neither simulations nor seconds is given: about a second's search."""
-
 
 class ActionEstimateDict(TypedDict):
     """One estimate in JSON; ``action`` is the action's short text (``take ham``)."""
@@ -24,52 +23,57 @@ class ActionEstimateDict(TypedDict):
     action: str
     expected_points: float
     win_chance: float
-    visits: int
+    behind: float
 
 
 @dataclass(frozen=True, slots=True)
 class ActionEstimate:
-    """One legal action with what the search expects if it is played."""
+    """One legal action with what the master bot expects if it is played."""
 
     action: Action
     expected_points: float
-    """Estimated final score (R11) of the viewing seat after this action."""
+    """Estimated final score (R11) of the player to move after this action."""
     win_chance: float
-    """Estimated chance (0-1) that the viewing seat wins (R12; a shared win counts in part)."""
-    visits: int
-    """Simulations that went through this action: how much the estimate is worth."""
+    """Estimated share (0-1) of the win for the player to move (R12; a shared win counts in
+    part)."""
+    behind: float
+    """How much win chance this action gives up against the best one (0 for the best)."""
 
     def to_dict(self) -> ActionEstimateDict:
         return {
             "action": str(self.action),
             "expected_points": self.expected_points,
             "win_chance": self.win_chance,
-            "visits": self.visits,
+            "behind": self.behind,
         }
 
 
-def rank_actions(
-    view: View,
-    rng: random.Random,
-    simulations: int | None = None,
-    seconds: float | None = None,
-) -> list[ActionEstimate]:
+def rank_actions(view: View, rng: random.Random | None = None) -> list[ActionEstimate]:
     """The legal actions of the player to move, best first, with their estimates.
 
-    Best means best for the player to move. When the view belongs to another seat (or to a
-    spectator), the ranking is still the mover's, and the points and win chance are the
-    viewer's (a spectator sees the mover's): "if Bob takes ham, this is where you stand".
-    The same seed, view and simulation budget give the same ranking.
+    Best means best for the player to move, and the numbers are the mover's. When the view
+    belongs to another seat or a spectator, the mover's hidden draws are unknown and read as
+    nothing known about them. The ranking depends on the view alone (``rng`` is accepted so
+    that callers treat every hint alike; ties keep the legal order).
     """
+    from .master import MasterBot, action_values
+
+    del rng
     if view.to_move is None:
         raise ValueError("the game is over: there is no action to rank")
-    if simulations is None and seconds is None:
-        simulations = HINT_SIMULATIONS
-    bot = IsmctsBot(simulations=simulations, seconds=seconds)
-    return [
-        ActionEstimate(r.action, r.viewer_points, r.viewer_wins, r.visits)
-        for r in bot.search(view, rng)
+    weights = MasterBot().weights
+    valued = action_values(view, weights)
+    estimates = [
+        (action, round(min(1.0, max(0.0, win)), 6), round(max(0.0, points), 6))
+        for action, win, points in valued
     ]
+    best = max(win for _, win, _ in estimates)
+    rows = [
+        ActionEstimate(action, points, win, round(best - win, 6))
+        for action, win, points in estimates
+    ]
+    rows.sort(key=lambda e: (-e.win_chance, -e.expected_points))
+    return rows
 
 
-__all__ = ["HINT_SIMULATIONS", "ActionEstimate", "ActionEstimateDict", "rank_actions"]
+__all__ = ["ActionEstimate", "ActionEstimateDict", "rank_actions"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from importlib.util import find_spec
 from typing import Any, Final
 
 from kingsbreakfast.engine import KingsBreakfastError
@@ -84,6 +85,32 @@ def _medium(**options: Any) -> Bot:
     return HeuristicBot(**{"mistakes": MEDIUM_MISTAKES, **options})
 
 
+HAS_NUMPY: Final = find_spec("numpy") is not None
+"""The master level reads its network with numpy. Without numpy it is still listed (so a
+game that names it says why it cannot start) but not offered to a table's host."""
+
+
+def _master(**options: Any) -> Bot:
+    """The learned level, imported only when asked for: playing needs numpy, not the rest."""
+    if not HAS_NUMPY:
+        raise MissingNumpyError()
+    from .master import MasterBot
+
+    return MasterBot(**options)
+
+
+class MissingNumpyError(KingsBreakfastError, RuntimeError):
+    """The master level was asked for where numpy is not installed."""
+
+    code = "master_needs_numpy"
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the master bot needs numpy: install it with pip install 'kingsbreakfast[batch]' "
+            "(or numpy alone)"
+        )
+
+
 BOTS: Final[tuple[BotEntry, ...]] = (
     BotEntry(
         "random", "Any legal action at random.", RandomBot, offered=True, batch_policy="random"
@@ -116,6 +143,11 @@ BOTS: Final[tuple[BotEntry, ...]] = (
     BotEntry(
         "expert", f"Expert is the ismcts bot with {EXPERT_SIMULATIONS} simulations a move.",
         _ismcts(EXPERT_SIMULATIONS), _ISMCTS_OPTIONS, level=4, offered=True,
+    ),
+    BotEntry(
+        "master", "Master is a neural network trained on self-play; it wins about 40% of "
+        "4-player games against three hard bots (numpy needed).",
+        _master, level=5, offered=HAS_NUMPY,
     ),
 )
 """Every bot and level: the bots first, then the levels weakest first."""

@@ -382,12 +382,14 @@ def _register_commands() -> None:
         research_commands,
         serve_commands,
         sim_commands,
+        train_commands,
     )
 
     for module in (
         play_commands, sim_commands, research_commands, serve_commands, agent_commands
     ):
         module.register(app)
+    train_commands.register(app)
 
 
 _register_commands()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 import textwrap
 from pathlib import Path
 from typing import Annotated
@@ -19,7 +18,7 @@ from kingsbreakfast.cli.options import (
     parse_variants,
 )
 from kingsbreakfast.engine import KingsBreakfastError, read_record
-from kingsbreakfast.i18n import ngettext
+from kingsbreakfast.i18n import _
 
 
 def bots(lang: LangOption = None) -> None:
@@ -51,13 +50,11 @@ def hint(
     seat: Annotated[
         int | None, typer.Option(help="Whose view to use (default: the seat to move).")
     ] = None,
-    simulations: Annotated[int, typer.Option(help="Search budget.")] = 3000,
-    seed: Annotated[int, typer.Option(help="Seed for the search.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     lang: LangOption = None,
 ) -> None:
-    """Rank the legal actions of the player to move, with estimated final points and win
-    chance, from what SEAT can see (never the hidden cards)."""
+    """Rank the legal actions of the player to move by the master bot's estimates of its
+    final points and share of the win, from what SEAT can see (never the hidden cards)."""
     from kingsbreakfast.bots.hint import rank_actions
     from kingsbreakfast.cli.main import read_source
 
@@ -70,26 +67,22 @@ def hint(
     viewer = state.to_move if seat is None else seat
     try:
         view = state.view(viewer)
+        ranking = rank_actions(view)
     except KingsBreakfastError as error:
         raise fail(error) from None
-    if simulations < 1:
-        raise fail("simulations must be at least 1")
-    ranking = rank_actions(view, random.Random(seed), simulations=simulations)
     if as_json:
         print(json.dumps([e.to_dict() for e in ranking], indent=1))
         return
     from kingsbreakfast.tui import strings
     from kingsbreakfast.tui.moves import action_label
 
-    print(ngettext(
-        "Seat {seat} to move; estimates from what seat {viewer} sees ({count} simulation):",
-        "Seat {seat} to move; estimates from what seat {viewer} sees ({count} simulations):",
-        simulations,
-    ).format(seat=state.to_move, viewer=viewer, count=simulations))
+    print(_("Seat {seat} to move; the master bot's estimates from what seat {viewer} sees:")
+          .format(seat=state.to_move, viewer=viewer))
     print("  " + strings.hint_header())  # the same table as the game's hint (key h)
     for e in ranking:
         print("  " + strings.hint_line(action_label(e.action), e.expected_points, e.win_chance,
-                                       e.visits))
+                                       e.behind))
+    print(textwrap.fill(strings.hint_explained(), 92))
 
 
 def tournament(

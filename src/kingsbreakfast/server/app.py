@@ -26,6 +26,7 @@ from kingsbreakfast.i18n import accept_language as i18n_accept_language
 
 from . import collector, metrics, strings, web_assets
 from .consent import seat_history
+from .hints import register_hint
 from .limits import BodyLimit, PerAddress, Refused, ServerLimits, SocketGate
 from .lobby import check_table, clean_name
 from .master import ArchivedGame, LobbyError, Master, ReplayStep
@@ -155,6 +156,7 @@ def create_app(
     app.state.site = site
     app.state.gate = gate
     app.add_middleware(BodyLimit, limit=bounds.body_bytes)
+    register_hint(app, the_master)
 
     @app.exception_handler(Refused)
     async def refused(_request: Request, error: Refused) -> JSONResponse:

@@ -34,8 +34,10 @@ def make_opponent(name: str) -> Bot:
 def rank_moves(
     view: View, rng: random.Random, seconds: float | None = None
 ) -> list[ActionEstimate]:
-    """The hint: the bots' ranking of the viewer's legal moves, best first.
+    """The hint: the master bot's value of each of the viewer's legal moves, best first.
 
     Only the human's own view goes in, so the hint knows exactly what the player knows.
+    ``seconds`` was the search's budget; the network answers at once, so it is not needed.
     """
-    return rank_actions(view, rng, seconds=seconds)
+    del seconds
+    return rank_actions(view, rng)

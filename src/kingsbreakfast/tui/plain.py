@@ -277,8 +277,9 @@ class PlainGame:
         for line in rank_moves(view, self._hint_rng, seconds=self.hint_seconds):
             self.say(
                 strings.hint_line(action_label(line.action), line.expected_points, line.win_chance,
-                                  line.visits)
+                                  line.behind)
             )
+        self.say(strings.hint_explained())
 
     def _save(self) -> None:
         path = self.save_path or default_save_path()

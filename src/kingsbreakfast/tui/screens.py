@@ -143,6 +143,7 @@ class HintScreen(TranslatedBindings, ModalScreen[Action | None]):
             yield Static(strings.hint_title(), classes="title")
             yield Static(strings.hint_thinking(), id="hint-status")
             yield OptionList(id="hint-moves")
+            yield Static(strings.hint_explained(), classes="hint")
             yield Static(strings.hint_footer(), classes="hint")
 
     def on_mount(self) -> None:
@@ -170,7 +171,7 @@ class HintScreen(TranslatedBindings, ModalScreen[Action | None]):
                             action_label(line.action),
                             line.expected_points,
                             line.win_chance,
-                            line.visits,
+                            line.behind,
                         )
                     ),
                     id=str(int(line.action)),

@@ -55,6 +55,7 @@ _BOT_WORDS: Final = {
     "medium": lambda: pgettext("bot level", "medium"),
     "hard": lambda: pgettext("bot level", "hard"),
     "expert": lambda: pgettext("bot level", "expert"),
+    "master": lambda: pgettext("bot level", "master"),
     "random": lambda: pgettext("bot", "random"),
     "greedy": lambda: pgettext("bot", "greedy"),
     "heuristic": lambda: pgettext("bot", "card counter"),
@@ -279,20 +280,29 @@ def hint_thinking() -> str:
 
 
 HINT_WIDTHS: Final = (30, 10, 12, 10)
-"""Cells for the hint's columns: move, points, win chance, playouts."""
+"""Cells for the hint's columns: move, points, win chance, behind the best."""
 
 
 def hint_header() -> str:
     """The hint table's headings, each cut or padded to its column by cell width."""
-    titles = (_("move"), _("points"), _("win chance"), _("playouts"))
+    titles = (_("move"), _("points"), _("win chance"), _("vs best"))
     cells = [_fit(title, width, left=index == 0) for index, (title, width)
              in enumerate(zip(titles, HINT_WIDTHS, strict=True))]
     return "".join(cells)
 
 
-def hint_line(action: str, points: float, win: float, visits: int) -> str:
-    return (_fit(action, HINT_WIDTHS[0], left=True) + f"{points:>10.1f}{win * 100:>11.1f}%"
-            f"{visits:>10}")
+def hint_line(action: str, points: float, win: float, behind: float) -> str:
+    """One row: ``behind`` is the win chance given up against the best move (0 for it)."""
+    gap = f"{-behind * 100:>9.1f}%" if behind > 0.0005 else f"{'—':>10}"
+    return _fit(action, HINT_WIDTHS[0], left=True) + f"{points:>10.1f}{win * 100:>11.1f}%" + gap
+
+
+def hint_explained() -> str:
+    """What the hint's columns mean, shown under the table."""
+    return _(
+        "The master bot's estimates for each move: your final points (R11), your share of "
+        "the win (R12), and how much win chance the move gives up against the best one."
+    )
 
 
 def _fit(text: str, width: int, left: bool) -> str:

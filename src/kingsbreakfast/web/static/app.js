@@ -116,7 +116,7 @@ onLanguageChange(() => {
 
 // ---- lobby -------------------------------------------------------------------------------
 async function renderLobby() {
-  const levels = ["random", "easy", "medium", "hard", "expert"];
+  const levels = ["random", "easy", "medium", "hard", "expert", "master"];
   app.innerHTML = `<section class="panel lobby-create">
       <h1>${esc(t("lobby.create"))}</h1>
       <p class="tagline">${esc(t("app.tagline"))}</p>
@@ -485,7 +485,8 @@ class TableSession {
         <button data-act="draw" class="${legal.has("draw") ? "legal" : ""}" ${legal.has("draw") ? "" : "disabled"}>${esc(t("game.draw"))}</button>
         <button data-act="feed" class="${canFeed ? "legal" : ""}" ${canFeed ? "" : "disabled"}>${esc(t("game.feed"))}</button>
         ${legal.has("pass") ? `<button data-act="pass" class="legal">${esc(t("game.pass"))}</button>` : ""}
-      </div>` : "";
+        <button data-act="hint">${esc(t("game.hint"))}</button>
+      </div>${this.hintHtml()}` : "";
     const picking = this.feedPicks ? `<div class="actions picking"><span>${esc(t("game.pickTwo", { picked: this.feedPicks.length }))}</span><button data-act="cancel">${esc(t("game.cancel"))}</button></div>` : "";
 
     app.innerHTML = `<div class="game ${mine ? "my-turn" : ""}">
@@ -524,6 +525,7 @@ class TableSession {
       else if (what === "feed") this.startFeed();
       else if (what === "pass") this.pass();
       else if (what === "cancel") this.cancelFeed();
+      else if (what === "hint") this.showHint();
     }));
     app.querySelector("#shortcuts")?.addEventListener("change", (e) => { setShortcuts(e.target.checked); this.render(); });
     app.querySelector("#pref-sound")?.addEventListener("change", (e) => setPref("sound", e.target.checked));
@@ -557,6 +559,33 @@ class TableSession {
     const on = shortcutsOn();
     return `<div class="keys muted"><label class="check"><input type="checkbox" id="shortcuts" ${on ? "checked" : ""}> ${esc(t("game.shortcuts"))}</label>
       ${on ? `<span>${esc(t("game.keys"))}</span>` : ""}</div>`;
+  }
+
+  // -- hint: the master bot's value of each legal move, asked for on our own turn -----------
+  async showHint() {
+    if (!this.myTurn()) return;
+    try {
+      this.hint = { version: this.frame.version, rows: await api("POST", `/api/tables/${this.id}/hint`, null, this.token) };
+      this.render();
+    } catch (err) { this.error = errorText(err); this.renderError(); }
+  }
+
+  hintHtml() {
+    const hint = this.hint;
+    if (!hint || !this.frame || hint.version !== this.frame.version) return "";
+    const label = (text) => {
+      const [kind, a, b] = text.split(" ");
+      if (kind === "take") return t("game.take", { dish: dishName(a) });
+      if (kind === "feed") return t("hint.feed", { a: dishName(a), b: dishName(b) });
+      if (kind === "draw") return t("game.draw");
+      if (kind === "place_dragon") return t("game.dragonPlace");
+      return t("game.pass");
+    };
+    const pct = (x) => `${(100 * x).toFixed(1)}%`;
+    const rows = hint.rows.map((r) => `<tr><th scope="row">${esc(label(r.action))}</th><td>${r.expected_points.toFixed(1)}</td><td>${pct(r.win_chance)}</td><td>${r.behind > 0.0005 ? "−" + pct(r.behind) : "—"}</td></tr>`).join("");
+    return `<table class="hint"><caption>${esc(t("hint.title"))}</caption>
+      <thead><tr><th scope="col">${esc(t("hint.move"))}</th><th scope="col">${esc(t("hint.points"))}</th><th scope="col">${esc(t("hint.win"))}</th><th scope="col">${esc(t("hint.behind"))}</th></tr></thead>
+      <tbody>${rows}</tbody></table><p class="muted">${esc(t("hint.explained"))}</p>`;
   }
 
   dragonDialog(canFeed) {

@@ -1,0 +1,42 @@
+"""Browser: the Hint button shows the master bot's value of every legal move, best first."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+pytest.importorskip("numpy")
+
+from server.kb_live import LiveServer
+from web.browsing import shot
+
+
+def test_the_hint_button_lists_every_legal_move_with_its_value(
+    server: LiveServer, browser: Any
+) -> None:
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server.base + "/")
+    page.fill("input[name=name]", "Ann")
+    page.select_option("select[name=seats]", "3")
+    page.select_option("select[name=bot_level]", "master")
+    page.click("form#create button[type=submit]")
+    page.wait_for_url(re.compile(r".*/t/[\w-]+$"))
+    page.click("#start")
+    page.wait_for_selector(".game.my-turn", timeout=30_000)
+    takes = page.locator("button.stack.legal[data-take]").count()
+    page.click("button[data-act=hint]")
+    page.wait_for_selector("table.hint tbody tr")
+    rows = page.locator("table.hint tbody tr")
+    assert rows.count() >= takes + 1  # every take and the draw at least
+    wins = [float(t.rstrip("%")) for t in rows.locator("td:nth-child(3)").all_inner_texts()]
+    assert wins == sorted(wins, reverse=True)
+    assert "win chance" in page.locator("table.hint thead").inner_text()
+    assert "(R12)" in page.locator(".table-panel").inner_text()
+    shot(page, "hint-desktop")
+    assert errors == []
+    page.context.close()

@@ -26,13 +26,14 @@ EXPECTED_PLURALS = {"de": 2, "hu": 2, "fr": 3, "vi": 1}
 
 
 def template() -> Catalog:
+    # strict: a merge that drops a line of an entry must fail here, not pass half-read
     with open(LOCALES / "messages.pot", "rb") as handle:
-        return read_po(handle)
+        return read_po(handle, abort_invalid=True)
 
 
 def catalogue(code: str) -> Catalog:
     with open(LOCALES / code / "LC_MESSAGES" / "kingsbreakfast.po", "rb") as handle:
-        return read_po(handle, locale=code)
+        return read_po(handle, locale=code, abort_invalid=True)
 
 
 def ids(catalog: Catalog) -> set[tuple[object, str | None]]:

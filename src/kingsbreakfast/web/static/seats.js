@@ -42,6 +42,7 @@ function drawRequests(session) {
   for (const [seat, name] of requests) {
     const row = document.createElement("p");
     const text = document.createElement("span");
+    text.id = `seat-request-${seat}`;
     text.textContent = t("seat.request", { name, seat: seat + 1 });
     row.appendChild(text);
     for (const accept of [true, false]) {
@@ -60,6 +61,8 @@ function drawRequests(session) {
     }
     el.appendChild(row);
   }
+  // the box is named by the requests it holds
+  el.setAttribute("aria-labelledby", [...requests.keys()].map((seat) => `seat-request-${seat}`).join(" "));
   el.hidden = requests.size === 0;
 }
 

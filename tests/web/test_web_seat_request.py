@@ -15,8 +15,8 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 pytest.importorskip("axe_playwright_python")
 
-from server.kb_live import LiveServer  # noqa: E402
-from web.auditing import assert_accessible  # noqa: E402
+from server.kb_live import LiveServer
+from web.auditing import assert_accessible
 
 WAIT = 20_000  # ms: a bound on each wait, never a pause
 SEAT = 1  # Bob's seat, the one asked for

@@ -140,6 +140,7 @@ function drawAsk(session, frame) {
     }
     asking = null;
   }
+  if (asking && frame && frame.table.status === "over") asking = null; // nothing left to ask for
   const free = freeSeat(frame);
   if (!asking && free !== null) asking = { phase: "form", seat: null, note: "", focus: null };
   const waiting = asking && (asking.phase === "waiting" || asking.phase === "sending");
@@ -177,7 +178,7 @@ function paintAsk(session, free) {
   title.tabIndex = -1;
   el.appendChild(title);
   if (asking.phase === "waiting" || asking.phase === "sending") {
-    const seat = asking.seat === null ? free : asking.seat;
+    const seat = asking.seat ?? free ?? 0;
     title.textContent = t("seat.askTitle", { seat: seat + 1 });
     const wait = document.createElement("p");
     wait.id = "seat-ask-waiting";

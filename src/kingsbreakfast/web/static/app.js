@@ -208,7 +208,9 @@ class TableSession {
     const ws = new WebSocket(`${scheme}://${location.host}/ws/tables/${this.id}`);
     this.ws = ws;
     this.connected = false;
-    ws.onopen = () => { ws.send(JSON.stringify({ type: "hello", token: this.token, cookie: true })); };
+    // a token the server refused stays in its cookie: it is not asked for again (a declined
+    // request for a seat would otherwise be refused on every reconnection)
+    ws.onopen = () => { ws.send(JSON.stringify({ type: "hello", token: this.token, cookie: !this.deadCookie })); };
     ws.onmessage = (event) => this.onFrame(JSON.parse(event.data));
     ws.onclose = (event) => {
       this.connected = false;
@@ -216,6 +218,7 @@ class TableSession {
       if (event.code === 4003 || event.code === 4001 || event.code === 4002) { // our token is no longer valid
         forgetToken(this.id);
         this.token = null;
+        this.deadCookie = true;
       }
       if (event.code === 4004) { this.fatal = t("error.no_table"); this.render(); return; }
       this.render();

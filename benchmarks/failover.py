@@ -28,27 +28,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from sqlalchemy import create_engine, text
 
-from kingsbreakfast.server.storage import Storage, normalize_url
+from kingsbreakfast.server.storage import normalize_url
 from server.kb_cluster import Player, Proxy, lobby, start_servers
+from server.kb_schema import fresh_schema
 
 SEATS = 3
-
-
-def fresh(url: str) -> None:
-    engine = create_engine(normalize_url(url))
-    with engine.begin() as connection:
-        connection.execute(
-            text(
-                "DROP TABLE IF EXISTS seat_holders, turn_clocks, rematches, chat_messages, "
-                "game_results, "
-                "seat_accounts, auth_sessions, accounts, site_keys, "
-                "leases, actions, seats, games, alembic_version"
-            )
-        )
-    engine.dispose()
-    storage = Storage(url)
-    storage.migrate()
-    storage.dispose()
 
 
 def owners(url: str) -> dict[str, int]:
@@ -73,7 +57,7 @@ def new_table(base: str, number: int) -> tuple[str, list[str]]:
 
 
 async def run(options: argparse.Namespace, folder: Path) -> dict[str, Any]:
-    fresh(options.db)
+    fresh_schema(options.db)
     ports = list(range(options.port_base, options.port_base + options.servers + 1))
     proxy = Proxy(ports[0], ports[1:], folder)
     servers = []

@@ -40,6 +40,7 @@ import websockets
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from server.kb_cluster import LOAD_LIMITS, Proxy, start_servers
 from server.kb_live import LiveServer
+from server.kb_schema import fresh_schema
 
 SEATS = 4
 
@@ -230,28 +231,6 @@ def client_process(args: tuple[str, str, int, float, float, int]) -> dict[str, A
     return asyncio.run(drive(*args))
 
 
-def _fresh(url: str) -> None:
-    """An empty schema, so no table of an earlier run is adopted."""
-    from sqlalchemy import create_engine, text
-
-    from kingsbreakfast.server.storage import Storage, normalize_url
-
-    engine = create_engine(normalize_url(url))
-    with engine.begin() as connection:
-        connection.execute(
-            text(
-                "DROP TABLE IF EXISTS seat_holders, turn_clocks, rematches, chat_messages, "
-                "game_results, "
-                "seat_accounts, auth_sessions, accounts, site_keys, "
-                "leases, actions, seats, games, alembic_version"
-            )
-        )
-    engine.dispose()
-    storage = Storage(url)
-    storage.migrate()
-    storage.dispose()
-
-
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time the process has used so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -291,7 +270,7 @@ def main() -> None:
         db = options.db or f"sqlite:///{Path(tmp) / 'load.db'}"
         proxy: Proxy | None = None
         if clustered:
-            _fresh(db)
+            fresh_schema(db)
             ports = list(range(options.port_base, options.port_base + options.servers + 1))
             proxy = Proxy(ports[0], ports[1:], Path(tmp))
             servers = start_servers(db, ports[1:], Path(tmp), options.lease_seconds,

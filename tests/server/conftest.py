@@ -7,29 +7,13 @@ import os
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
 
 from kingsbreakfast.server.memory_store import MemoryStore
-from kingsbreakfast.server.storage import Storage, normalize_url
+from kingsbreakfast.server.storage import Storage
 from kingsbreakfast.server.store import GameStore
+from server.kb_schema import empty_database
 
 POSTGRES_URL = os.environ.get("KINGSBREAKFAST_TEST_POSTGRES_URL")
-
-
-def _fresh_postgres(url: str) -> str:
-    """Empty the test database so no table of an earlier test is resumed."""
-    engine = create_engine(normalize_url(url))
-    with engine.begin() as connection:
-        connection.execute(
-            text(
-                "DROP TABLE IF EXISTS seat_holders, turn_clocks, rematches, chat_messages, "
-                "game_results, "
-                "seat_accounts, auth_sessions, accounts, site_keys, "
-                "leases, actions, seats, games, alembic_version"
-            )
-        )
-    engine.dispose()
-    return url
 
 
 def _database_url(kind: str, tmp_path: Path) -> str:
@@ -37,7 +21,7 @@ def _database_url(kind: str, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'games.db'}"
     if not POSTGRES_URL:
         pytest.skip("KINGSBREAKFAST_TEST_POSTGRES_URL is not set (CI sets it)")
-    return _fresh_postgres(POSTGRES_URL)
+    return empty_database(POSTGRES_URL)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

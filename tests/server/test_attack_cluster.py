@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from kingsbreakfast.server.storage import Storage
-from server.conftest import POSTGRES_URL, _fresh_postgres
+from server.conftest import POSTGRES_URL
 from server.kb_attack import Sock, leaks
 from server.kb_cluster import Proxy, lobby, port_range, start_servers
+from server.kb_schema import empty_database
 
 pytestmark = [
     pytest.mark.skipif(not POSTGRES_URL, reason="needs KINGSBREAKFAST_TEST_POSTGRES_URL (CI)"),
@@ -27,7 +28,7 @@ pytestmark = [
 
 def test_presence_and_consent_through_the_proxy(tmp_path: Path) -> None:
     assert POSTGRES_URL is not None
-    url = _fresh_postgres(POSTGRES_URL)
+    url = empty_database(POSTGRES_URL)
     storage = Storage(url)
     storage.migrate()
     storage.dispose()

@@ -14,8 +14,9 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from kingsbreakfast.server.storage import Storage, normalize_url
-from server.conftest import POSTGRES_URL, _fresh_postgres
+from server.conftest import POSTGRES_URL
 from server.kb_cluster import Player, Proxy, lobby, port_range, start_servers
+from server.kb_schema import empty_database
 
 pytestmark = [
     pytest.mark.skipif(not POSTGRES_URL, reason="needs KINGSBREAKFAST_TEST_POSTGRES_URL (CI)"),
@@ -40,7 +41,7 @@ def owners(url: str) -> dict[str, int]:
 
 def test_games_through_the_proxy_survive_killing_a_tables_owner(tmp_path: Path) -> None:
     assert POSTGRES_URL is not None
-    url = _fresh_postgres(POSTGRES_URL)
+    url = empty_database(POSTGRES_URL)
     storage = Storage(url)
     storage.migrate()  # once, before the servers start (they run with --no-migrate)
     storage.dispose()

@@ -20,10 +20,11 @@ from kingsbreakfast.engine import Action
 from kingsbreakfast.server.master import Master
 from kingsbreakfast.server.storage import Storage
 from kingsbreakfast.server.wire import CLOSE_MOVED
-from server.conftest import POSTGRES_URL, _fresh_postgres
+from server.conftest import POSTGRES_URL
 from server.kb_cluster import port_range
 from server.kb_harness import Capture, act
 from server.kb_live import LiveServer
+from server.kb_schema import empty_database
 
 pytestmark = pytest.mark.skipif(
     not POSTGRES_URL, reason="needs KINGSBREAKFAST_TEST_POSTGRES_URL (CI)"
@@ -32,7 +33,7 @@ pytestmark = pytest.mark.skipif(
 
 def test_a_paused_owner_never_commits_after_its_table_was_taken_over(tmp_path: Path) -> None:
     assert POSTGRES_URL is not None
-    url = _fresh_postgres(POSTGRES_URL)
+    url = empty_database(POSTGRES_URL)
     storage = Storage(url)
     storage.migrate()
     owner = LiveServer(url, bot_delay=3600.0, port=port_range()[15],

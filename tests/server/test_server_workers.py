@@ -26,12 +26,13 @@ def test_workers_serve_on_consecutive_ports_and_one_that_dies_comes_back() -> No
 
     import pytest
 
-    from server.conftest import POSTGRES_URL, _fresh_postgres
+    from server.conftest import POSTGRES_URL
     from server.kb_cluster import port_range
+    from server.kb_schema import empty_database
 
     if not POSTGRES_URL:
         pytest.skip("needs KINGSBREAKFAST_TEST_POSTGRES_URL (CI)")
-    url = _fresh_postgres(POSTGRES_URL)
+    url = empty_database(POSTGRES_URL)
     first = port_range()[10]
     ports = (first, first + 1)
     supervisor = subprocess.Popen(

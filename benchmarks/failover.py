@@ -26,23 +26,11 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from sqlalchemy import create_engine, text
 
-from kingsbreakfast.server.storage import normalize_url
-from server.kb_cluster import Player, Proxy, lobby, start_servers
+from server.kb_cluster import Player, Proxy, lobby, owners, start_servers
 from server.kb_schema import fresh_schema
 
 SEATS = 3
-
-
-def owners(url: str) -> dict[str, int]:
-    engine = create_engine(normalize_url(url))
-    with engine.begin() as connection:
-        rows = connection.execute(
-            text("SELECT game_id, owner FROM leases WHERE owner IS NOT NULL")
-        ).all()
-    engine.dispose()
-    return {game: int(owner.split(":")[1]) for game, owner in rows}
 
 
 def new_table(base: str, number: int) -> tuple[str, list[str]]:

@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import websockets
+from sqlalchemy import create_engine, text
 
+from kingsbreakfast.server.storage import normalize_url
 from server.kb_live import LiveServer, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -190,3 +192,14 @@ class Player:
                 self.reconnects += 1
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 1.0)
+
+
+def owners(url: str) -> dict[str, int]:
+    """Table → pid of the process holding its lease (the owner name carries the pid)."""
+    engine = create_engine(normalize_url(url))
+    with engine.begin() as connection:
+        rows = connection.execute(
+            text("SELECT game_id, owner FROM leases WHERE owner IS NOT NULL")
+        ).all()
+    engine.dispose()
+    return {game: int(owner.split(":")[1]) for game, owner in rows}

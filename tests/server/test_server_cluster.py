@@ -11,11 +11,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
 
-from kingsbreakfast.server.storage import Storage, normalize_url
+from kingsbreakfast.server.storage import Storage
 from server.conftest import POSTGRES_URL
-from server.kb_cluster import Player, Proxy, lobby, port_range, start_servers
+from server.kb_cluster import Player, Proxy, lobby, owners, port_range, start_servers
 from server.kb_schema import empty_database
 
 pytestmark = [
@@ -26,17 +25,6 @@ pytestmark = [
 
 TABLES = 6
 SEATS = 3
-
-
-def owners(url: str) -> dict[str, int]:
-    """Table → pid of the process holding its lease (the owner name carries the pid)."""
-    engine = create_engine(normalize_url(url))
-    with engine.begin() as connection:
-        rows = connection.execute(
-            text("SELECT game_id, owner FROM leases WHERE owner IS NOT NULL")
-        ).all()
-    engine.dispose()
-    return {game: int(owner.split(":")[1]) for game, owner in rows}
 
 
 def test_games_through_the_proxy_survive_killing_a_tables_owner(tmp_path: Path) -> None:

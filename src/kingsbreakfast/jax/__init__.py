@@ -1,0 +1,20 @@
+"""The game as a pure JAX environment with pgx's interface (``pip install kingsbreakfast[jax]``).
+
+Everything here is a function of arrays, so a whole batch of games steps under ``jax.jit``
+and ``jax.vmap`` on whatever device JAX finds::
+
+    env = Env(num_players=4)
+    state = jax.jit(env.init)(key)
+    state = jax.jit(env.step)(state, action, key)
+
+Chance is explicit: the state holds how many cards of each kind are still in the deck but
+never their order, and each step turns up its cards (a draw, R7; the next table, R4) from
+the key it is given. ``Env.step_with`` takes those cards instead, which is how a game of the
+engine is replayed here (tests/jax holds the two equal, both ways).
+"""
+
+from __future__ import annotations
+
+from .env import Env, State
+
+__all__ = ["Env", "State"]

@@ -146,3 +146,26 @@ def test_bad_rules_and_cooks_are_refused() -> None:
         Env(4, "must_draw")  # type: ignore[arg-type]
     with pytest.raises(SetupError, match="first cook"):
         Env(3, first_cook=3)
+
+
+def test_step_and_deal_starts_a_new_game_where_one_ends() -> None:
+    env = Env(3)
+    step = jax.jit(jax.vmap(env.step_and_deal))
+    batch = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(2), 32))
+    key = jax.random.PRNGKey(3)
+    ended = 0
+    for _ in range(150):
+        key, pick, turn = jax.random.split(key, 3)
+        logits = jnp.where(batch.legal_action_mask, 0.0, -jnp.inf)
+        batch = step(batch, jax.random.categorical(pick, logits), jax.random.split(turn, 32))
+        done = np.asarray(batch.terminated)
+        ended += int(done.sum())
+        rewards = np.asarray(batch.rewards)
+        assert np.allclose(rewards[done].sum(axis=1), 0) and (np.abs(rewards[done]).sum(1) > 0).all()
+        assert (rewards[~done] == 0).all()
+        # the finished games are new games, ready to play: round 1, a full table of 6
+        assert (np.asarray(batch.round)[done] == 1).all()
+        assert (np.asarray(batch.deck.sum(1))[done] == 104).all()
+        assert (np.asarray(batch.current_player) >= 0).all()
+        assert not np.asarray(batch.legal_action_mask)[done].all(axis=1).any()
+    assert ended > 32  # every slot finished at least one game on the way

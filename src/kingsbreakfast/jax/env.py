@@ -155,13 +155,8 @@ class Env:
         """A new game: the first cook (R2, at random unless the ``Env`` fixes it) and the
         first table (R4) drawn with ``key``."""
         cook_key, deck_key = jax.random.split(key)
-        cook = (
-            jax.random.randint(cook_key, (), 0, self.num_players)
-            if self.first_cook is None
-            else jnp.int32(self.first_cook)
-        )
-        cards = _rules.draw_cards(jnp.asarray(_rules.FULL_DECK), deck_key, self.chance_size)
-        return self.init_with(cards, cook)
+        cards = _rules.draw_cards(jnp.asarray(_rules.FULL_DECK), deck_key, 2 * self.num_players)
+        return self.init_with(cards, self._first_cook(cook_key))
 
     def step(self, state: State, action: Array, key: Array) -> State:
         """The seat to move takes ``action``; the cards it turns up are drawn with ``key``."""
@@ -185,6 +180,46 @@ class Env:
 
     def init_with(self, cards: Array, first_cook: Array | int) -> State:
         """A new game whose first table is ``cards[:2 × players]`` (the deck's top cards)."""
+        return self._finish(self._fresh(cards, first_cook))
+
+    def step_with(self, state: State, action: Array | int, cards: Array) -> State:
+        """``step`` with the turned-up cards given: ``cards[0]`` is drawn by a draw, and the
+        next table is the 2 × players cards after it (after none when no card was drawn)."""
+        return self._finish(self._advance(state, action, cards))
+
+    def step_and_deal(self, state: State, action: Array | int, key: Array) -> State:
+        """``step``, and a game it ends dealt anew at once (pgx's ``auto_reset``): the state
+        returned is then the new game's, with the finished game's ``rewards`` and
+        ``terminated`` kept for the caller to read. Cheaper than ``step`` then ``init``,
+        since the new game's mask and observation are written once."""
+        # one call of the generator for the step's cards, the new game's cook and table
+        table = 2 * self.num_players
+        uniform = jax.random.uniform(key, (self.chance_size + 1 + table,))
+        # a game this method dealt carries its predecessor's end flag for one step only
+        state = state.replace(terminated=state.terminated & (state.current_player < 0))
+        played = self._advance(
+            state, action, _rules.cards_from(state.deck, uniform[: self.chance_size])
+        )
+        cook = (
+            jnp.minimum(
+                jnp.floor(uniform[self.chance_size] * self.num_players), self.num_players - 1
+            ).astype(jnp.int32)
+            if self.first_cook is None
+            else jnp.int32(self.first_cook)
+        )
+        fresh = self._fresh(
+            _rules.cards_from(jnp.asarray(_rules.FULL_DECK), uniform[-table:]), cook
+        ).replace(rewards=played.rewards, terminated=played.terminated)
+        done = played.terminated
+        dealt: State = jax.tree.map(lambda new, old: jnp.where(done, new, old), fresh, played)
+        return self._finish(dealt, over=jnp.bool_(False))
+
+    def _first_cook(self, key: Array) -> Array:
+        if self.first_cook is None:
+            return jax.random.randint(key, (), 0, self.num_players)
+        return jnp.int32(self.first_cook)
+
+    def _fresh(self, cards: Array, first_cook: Array | int) -> State:
         n = self.num_players
         cards = jnp.asarray(cards, jnp.int32)
         turned = (jnp.arange(cards.shape[0]) < 2 * n)[:, None]
@@ -212,60 +247,52 @@ class Env:
             turns_left=jnp.int32(n),
             step_count=zero,
         )
-        return self._finish(state)
+        return state
 
-    def step_with(self, state: State, action: Array | int, cards: Array) -> State:
-        """``step`` with the turned-up cards given: ``cards[0]`` is drawn by a draw, and the
-        next table is the 2 × players cards after it (after none when no card was drawn)."""
+    def _advance(self, state: State, action: Array | int, cards: Array) -> State:
+        """The rules' part of a step: everything but the new mask and observation."""
         action = jnp.asarray(action, jnp.int32)
         n = self.num_players
         cards = jnp.asarray(cards, jnp.int32)
-        legal = state.legal_action_mask[jnp.clip(action, 0, NUM_ACTIONS - 1)] & (
-            (action >= 0) & (action < NUM_ACTIONS)
-        )
+        legal = (state.legal_action_mask & (jnp.arange(NUM_ACTIONS) == action)).any()
         moved = _rules.turn(state.game_fields(), action, cards, n)
         done = moved.pop("done")
         points, discarded = _rules.score(moved["king"], moved["takes"], moved["draws"])
-        rewards = jnp.where(
-            done, _rules.rank_utility(points, discarded), jnp.zeros(n, jnp.float32)
-        )
-        played = state.replace(
+        seats = jnp.arange(n)
+        penalty = jnp.where(seats == state.current_player, -1.0, 1.0 / (n - 1))
+        rewards = jnp.where(done, _rules.rank_utility(points, discarded), 0.0)
+        rewards = jnp.where(legal, rewards, penalty)
+        over = state.terminated
+        keep = over | ~legal  # a finished game stays as it is; so does a refused action's
+        moved = {
+            name: jnp.where(keep, getattr(state, name), value) for name, value in moved.items()
+        }
+        moved["current_player"] = jnp.where(
+            over | legal, moved["current_player"], -1
+        ).astype(jnp.int32)
+        out = state.replace(
             **moved,
-            rewards=rewards,
-            terminated=done,
-            step_count=state.step_count + 1,
+            rewards=jnp.where(over, 0.0, rewards).astype(jnp.float32),
+            terminated=over | done | ~legal,
+            step_count=state.step_count + (~over).astype(jnp.int32),
         )
-        mover = state.current_player
-        penalty = jnp.where(
-            jnp.arange(n) == mover, jnp.float32(-1.0), jnp.float32(1.0 / (n - 1))
-        )
-        refused = state.replace(
-            rewards=penalty, terminated=jnp.bool_(True), current_player=jnp.int32(-1),
-            step_count=state.step_count + 1,
-        )  # fmt: skip
-        still = state.replace(rewards=jnp.zeros(n, jnp.float32))
-        out = _select(state.terminated, still, _select(legal, played, refused))
-        return self._finish(out)
+        return out
 
     # -- shared ----------------------------------------------------------------------------
-    def _finish(self, state: State) -> State:
+    def _finish(self, state: State, over: Array | None = None) -> State:
         """The mask and the observation of the seat now to move (pgx's conventions at the
-        end of a game)."""
+        end of a game, unless ``over`` says the game is not over after all)."""
         mask = _rules.legal_mask(
             state.table, state.king, state.deck, state.pending_dragon,
             self._must_draw, self._dragon_min,
         )  # fmt: skip
-        over = state.terminated
+        if over is None:
+            over = state.terminated
         viewer = jnp.where(over, 0, state.current_player)
         return state.replace(
             legal_action_mask=jnp.where(over, True, mask),
             observation=self.observe(state, viewer),
         )
-
-
-def _select(condition: Array, yes: State, no: State) -> State:
-    selected: State = jax.tree.map(lambda a, b: jnp.where(condition, a, b), yes, no)
-    return selected
 
 
 def as_numpy(state: State) -> dict[str, np.ndarray[Any, Any]]:

@@ -22,11 +22,19 @@ from ._layout import FIELDS, SIZE
 Array = jax.Array
 
 _LARGEST = 111
-_QUOTIENTS = {
-    field.scale: np.array([np.float32(count / field.scale) for count in range(_LARGEST)])
-    for field in FIELDS
-}
-"""scale → float32(count / scale) for every count a field can hold."""
+_SCALE_LIST = sorted({field.scale for field in FIELDS})
+_QUOTIENTS = np.array(
+    [np.float32(count / scale) for scale in _SCALE_LIST for count in range(_LARGEST)],
+    np.float32,
+)
+"""float32(count / scale), scale by scale: the encoding's numbers (a double quotient rounded
+once). They are looked up, not divided, because XLA turns a division by a constant into a
+multiplication by its reciprocal, which is one unit in the last place off for some."""
+_BASE = np.array(
+    [_SCALE_LIST.index(field.scale) * _LARGEST for field in FIELDS for _ in range(field.size)],
+    np.int32,
+)
+"""Each entry's row of ``_QUOTIENTS``."""
 
 
 def observe_fields(
@@ -40,18 +48,16 @@ def observe_fields(
     draws = fields["draws"]
     pending = fields["pending_dragon"].astype(jnp.int32)
     to_move = fields["current_player"]
+    # slot k is the seat k places to my left (padded to five): a 0/1 matrix, multiplied in,
+    # because XLA's CPU code runs gathers far slower than products
     slots = (seat + jnp.arange(MAX_PLAYERS)) % n
     present = jnp.arange(MAX_PLAYERS) < n
-    mine = draws[seat]
+    rotate = ((slots[:, None] == jnp.arange(n)[None, :]) & present[:, None]).astype(jnp.int32)
+    by_slot_takes = (rotate[:, :, None] * takes[None, :, :]).sum(axis=1)
+    by_slot_hidden = (rotate * draws.sum(axis=1)[None, :]).sum(axis=1)
+    mine = (rotate[0][:, None] * draws).sum(axis=0)
     # R11: once the game is over every hand is shown, so no drawn card is unseen any more
     known = jnp.where(to_move < 0, draws.sum(axis=0), mine)
-
-    def slot_values(slot: int) -> tuple[Array, Array]:
-        other = slots[slot]
-        return (
-            jnp.where(present[slot], takes[other], 0),
-            jnp.where(present[slot], draws[other].sum(), 0),
-        )
 
     def flag(value: bool) -> Array:
         return jnp.asarray([int(value)], jnp.int32)
@@ -83,13 +89,13 @@ def observe_fields(
         )[None],
     }
     for slot in range(MAX_PLAYERS):
-        raw[f"takes_{slot}"] = lambda slot=slot: slot_values(slot)[0]  # type: ignore[misc]
-        raw[f"hidden_{slot}"] = lambda slot=slot: slot_values(slot)[1][None]  # type: ignore[misc]
+        raw[f"takes_{slot}"] = lambda slot=slot: by_slot_takes[slot]  # type: ignore[misc]
+        raw[f"hidden_{slot}"] = lambda slot=slot: by_slot_hidden[slot][None]  # type: ignore[misc]
     parts = []
     for field in FIELDS:
         counts = raw[field.name]().astype(jnp.int32)
         assert counts.shape == (field.size,), field.name
-        parts.append(jnp.asarray(_QUOTIENTS[field.scale])[counts])
-    out = jnp.concatenate(parts)
+        parts.append(counts)
+    out = jnp.asarray(_QUOTIENTS)[jnp.asarray(_BASE) + jnp.concatenate(parts)]
     assert out.shape == (SIZE,)
     return out

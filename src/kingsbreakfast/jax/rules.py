@@ -38,8 +38,11 @@ CARD_KINDS = NUM_DISHES + 1
 """A card is a dish number (0–6) or the dragon (7), as in the engine."""
 FULL_DECK = np.array([15] * NUM_DISHES + [5], np.int32)
 """R1: 15 of each dish and 5 dragons."""
-_FEED_FIRST = np.array([a for a, _ in FEED_PAIRS], np.int32)
-_FEED_SECOND = np.array([b for _, b in FEED_PAIRS], np.int32)
+_FEED_FIRST = np.array([[a == dish for dish in range(NUM_DISHES)] for a, _ in FEED_PAIRS], np.int32)
+_FEED_SECOND = np.array([[b == dish for dish in range(NUM_DISHES)] for _, b in FEED_PAIRS], np.int32)
+"""One row per feed pair (R8): a one-hot of its first, of its second dish. Indexing is done
+by products with one-hot rows rather than gathers, which XLA's CPU code runs far slower."""
+_SAME_DISH = np.array([a == b for a, b in FEED_PAIRS])
 _KIND = np.arange(CARD_KINDS, dtype=np.int32)
 
 
@@ -52,13 +55,21 @@ def draw_cards(deck: Array, key: Array, count: int) -> Array:
     """``count`` cards drawn from ``deck`` (counts by kind) without replacement, in order: the
     top cards of a uniformly shuffled deck. Past the deck's last card the value is
     ``CARD_KINDS`` (no card)."""
-    uniform = jax.random.uniform(key, (count,))
+    return cards_from(deck, jax.random.uniform(key, (count,)))
+
+
+def cards_from(deck: Array, uniform: Array) -> Array:
+    """:func:`draw_cards` with its random numbers given: one uniform in [0, 1) per card."""
     counts = deck
     cards = []
-    for i in range(count):
+    for i in range(uniform.shape[0]):
         left = counts.sum()
         pick = jnp.minimum(jnp.floor(uniform[i] * left).astype(jnp.int32), left - 1)
-        card = jnp.sum(jnp.cumsum(counts) <= pick).astype(jnp.int32)
+        running = counts[0]  # the kinds whose running count is at most pick lie before it
+        card = (running <= pick).astype(jnp.int32)
+        for kind in range(1, CARD_KINDS):
+            running = running + counts[kind]
+            card = card + (running <= pick).astype(jnp.int32)
         card = jnp.where(left > 0, card, CARD_KINDS)
         counts = counts - (card == _KIND)
         cards.append(card)
@@ -76,11 +87,8 @@ def legal_mask(
     """The 38 legal actions of the player to move (R5–R8, R5a, R5b, R7a), by action id."""
     on_table = table[:NUM_DISHES] > 0
     can_draw = ~pending & (deck.sum() > 0)
-    pair_ok = jnp.where(
-        _FEED_FIRST == _FEED_SECOND,
-        king[_FEED_FIRST] >= 2,
-        (king[_FEED_FIRST] >= 1) & (king[_FEED_SECOND] >= 1),
-    )
+    one, two = king >= 1, king >= 2
+    pair_ok = jnp.stack([two[a] if a == b else one[a] & one[b] for a, b in FEED_PAIRS])
     feeds_allowed = (table[DRAGON] >= dragon_min) & ~(
         must_draw & can_draw & ~on_table.any()
     )  # R5a's must_draw variant: an empty table with cards in the deck means drawing
@@ -152,13 +160,8 @@ def turn(fields: dict[str, Array], action: Array, cards: Array, n: int) -> dict[
     draws = draws + seat_row * one_hot(drawn, NUM_DISHES)[None, :]
 
     # R7a: place it; R7a/R8: a dragon and two of the king's dishes leave the game
-    pair = jnp.clip(action - FIRST_FEED_ID, 0, len(FEED_PAIRS) - 1)
-    fed = jnp.where(
-        is_feed,
-        one_hot(jnp.asarray(_FEED_FIRST)[pair], NUM_DISHES)
-        + one_hot(jnp.asarray(_FEED_SECOND)[pair], NUM_DISHES),
-        0,
-    )
+    pair = one_hot(action - FIRST_FEED_ID, len(FEED_PAIRS))[:, None]  # zeros unless a feed
+    fed = (pair * (_FEED_FIRST + _FEED_SECOND)).sum(axis=0)
     king = king - fed
     removed = removed + fed
     table = table.at[DRAGON].add(

@@ -7,10 +7,10 @@ compilation; the compile time is reported on its own line.
 A step is one action for every game of the batch: ``Env.step_and_deal`` (``step`` with
 pgx's auto-reset: a finished game is dealt again) with a uniformly random legal action
 (picked from the legal mask inside the compiled function with one random number), the cards
-it turns up drawn from the key, the mover's view tensor and legal mask written. ``--steps`` steps run inside one ``jax.jit``-compiled
-``lax.scan``, so Python is out of the loop; the time is wall-clock time with the result
-waited for (``block_until_ready``), and on a CPU also the process CPU time, which counts
-every thread XLA uses, so that C (one core) and JAX are compared per core.
+it turns up drawn from the key, the mover's view tensor and legal mask written.
+``--steps`` steps run inside one ``jax.jit``-compiled ``lax.scan``, so Python is out of
+the loop; the time is wall-clock time with the result waited for (``block_until_ready``),
+and on a CPU also the process CPU time, which counts every thread XLA uses, so that C (one core) and JAX are compared per core.
 
     python benchmarks/jax_speed.py [--players 4] [--batches 1024 4096 65536] [--steps 64]
 
@@ -95,7 +95,8 @@ def main() -> None:
         compile_s, wall, cpu = measure(env, batch, args.steps, args.repeats)
         rates[batch] = (wall, cpu)
         print(f"JAX env B={batch:>6}, {args.players} players: {wall:>12,.0f} steps/s wall, "
-              f"{cpu:>12,.0f} steps/s CPU time (compile and first call {compile_s:.1f} s)")  # fmt: skip
+              f"{cpu:>12,.0f} steps/s CPU time "
+              f"(compile and first call {compile_s:.1f} s)")  # fmt: skip
     measured = run_c(args.c_games, args.players, 1, args.repeats)
     if measured is None:
         return

@@ -10,7 +10,7 @@ and ``jax.vmap`` on whatever device JAX finds::
 Chance is explicit: the state holds how many cards of each kind are still in the deck but
 never their order, and each step turns up its cards (a draw, R7; the next table, R4) from
 the key it is given. ``Env.step_with`` takes those cards instead, which is how a game of the
-engine is replayed here (tests/jax holds the two equal, both ways).
+engine is replayed here (tests/jax_env holds the two equal, both ways).
 """
 
 from __future__ import annotations

@@ -25,10 +25,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
-import jax
 from kingsbreakfast.engine import (
     DEFAULT_RULES,
     MUST_DRAW,
@@ -216,8 +216,10 @@ class Env:
 
     def _first_cook(self, key: Array) -> Array:
         if self.first_cook is None:
-            return jax.random.randint(key, (), 0, self.num_players)
-        return jnp.int32(self.first_cook)
+            cook: Array = jax.random.randint(key, (), 0, self.num_players)
+            return cook
+        fixed: Array = jnp.int32(self.first_cook)
+        return fixed
 
     def _fresh(self, cards: Array, first_cook: Array | int) -> State:
         n = self.num_players

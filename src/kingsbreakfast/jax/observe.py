@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
-import jax
 from kingsbreakfast.engine import DRAGON, MAX_PLAYERS, MIN_PLAYERS, NUM_DISHES
 
 from ._layout import FIELDS, SIZE

@@ -4,7 +4,7 @@ end (R3–R10), the score (R11) and the rank utility (R12).
 This is a copy of the engine's rules written for XLA: no Python branch depends on a game's
 values, so every function runs unchanged under ``jit`` and ``vmap``, and each step does the
 same work whatever the action (a branch not taken is computed and then not selected).
-``tests/jax`` replays engine games through it and JAX games through the engine.
+``tests/jax_env`` replays engine games through it and JAX games through the engine.
 
 A game's cards are counts: ``deck`` holds how many of each kind (7 dishes, then the dragon)
 are still in the deck, not in which order, so no state can be searched or copied into
@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
-import jax
 from kingsbreakfast.engine import (
     DRAGON,
     DRAW_ID,
@@ -38,11 +38,10 @@ CARD_KINDS = NUM_DISHES + 1
 """A card is a dish number (0–6) or the dragon (7), as in the engine."""
 FULL_DECK = np.array([15] * NUM_DISHES + [5], np.int32)
 """R1: 15 of each dish and 5 dragons."""
-_FEED_FIRST = np.array([[a == dish for dish in range(NUM_DISHES)] for a, _ in FEED_PAIRS], np.int32)
-_FEED_SECOND = np.array([[b == dish for dish in range(NUM_DISHES)] for _, b in FEED_PAIRS], np.int32)
-"""One row per feed pair (R8): a one-hot of its first, of its second dish. Indexing is done
-by products with one-hot rows rather than gathers, which XLA's CPU code runs far slower."""
-_SAME_DISH = np.array([a == b for a, b in FEED_PAIRS])
+_FED = np.array([[(a == d) + (b == d) for d in range(NUM_DISHES)] for a, b in FEED_PAIRS], np.int32)
+"""One row per feed pair (R8): how many of each dish it takes from the king. A feed is
+applied as a product with a one-hot row rather than a gather, which XLA's CPU code runs far
+slower."""
 _KIND = np.arange(CARD_KINDS, dtype=np.int32)
 
 
@@ -161,7 +160,7 @@ def turn(fields: dict[str, Array], action: Array, cards: Array, n: int) -> dict[
 
     # R7a: place it; R7a/R8: a dragon and two of the king's dishes leave the game
     pair = one_hot(action - FIRST_FEED_ID, len(FEED_PAIRS))[:, None]  # zeros unless a feed
-    fed = (pair * (_FEED_FIRST + _FEED_SECOND)).sum(axis=0)
+    fed = (pair * _FED).sum(axis=0)
     king = king - fed
     removed = removed + fed
     table = table.at[DRAGON].add(

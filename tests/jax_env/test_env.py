@@ -161,7 +161,8 @@ def test_step_and_deal_starts_a_new_game_where_one_ends() -> None:
         done = np.asarray(batch.terminated)
         ended += int(done.sum())
         rewards = np.asarray(batch.rewards)
-        assert np.allclose(rewards[done].sum(axis=1), 0) and (np.abs(rewards[done]).sum(1) > 0).all()
+        assert np.allclose(rewards[done].sum(axis=1), 0)
+        assert (np.abs(rewards[done]).sum(axis=1) > 0).all()
         assert (rewards[~done] == 0).all()
         # the finished games are new games, ready to play: round 1, a full table of 6
         assert (np.asarray(batch.round)[done] == 1).all()

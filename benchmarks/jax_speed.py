@@ -10,7 +10,8 @@ pgx's auto-reset: a finished game is dealt again) with a uniformly random legal 
 it turns up drawn from the key, the mover's view tensor and legal mask written.
 ``--steps`` steps run inside one ``jax.jit``-compiled ``lax.scan``, so Python is out of
 the loop; the time is wall-clock time with the result waited for (``block_until_ready``),
-and on a CPU also the process CPU time, which counts every thread XLA uses, so that C (one core) and JAX are compared per core.
+and on a CPU also the process CPU time, which counts every thread XLA uses, so that C
+(one core) and JAX are compared per core.
 
     python benchmarks/jax_speed.py [--players 4] [--batches 1024 4096 65536] [--steps 64]
 

@@ -34,10 +34,9 @@ from kingsbreakfast.engine import (  # noqa: E402
     State,
     shuffled_deck,
 )
-from kingsbreakfast.interop.encoding import encode, offsets  # noqa: E402
-from kingsbreakfast.interop.utility import utilities  # noqa: E402
 from kingsbreakfast.jax import Env  # noqa: E402
 from kingsbreakfast.jax.rules import CARD_KINDS, FULL_DECK, score  # noqa: E402
+from kingsbreakfast.tensor import encode, offsets, utilities  # noqa: E402
 
 VARIANTS = [
     Rules(empty_table, dragon_min)

@@ -10,9 +10,10 @@ jax = pytest.importorskip("jax")
 jnp = jax.numpy
 
 from kingsbreakfast.engine import DRAW_ID, NUM_ACTIONS, Rules, SetupError  # noqa: E402
-from kingsbreakfast.interop.encoding import SIZE, offsets  # noqa: E402
 from kingsbreakfast.jax import Env  # noqa: E402
 from kingsbreakfast.jax.rules import CARD_KINDS, FULL_DECK, draw_cards  # noqa: E402
+from kingsbreakfast.tensor import OBS_SIZE as SIZE  # noqa: E402
+from kingsbreakfast.tensor import offsets  # noqa: E402
 
 ENV = Env(4)
 INIT = jax.jit(ENV.init)

@@ -3,6 +3,7 @@ its size and scale. The JAX observation is written from this table, never from a
 
 from __future__ import annotations
 
-from kingsbreakfast.interop.encoding import FIELDS, SIZE
+from kingsbreakfast.tensor import FIELDS
+from kingsbreakfast.tensor import OBS_SIZE as SIZE
 
 __all__ = ["FIELDS", "SIZE"]

@@ -7,7 +7,7 @@ number of players, so each size compiles once. The conventions are pgx's, so cod
 for pgx (PureJaxRL loops, mctx search) runs on this game as it is:
 
 - ``rewards`` is every seat's reward for the step just taken: zero until the game ends,
-  then the R12 rank utility (``interop/utility.py``'s ``rank``: +1 for the sole winner,
+  then the R12 rank utility (``kingsbreakfast.tensor``'s ``rank``: +1 for the sole winner,
   −1 for the sole last, summing to 0);
 - a step on a finished game changes nothing and rewards nothing;
 - an illegal action ends the game at once: −1 to the seat that took it, +1/(players − 1) to

@@ -1,10 +1,11 @@
 """The view tensor of one seat, written from the project's layout table field by field.
 
-Each field of the layout (name, size, scale) is filled with the raw counts its meaning names,
-then looked up as ``count / scale`` in float32, the same numbers the engine's encoding makes
-(the quotient in double precision, rounded once), so the tensor is bit for bit the one the
-interop encoding gives for the same seat's view. Seats are counted from the viewer and padded
-to five; what the viewer may not know (others' draws, the deck) appears only as counts.
+Each field of the layout (``kingsbreakfast.tensor.FIELDS``: name, size, scale) is filled with
+the raw counts its meaning names, then looked up as ``count / scale`` in float32 (the
+quotient in double precision, rounded once), so the tensor is bit for bit the one
+``kingsbreakfast.tensor.encode`` gives for the same seat's view. Seats are counted from the
+viewer and padded to five; what the viewer may not know (others' draws, the deck) appears
+only as counts.
 """
 
 from __future__ import annotations

@@ -196,6 +196,13 @@ def _opponents(
 
 
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point=f"{__name__}:KingsBreakfastEnv")
+    # one id for both forms: gymnasium.make gives this single game against bots, and
+    # gymnasium.make_vec(..., vectorization_mode="vector_entry_point") the compiled vector
+    # environment (named, not imported: sim and interop are independent layers)
+    gymnasium.register(
+        id=ENV_ID,
+        entry_point=f"{__name__}:KingsBreakfastEnv",
+        vector_entry_point="kingsbreakfast.sim.vector:KingsBreakfastVectorEnv",
+    )
 
 __all__ = ["ENV_ID", "KingsBreakfastEnv"]

@@ -200,8 +200,23 @@ class KingsBreakfastVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
     """Gymnasium's ``VectorEnv``: one learner seat in each of ``num_envs`` games, against
     built-in ``opponents``, same-step auto-reset (see the module doc).
 
-    ``info`` holds ``action_mask`` (B × 38), ``illegal`` and, for finished games, ``points``
-    (the learner's R11 points); :meth:`action_masks` serves maskable learners.
+    Registered as ``KingsBreakfast-v0`` beside the single-game environment (importing
+    ``kingsbreakfast.interop.gymnasium`` registers both)::
+
+        gymnasium.make_vec("KingsBreakfast-v0", num_envs=1024,
+                           vectorization_mode="vector_entry_point", opponents="heuristic")
+
+    The variant switches come as ``rules`` or, as the single-game environment takes them, as
+    ``empty_table`` and ``dragon_min_on_table``.
+
+    ``info`` holds ``action_mask`` (B × 38), ``illegal``, ``points`` (the learner's R11 points
+    of a finished game, else of the last one) and, Gymnasium's same-step auto-reset
+    convention, ``final_info`` with ``_final_info``: for the games that ended in this step
+    (``_final_info[g]``), their ``points`` and the learner's ``reward``. There is no
+    ``final_obs``: the compiled games do not keep a finished game's last view once they deal
+    the next, and no learner needs it here, because a game only ever ends by its rules
+    (``terminated``), never by a time limit (``truncated`` is always False), so nothing is
+    bootstrapped from a final observation. :meth:`action_masks` serves maskable learners.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
@@ -213,7 +228,9 @@ class KingsBreakfastVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         seat: int = 0,
         opponents: str | Sequence[str] = "random",
         *,
-        rules: Rules = DEFAULT_RULES,
+        rules: Rules | None = None,
+        empty_table: str | None = None,
+        dragon_min_on_table: int | None = None,
         first_cook: int | None = None,
     ) -> None:
         n = _check_int("players", players, MIN_PLAYERS, MAX_PLAYERS)
@@ -223,6 +240,15 @@ class KingsBreakfastVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             raise ValueError(
                 f"opponents: one built-in policy for every other seat ({n - 1}), or one name"
             )
+        if rules is None:
+            rules = Rules(
+                DEFAULT_RULES.empty_table if empty_table is None else empty_table,
+                DEFAULT_RULES.dragon_min_on_table
+                if dragon_min_on_table is None
+                else dragon_min_on_table,
+            )
+        elif empty_table is not None or dragon_min_on_table is not None:
+            raise ValueError("give the variant switches as rules or one by one, not both")
         seats = list(others)
         seats.insert(self.seat, "caller")
         self.games = VectorGames(num_envs, n, seats, rules=rules, first_cook=first_cook)
@@ -236,10 +262,24 @@ class KingsBreakfastVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[FloatArray, dict[str, Any]]:
-        """A new game in every slot; ``seed`` (one integer) fixes them all."""
-        if isinstance(seed, list):
-            raise ValueError("give one seed for all games: game g of a seed is fixed")
-        if seed is None:
+        """A new game in every slot. One integer ``seed`` fixes them all (game g of a seed is
+        always the same game). A list of ``num_envs`` seeds, Gymnasium's other form, is
+        accepted too: the games are then dealt from one seed drawn from the whole list
+        (numpy's ``SeedSequence``), so the same list gives the same games, and a ``None``
+        in it stands for fresh entropy; slot g's games are not those one seed ``seed[g]``
+        would give. No seed: fresh entropy."""
+        if isinstance(seed, list | tuple):
+            if len(seed) != self.num_envs:
+                raise ValueError(
+                    f"a list of seeds needs one per game ({self.num_envs}), got {len(seed)}"
+                )
+            entropy = []
+            for item in seed:
+                if item is None:
+                    item = int(np.random.default_rng().integers(2**63))
+                entropy.append(_check_int("seed", item, 0, 2**64 - 1))
+            seed = int(np.random.SeedSequence(entropy).generate_state(1, np.uint64)[0])
+        elif seed is None:
             seed = int(np.random.default_rng().integers(2**63))
         observations, masks = self.games.reset(seed)
         return observations.copy(), {"action_mask": masks.copy()}
@@ -248,18 +288,22 @@ class KingsBreakfastVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self, actions: Any
     ) -> tuple[FloatArray, FloatArray, BoolArray, BoolArray, dict[str, Any]]:
         observations, masks, rewards, done = self.games.step(actions)
+        reward = rewards[:, self.seat].copy()
+        points = self.games.points[:, self.seat].copy()
+        ended = done.copy()
         info: dict[str, Any] = {
             "action_mask": masks.copy(),
             "illegal": self.games.illegal.copy(),
-            "points": self.games.points[:, self.seat].copy(),
+            "points": points,
+            "final_info": {
+                "points": np.where(ended, points, 0),
+                "_points": ended,
+                "reward": np.where(ended, reward, 0.0),
+                "_reward": ended,
+            },
+            "_final_info": ended,
         }
-        return (
-            observations.copy(),
-            rewards[:, self.seat].copy(),
-            done.copy(),
-            self._truncated.copy(),
-            info,
-        )
+        return observations.copy(), reward, ended, self._truncated.copy(), info
 
     def action_masks(self) -> BoolArray:
         """The learners' legal actions (B × 38)."""

@@ -3,6 +3,8 @@ random seats, until it reaches the win share MaskablePPO reached through the Gym
 environment (44.7% after 30,000 steps and 235 s of training, docs/research.md).
 
     python benchmarks/vector_ppo.py [--target 0.447] [--hidden 64] [--envs 1024]
+    python benchmarks/vector_ppo.py --opponents heuristic --target 1 --max-updates 40 \
+        --curve-every 5 --json curve.json        # a learning curve against three `hard`
 
 The policy is a small network (one hidden layer of ``--hidden`` ReLU units; 0 makes it
 linear) giving a softmax over the 38 action ids with the illegal ones masked out, trained
@@ -14,12 +16,17 @@ After each update the win share of the games finished during it is printed (a sh
 R12, counted as 1/k); training stops once it reaches ``--target`` over at least 2,000
 games, and a separate evaluation plays ``--eval-games`` fresh games with the policy's most
 likely action. Wall-clock time is printed for training alone, beside the Gymnasium run's
-235 s.
+235 s. ``--opponents`` sets the three other seats (a built-in policy of the vector
+environment: ``random``, or ``heuristic``, the ``hard`` level); ``--curve-every K`` plays
+``--curve-games`` fresh evaluation games after every K updates (most likely action, against
+the same opponents) and prints them with the CPU seconds spent so far, evaluations
+excluded; ``--json`` writes that curve.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
 
 import numpy as np
@@ -87,8 +94,8 @@ def win_share(games: VectorGames, done: np.ndarray) -> np.ndarray:
     return winners[:, 0] / winners.sum(axis=1)
 
 
-def evaluate(policy: Policy, games_wanted: int, seed: int) -> float:
-    games = VectorGames(1024, 4, ["caller", "random", "random", "random"])
+def evaluate(policy: Policy, games_wanted: int, seed: int, opponents: str = "random") -> float:
+    games = VectorGames(1024, 4, ["caller"] + [opponents] * 3)
     obs, mask = games.reset(seed=seed)
     shares: list[float] = []
     while len(shares) < games_wanted:
@@ -110,11 +117,18 @@ def main() -> None:
     parser.add_argument("--max-updates", type=int, default=400)
     parser.add_argument("--eval-games", type=int, default=20000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--opponents", default="random", help="random or heuristic (hard)")
+    parser.add_argument("--curve-every", type=int, default=0, help="evaluate every K updates")
+    parser.add_argument("--curve-games", type=int, default=4096)
+    parser.add_argument("--json", help="write the evaluation curve here")
     args = parser.parse_args()
+    curve: list[dict[str, float]] = []
+    cpu_start = time.process_time()
+    evaluating = 0.0
     rng = np.random.default_rng(args.seed)
     policy = Policy(args.hidden, rng, args.lr)
     value = np.zeros(OBS_SIZE + 1)
-    games = VectorGames(args.envs, 4, ["caller", "random", "random", "random"])
+    games = VectorGames(args.envs, 4, ["caller"] + [args.opponents] * 3)
     obs, mask = games.reset(seed=args.seed)
     obs, mask = obs.copy(), mask.copy()
     # the steps of each game still being played, per slot: (obs, mask, action, prob)
@@ -172,11 +186,24 @@ def main() -> None:
         elapsed = time.perf_counter() - start
         print(f"update {update:3}: {steps:>10,} steps, {elapsed:6.1f} s, "
               f"training win share {share:.3f} over {len(shares)} games", flush=True)
+        if args.curve_every and update % args.curve_every == 0:
+            before = time.process_time()
+            point = evaluate(policy, args.curve_games, 10_000 + update, args.opponents)
+            evaluating += time.process_time() - before
+            spent = time.process_time() - cpu_start - evaluating
+            curve.append({"update": update, "learner_steps": steps, "cpu_s": round(spent, 1),
+                          "win_share": point})  # fmt: skip
+            print(f"  evaluation after {steps:,} steps, {spent:.1f} CPU s of training: "
+                  f"win share {point:.3f} over {args.curve_games} games", flush=True)
         if share >= args.target and len(shares) >= 2000:
             reached = (steps, elapsed)
             break
     training = time.perf_counter() - start
-    final = evaluate(policy, args.eval_games, args.seed + 1)
+    final = evaluate(policy, args.eval_games, args.seed + 1, args.opponents)
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump({"seed": args.seed, "opponents": args.opponents, "curve": curve,
+                       "final": final, "final_games": args.eval_games}, out, indent=1)
     print(f"training: {steps:,} steps in {training:.1f} s wall clock")
     if reached is not None:
         print(f"reached a training win share of {args.target:.1%} after {reached[0]:,} steps "

@@ -378,6 +378,7 @@ def _register_commands() -> None:
     """Commands that live in their own modules, one area each."""
     from kingsbreakfast.cli import (
         agent_commands,
+        dataset_commands,
         play_commands,
         research_commands,
         serve_commands,
@@ -386,7 +387,8 @@ def _register_commands() -> None:
     )
 
     for module in (
-        play_commands, sim_commands, research_commands, serve_commands, agent_commands
+        play_commands, sim_commands, research_commands, serve_commands, agent_commands,
+        dataset_commands,
     ):
         module.register(app)
     train_commands.register(app)

@@ -20,7 +20,8 @@ def curves(folder: Path) -> dict[str, list[list[dict[str, Any]]]]:
     found: dict[str, list[list[dict[str, Any]]]] = defaultdict(list)
     for path in sorted(folder.glob("vector-ppo-*.json")):
         data = json.loads(path.read_text())
-        found[f"numpy vector PPO vs 3 × {data['opponents']}"].append(data["curve"])
+        label = {"heuristic": "hard (heuristic)"}.get(data["opponents"], data["opponents"])
+        found[f"numpy vector PPO vs 3 × {label}"].append(data["curve"])
     for path in sorted(folder.glob("jax-ppo-*.json")):
         data = json.loads(path.read_text())
         by_seed: dict[int, list[dict[str, Any]]] = defaultdict(list)

@@ -82,7 +82,8 @@ async def act(master: Master, table: Table, conn: Capture, action: Action | str,
               version: int | None = None) -> None:
     if isinstance(action, str):
         action = Action.parse(action)
-    await master.receive(table, conn, Act(table.version if version is None else version, action))
+    version = table.version if version is None else version
+    await master.actor(table).receive(conn, Act(version, action))
 
 
 async def until(condition: Callable[[], bool], seconds: float = 10.0) -> None:

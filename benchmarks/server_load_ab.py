@@ -38,8 +38,8 @@ def main() -> None:
     parser.add_argument("new", type=Path)
     parser.add_argument("--tables", type=int, nargs="+", default=[500, 1000])
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("extra", nargs="*", help="options for server_load.py (after --)")
-    args = parser.parse_args()
+    args, extra = parser.parse_known_args()  # the rest goes to server_load.py
+    args.extra = [word for word in extra if word != "--"]
     per: dict[tuple[str, int], list[float]] = {}
     for round_no in range(args.rounds):
         for tables in args.tables:

@@ -1,6 +1,7 @@
-"""Drive the match master in-process: an in-memory transport and a seated table.
+"""Drive the registry of tables and their actors in-process: an in-memory transport and a
+seated table.
 
-The master takes its transport as an interface (``Outbox``); tests use this capturing one,
+An actor takes its transport as an interface (``Outbox``); tests use this capturing one,
 the app uses WebSockets. Everything else (storage, engine, bots) is the real thing.
 """
 

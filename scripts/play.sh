@@ -28,9 +28,11 @@ if [ ! -x .venv/bin/kingsbreakfast ] || [ "$(cat .venv/.kingsbreakfast-installed
 fi
 
 # Started from the player's own folder (saves go there), by a path they can type again:
-# the game's "resume it with" line names the program as it was started.
+# the game's "resume it with" line names the program as it was started. (Not with bash's
+# exec, which would hand the program its absolute path.)
 cd "$start"
-if [ "$start" = "$root" ]; then
-  exec .venv/bin/kingsbreakfast play "$@"
-fi
-exec "$root/.venv/bin/kingsbreakfast" play "$@"
+launcher="$root/.venv/bin/kingsbreakfast"
+[ "$start" = "$root" ] && launcher=.venv/bin/kingsbreakfast
+status=0
+"$launcher" play "$@" || status=$?
+exit "$status"

@@ -24,7 +24,7 @@ kb_venv() {
       echo "$name: installing python3-venv (Python's venv module, packaged apart on Debian)" >&2
       apt-get update -qq >&2
       DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-        python3-venv >/dev/null
+        python3-venv >/dev/null 2> >(grep -v '^debconf: delaying' >&2)
     else
       echo "$name: Python's venv module is missing: install python3-venv (e.g. sudo apt-get install python3-venv), then run this again" >&2
       return 1

@@ -68,7 +68,6 @@ def test_an_extra_is_added_the_way_the_package_was_installed(
     clone = tmp_path / "kingsbreakfast"
     clone.mkdir()
     monkeypatch.setenv("PATH", "/usr/bin:/bin")  # no pip of this environment on the PATH
-    python = commands._python()
     monkeypatch.chdir(clone)
     _installed(monkeypatch, {"url": clone.as_uri(), "dir_info": {}})
     assert commands.install_command("tui") == f"{commands._python()} -m pip install '.[tui]'"
@@ -79,6 +78,7 @@ def test_an_extra_is_added_the_way_the_package_was_installed(
     assert commands.install_command("sim").endswith(" install './kingsbreakfast[sim]'")
     # from an index (no direct_url.json), or from a folder that is gone: the PyPI name
     _installed(monkeypatch, None)
+    python = commands._python()  # relative to the current folder when inside it
     assert commands.install_command("sim") == f"{python} -m pip install 'kingsbreakfast[sim]'"
     _installed(monkeypatch, {"url": (tmp_path / "gone").as_uri(), "dir_info": {}})
     assert commands.install_command("sim").endswith(" install 'kingsbreakfast[sim]'")

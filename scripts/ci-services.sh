@@ -20,7 +20,8 @@ _kb_free_port() {  # the first TCP port from $1 up that nothing listens on
 _kb_services() {
   local need=()
   command -v pg_ctlcluster >/dev/null 2>&1 || need+=(postgresql)
-  [ -x /usr/bin/chromium ] || need+=(chromium)
+  # dbus-x11 gives chromium's session-bus dependency without the default choice's systemd
+  [ -x /usr/bin/chromium ] || need+=(chromium dbus-x11)
   # the fonts the browser tests lay pages out with (every letter of the five languages)
   [ -d /usr/share/fonts/truetype/dejavu ] || need+=(fonts-dejavu-core)
   command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || need+=(haproxy)

@@ -109,7 +109,7 @@ def test_without_textual_the_full_screen_game_says_what_to_install(
     monkeypatch.setitem(sys.modules, "kingsbreakfast.tui.app", None)
     result = runner.invoke(app, ["play", "--bots", "random"])
     assert result.exit_code == 2
-    assert "pip install 'kingsbreakfast[tui]'" in result.output
+    assert "from the 'tui' extra: " in result.output and "[tui]'" in result.output
 
 
 def test_the_command_line_does_not_import_textual() -> None:

@@ -3,7 +3,6 @@ the same on every command."""
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Annotated
 
 import typer
@@ -88,18 +87,3 @@ def fail(reason: Exception | str) -> typer.Exit:
     text = explain(reason) if isinstance(reason, KingsBreakfastError) else str(reason)
     typer.echo(_("error: {reason}").format(reason=text), err=True)
     return typer.Exit(2)
-
-
-def need_extra(extra: str, *modules: str) -> None:
-    """Stop before any work when an optional package is missing, naming what to install.
-
-    Checked up front because the work may be long: a tournament must not play its games
-    and only then find it cannot rate them.
-    """
-    missing = [name for name in modules if importlib.util.find_spec(name) is None]
-    if missing:
-        raise fail(
-            _("this needs {packages}: pip install 'kingsbreakfast[{extra}]'").format(
-                packages=", ".join(missing), extra=extra
-            )
-        )

@@ -19,11 +19,11 @@ import typer
 from typer.core import TyperCommand
 
 from kingsbreakfast.bots import BOT_NAMES, LEVELS, find_bot
+from kingsbreakfast.cli.extras import need_extra
 from kingsbreakfast.cli.options import (
     LangOption,
     VariantOption,
     fail,
-    need_extra,
     parse_variants,
 )
 from kingsbreakfast.engine import KingsBreakfastError, Record, RecordError, read_record
@@ -139,7 +139,7 @@ def play(
             )
         full_screen = not _plain_wanted(plain)
         if full_screen:
-            need_extra("tui", "textual", "platformdirs")  # --plain plays without them
+            need_extra("tui", "textual", "numpy")  # --plain plays without them
         source = _resume_source(resume) if resume is not None else None
         if resume is not None and source is None:
             return  # no saved game, or the player chose none

@@ -15,11 +15,11 @@ from typing import Annotated
 import typer
 
 from kingsbreakfast.bots import BOTS, batch_policy
+from kingsbreakfast.cli.extras import need_extra
 from kingsbreakfast.cli.options import (
     LangOption,
     VariantOption,
     fail,
-    need_extra,
     parse_variants,
 )
 from kingsbreakfast.engine import KingsBreakfastError

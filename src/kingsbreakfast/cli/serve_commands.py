@@ -17,6 +17,7 @@ from typing import Annotated
 
 import typer
 
+from kingsbreakfast.cli.extras import lacking
 from kingsbreakfast.cli.options import LangOption, fail
 from kingsbreakfast.i18n import _
 
@@ -112,12 +113,7 @@ def serve(
         from kingsbreakfast.server.app import create_app
         from kingsbreakfast.server.limits import ServerLimits
     except ImportError as error:  # the server extra is not installed
-        typer.echo(
-            f"the server needs the 'server' extra (pip install 'kingsbreakfast[server]'): "
-            f"{error}",
-            err=True,
-        )
-        raise typer.Exit(2) from None
+        raise lacking("server", error.name or str(error)) from None
     if bot_delay < 0 or zombie_grace < 0:
         raise fail(_("--bot-delay and --zombie-grace must not be negative"))
     shared = db.startswith(("postgresql://", "postgres://", "postgresql+psycopg://"))

@@ -10,11 +10,11 @@ from typing import Annotated
 import typer
 
 from kingsbreakfast.bots import BOTS, LEVELS, find_bot
+from kingsbreakfast.cli.extras import need_extra
 from kingsbreakfast.cli.options import (
     LangOption,
     VariantOption,
     fail,
-    need_extra,
     parse_variants,
 )
 from kingsbreakfast.engine import KingsBreakfastError, read_record
@@ -55,6 +55,7 @@ def hint(
 ) -> None:
     """Rank the legal actions of the player to move by the master bot's estimates of its
     final points and share of the win, from what SEAT can see (never the hidden cards)."""
+    need_extra("tui", "numpy")  # the master bot's network
     from kingsbreakfast.bots.hint import rank_actions
     from kingsbreakfast.cli.main import read_source
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 
 from kingsbreakfast.engine import DISHES, KingsBreakfastError
 from kingsbreakfast.i18n import _, ngettext
+from kingsbreakfast.i18n.commands import install_command
 from kingsbreakfast.i18n.words import dish_name
 
 
@@ -141,6 +142,12 @@ _MESSAGES: dict[str, Callable[[Mapping[str, object]], str]] = {
     "bot_count": lambda p: _(
         "{bots} bots named for {seats} bot seats (name one for every bot seat, or one for all)"
     ).format(bots=p.get("bots"), seats=p.get("seats")),
+    # an optional part of the package that this installation lacks (pyproject's extras)
+    "needs_extra": lambda p: _("this needs {packages}, from the '{extra}' extra: {command}").format(
+        packages=p.get("packages"),
+        extra=p.get("extra"),
+        command=install_command(str(p.get("extra"))),
+    ),
 }
 
 

@@ -19,6 +19,7 @@ from kingsbreakfast.engine import (
     Action,
     ActionFormatError,
     IllegalActionError,
+    KingsBreakfastError,
     View,
     score_hand,
 )
@@ -273,8 +274,13 @@ class PlainGame:
     def _hint(self) -> None:
         self.say(strings.hint_thinking())
         view = self.game.view(self.watcher.seat)
+        try:
+            ranked = rank_moves(view, self._hint_rng, seconds=self.hint_seconds)
+        except KingsBreakfastError as error:  # a core install: the hint's extra is missing
+            self.say(explain(error))
+            return
         self.say(strings.hint_header())
-        for line in rank_moves(view, self._hint_rng, seconds=self.hint_seconds):
+        for line in ranked:
             self.say(
                 strings.hint_line(action_label(line.action), line.expected_points, line.win_chance,
                                   line.behind)

@@ -15,6 +15,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+import platformdirs
+
 from kingsbreakfast.engine import Record, RecordError, read_record
 
 from . import strings
@@ -53,18 +55,11 @@ def load_record(path: Path) -> Record:
 
 
 def data_dir() -> Path:
-    """Where autosaves live: the platform's per-user data folder.
-
-    platformdirs comes with the ``tui`` extra; the plain game runs without that extra, so a
-    folder in the home directory stands in when it is missing.
-    """
+    """Where autosaves live: the platform's per-user data folder (platformdirs, a core
+    dependency, so the folder is the same with or without the ``tui`` extra)."""
     override = os.environ.get(DATA_DIR_VAR)
     if override:
         return Path(override)
-    try:
-        import platformdirs
-    except ImportError:  # pragma: no cover - the tui extra brings it
-        return Path.home() / ".kingsbreakfast"
     return platformdirs.user_data_path("kingsbreakfast", appauthor=False)
 
 

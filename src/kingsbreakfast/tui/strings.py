@@ -17,6 +17,7 @@ from typing import Final
 from rich.cells import cell_len, set_cell_size
 
 from kingsbreakfast.i18n import _, ngettext, pgettext
+from kingsbreakfast.i18n.commands import program
 from kingsbreakfast.i18n.words import dish_count, dragon_count, dragon_name, join_words
 from kingsbreakfast.i18n.words import dish_name as dish_name
 
@@ -339,16 +340,16 @@ def handover_ready(name: str) -> str:
 
 # --- saving, quitting, speed -------------------------------------------------------------
 def saved_to(path: str) -> str:
-    return _("Game saved to {path} (resume with: kingsbreakfast play --resume {path})").format(
-        path=path
+    return _("Game saved to {path} (resume with: {program} play --resume {path})").format(
+        path=path, program=program()
     )
 
 
 def autosaved_to(path: str) -> str:
     """The last line after leaving an unfinished game: it was saved, and how to go on."""
-    return _(
-        "The game is saved in {path}. Resume it with: kingsbreakfast play --resume"
-    ).format(path=path)
+    return _("The game is saved in {path}. Resume it with: {program} play --resume").format(
+        path=path, program=program()
+    )
 
 
 def autosave_failed(path: str, reason: str) -> str:

@@ -76,6 +76,22 @@ def test_bad_names_and_passwords_are_refused_by_name(client: TestClient) -> None
     assert typed.status_code == 422 and typed.json()["error"]["code"] == "bad_password"
 
 
+def test_a_name_that_reads_like_an_account_is_taken(client: TestClient) -> None:
+    Player(client).register("Ann")
+    for look_alike in ("\u0391nn", "\u0410nn", "aNN", "Ann\u0301", "\uff21nn"):
+        other = Player(client)
+        other.get("/api/account")
+        reply = other.post("/api/account/register",
+                           json={"name": look_alike, "password": SECRET})
+        assert reply.status_code == 409 and reply.json()["error"]["code"] == "name_taken"
+    blank = Player(client)
+    blank.get("/api/account")
+    for nothing in ("\u3164", "Bob\u2800", "Bob\ufe0f", "\u0301"):
+        reply = blank.post("/api/account/register", json={"name": nothing, "password": SECRET})
+        assert reply.status_code == 422
+        assert reply.json()["error"]["code"] == "unreadable_name"
+
+
 def test_the_password_is_never_stored_logged_or_echoed_in_clear(
     client: TestClient, db_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:

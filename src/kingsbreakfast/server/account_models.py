@@ -33,7 +33,9 @@ class AccountRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String(64))
     name_key: Mapped[str] = mapped_column(String(64), unique=True)
-    """The name folded (NFKC, case-folded): two accounts never differ only in case."""
+    """The name folded (NFKC, case-folded): what a player types to log in."""
+    look_alike: Mapped[str] = mapped_column(String(255), unique=True)
+    """How the name looks (:func:`.names.look_alike_key`): no two accounts read alike."""
     password_hash: Mapped[str] = mapped_column(String(256))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     mu: Mapped[float] = mapped_column(Float)

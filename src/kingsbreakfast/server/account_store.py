@@ -128,11 +128,14 @@ class AccountStore:
             return row.value
 
     # -- accounts -------------------------------------------------------------------------
-    def create_account(self, name: str, name_key: str, password_hash: str) -> Account:
+    def create_account(
+        self, name: str, name_key: str, look_alike: str, password_hash: str
+    ) -> Account:
         try:
             with self._session() as session:
                 row = AccountRow(
-                    name=name, name_key=name_key, password_hash=password_hash,
+                    name=name, name_key=name_key, look_alike=look_alike,
+                    password_hash=password_hash,
                     created_at=datetime.now(UTC), mu=START_MU, sigma=START_SIGMA,
                     rated_games=0, failures=0, locked_until=0.0,
                 )
@@ -148,6 +151,13 @@ class AccountStore:
         with self._session() as session:
             row = session.scalars(select(AccountRow).where(AccountRow.name_key == name_key)).first()
             return None if row is None else _account(row)
+
+    def name_in_use(self, look_alike: str) -> bool:
+        """Whether an account's name reads like one of this key."""
+        with self._session() as session:
+            return session.scalar(
+                select(AccountRow.id).where(AccountRow.look_alike == look_alike)
+            ) is not None
 
     def account(self, account_id: int) -> Account | None:
         with self._session() as session:

@@ -27,6 +27,7 @@ from starlette.requests import HTTPConnection
 from .account_store import Account, AccountStore, NameTaken
 from .lobby import LobbyError, clean_name
 from .master import Master
+from .names import look_alike_key
 from .sessions import SESSION_COOKIE, SESSION_SECONDS, Keys, digest, new_session_id
 from .storage import Storage
 
@@ -110,6 +111,15 @@ class Accounts:
         assert self.keys is not None, "accounts not opened"
         return self.keys
 
+    async def guest_may_use(self, name: str) -> None:
+        """Refuse a guest's display name that reads like an account's: only the account's
+        owner, logged in, sits under that name."""
+        if await self.call(self.store.name_in_use, look_alike_key(name)):
+            raise LobbyError(
+                409, "account_name", "an account has this name (or one that reads like "
+                "it): log in to use it, or choose another",
+            )
+
     # -- register, log in, password ----------------------------------------------------------
     async def register(self, name: object, password: object) -> Account:
         display = clean_name(name)
@@ -117,10 +127,14 @@ class Accounts:
         hashed = await asyncio.to_thread(HASHER.hash, secret)
         try:
             account = await self.call(
-                self.store.create_account, display, name_key(display), hashed
+                self.store.create_account, display, name_key(display),
+                look_alike_key(display), hashed,
             )
         except NameTaken:
-            raise LobbyError(409, "name_taken", "an account of that name exists") from None
+            raise LobbyError(
+                409, "name_taken", "an account of that name, or of one that reads like it, "
+                "exists",
+            ) from None
         log.info("account %d registered", account.id)
         return account
 

@@ -64,9 +64,13 @@ def main() -> None:
         store = site.accounts.store
         ann = Player(client)
         ann.register("Ann")
+        names = iter(range(10**6))
+        figures["register_http"] = timed(lambda: Player(client).register(f"R{next(names)}"), 20)
         figures["login_http"] = timed(lambda: ann.login("Ann"), 20)
+        figures["login_wrong_http"] = timed(lambda: Player(client).login("Ann", "wrong!!!"), 4)
         rng = random.Random(1)
-        ids = [store.create_account(f"p{i}", f"p{i}", hashed).id for i in range(args.accounts)]
+        ids = [store.create_account(f"p{i}", f"p{i}", f"p{i}", hashed).id
+               for i in range(args.accounts)]
         start = datetime(2026, 1, 1, tzinfo=UTC)
         per_game = 3
         for g in range(args.results // per_game):

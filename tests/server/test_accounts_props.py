@@ -11,7 +11,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kingsbreakfast.server.accounts import FREE_FAILURES, MAX_LOCK_SECONDS, lock_seconds, name_key
+from kingsbreakfast.server.account_store import Failures
+from kingsbreakfast.server.accounts import (
+    FREE_FAILURES,
+    MAX_LOCK_SECONDS,
+    NAME_FAILURES,
+    after_failure,
+    lock_seconds,
+    name_key,
+)
 from kingsbreakfast.server.chat import MAX_CHARS, clean_line
 from kingsbreakfast.server.lobby import LobbyError
 from kingsbreakfast.server.rating_plot import rating_svg
@@ -62,6 +70,19 @@ def test_the_login_lock_grows_and_is_bounded(failures: int) -> None:
     assert 0.0 <= lock <= MAX_LOCK_SECONDS
     assert lock_seconds(failures + 1) >= lock
     assert (lock == 0.0) == (failures < FREE_FAILURES)
+
+
+@given(st.lists(st.floats(0, 3000), max_size=60))
+def test_the_counts_of_a_name_only_grow_within_their_window(gaps: list[float]) -> None:
+    here, every, now = Failures(), Failures(), 1e6
+    for gap in gaps:
+        now += gap
+        before = every
+        here, every = after_failure(here, every, now)
+        assert here.locked_until >= now and every.failures >= 1
+        assert every.failures in (1, before.failures + 1)
+        free = 1 if every.failures >= NAME_FAILURES else FREE_FAILURES
+        assert (here.locked_until > now) == (here.failures >= free)
 
 
 @pytest.mark.parametrize(

@@ -41,8 +41,20 @@ class AccountRow(Base):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     rated_games: Mapped[int] = mapped_column(Integer)
+
+
+class LoginFailureRow(Base):
+    """Wrong passwords for one typed name from one address (``address`` empty: from every
+    address together), whether or not an account has that name, so an answer never tells
+    which names exist. The lock of :mod:`.accounts` is read from these rows."""
+
+    __tablename__ = "login_failures"
+
+    name_key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
     failures: Mapped[int] = mapped_column(Integer)
-    """Wrong passwords since the last good one: the login lock grows with it."""
+    since: Mapped[float] = mapped_column(Float, index=True)
+    """When this run of failures began (the whole name's window starts here)."""
     locked_until: Mapped[float] = mapped_column(Float)
 
 

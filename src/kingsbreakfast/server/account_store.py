@@ -22,6 +22,7 @@ from .account_models import (
     AuthSessionRow,
     ChatRow,
     GameResultRow,
+    LoginFailureRow,
     RematchRow,
     SeatAccountRow,
     SiteKeyRow,
@@ -47,8 +48,16 @@ class Account:
     mu: float
     sigma: float
     rated_games: int
-    failures: int
-    locked_until: float
+
+
+@dataclass(frozen=True, slots=True)
+class Failures:
+    """Wrong passwords in a row for one name from one address (or from all, ``address``
+    empty), since when, and until when that address is held back."""
+
+    failures: int = 0
+    since: float = 0.0
+    locked_until: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,9 +98,12 @@ class ChatLine:
 
 def _account(row: AccountRow) -> Account:
     return Account(
-        row.id, row.name, row.password_hash, row.mu, row.sigma, row.rated_games, row.failures,
-        row.locked_until,
+        row.id, row.name, row.password_hash, row.mu, row.sigma, row.rated_games
     )
+
+
+def _failures(row: LoginFailureRow | None) -> Failures:
+    return Failures() if row is None else Failures(row.failures, row.since, row.locked_until)
 
 
 def _result(row: GameResultRow) -> Result:
@@ -137,7 +149,7 @@ class AccountStore:
                     name=name, name_key=name_key, look_alike=look_alike,
                     password_hash=password_hash,
                     created_at=datetime.now(UTC), mu=START_MU, sigma=START_SIGMA,
-                    rated_games=0, failures=0, locked_until=0.0,
+                    rated_games=0,
                 )
                 session.add(row)
                 session.flush()
@@ -164,20 +176,47 @@ class AccountStore:
             row = session.get(AccountRow, account_id)
             return None if row is None else _account(row)
 
-    def login_failed(self, account_id: int, locked_until: float) -> None:
+    def login_state(
+        self, name_key: str, address: str
+    ) -> tuple[Account | None, Failures, Failures]:
+        """What a log-in reads, the same for a name nobody has: the account, the failures
+        from this address, and from every address."""
         with self._session() as session:
-            session.execute(
-                update(AccountRow).where(AccountRow.id == account_id).values(
-                    failures=AccountRow.failures + 1, locked_until=locked_until
-                )
+            row = session.scalars(select(AccountRow).where(AccountRow.name_key == name_key)).first()
+            here = session.get(LoginFailureRow, (name_key, address))
+            every = session.get(LoginFailureRow, (name_key, ""))
+            return (
+                None if row is None else _account(row), _failures(here), _failures(every)
             )
 
-    def login_succeeded(self, account_id: int, password_hash: str | None) -> None:
-        values: dict[str, object] = {"failures": 0, "locked_until": 0.0}
-        if password_hash is not None:  # the hash's parameters were raised: store the new one
-            values["password_hash"] = password_hash
+    def login_failed(
+        self, name_key: str, address: str, here: Failures, every: Failures, forget: float
+    ) -> None:
+        """Store the new counts after a wrong password (or any try while held back), and
+        forget runs of failures that began before ``forget``."""
         with self._session() as session:
-            session.execute(update(AccountRow).where(AccountRow.id == account_id).values(values))
+            for where, counts in ((address, here), ("", every)):
+                session.merge(LoginFailureRow(
+                    name_key=name_key, address=where, failures=counts.failures,
+                    since=counts.since, locked_until=counts.locked_until,
+                ))
+            session.execute(delete(LoginFailureRow).where(
+                LoginFailureRow.since < forget, LoginFailureRow.locked_until < forget
+            ))
+
+    def login_succeeded(
+        self, account_id: int, name_key: str, address: str, password_hash: str | None
+    ) -> None:
+        """The address's failures for the name end; the name's count over every address
+        stays (someone else may still be guessing)."""
+        with self._session() as session:
+            session.execute(delete(LoginFailureRow).where(
+                LoginFailureRow.name_key == name_key, LoginFailureRow.address == address
+            ))
+            if password_hash is not None:  # the hash's parameters were raised: store anew
+                session.execute(update(AccountRow).where(AccountRow.id == account_id).values(
+                    password_hash=password_hash
+                ))
 
     def set_password(self, account_id: int, password_hash: str) -> None:
         """A new password; every session of the account ends with the old one."""

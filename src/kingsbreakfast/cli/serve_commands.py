@@ -95,6 +95,29 @@ def serve(
             "forgotten (0: for ever)"
         ),
     ] = 1800.0,
+    db_lock_timeout: Annotated[
+        float,
+        typer.Option(
+            envvar="KINGSBREAKFAST_DB_LOCK_TIMEOUT",
+            help="PostgreSQL: seconds a statement waits for a row another session holds "
+            "before the call is refused as retryable (0: for ever)",
+        ),
+    ] = 3.0,
+    db_statement_timeout: Annotated[
+        float,
+        typer.Option(
+            envvar="KINGSBREAKFAST_DB_STATEMENT_TIMEOUT",
+            help="PostgreSQL: seconds any one statement may run (0: for ever)",
+        ),
+    ] = 30.0,
+    db_idle_timeout: Annotated[
+        float,
+        typer.Option(
+            envvar="KINGSBREAKFAST_DB_IDLE_TIMEOUT",
+            help="PostgreSQL: seconds a session may sit idle inside a transaction before "
+            "the database ends it and frees its locks (a paused process), 0: for ever",
+        ),
+    ] = 5.0,
     ws_deflate: Annotated[
         bool,
         typer.Option(
@@ -140,6 +163,14 @@ def serve(
         raise fail(_("the connection and table limits must be more than 0"))
     if lobby_expiry < 0:
         raise fail(_("--lobby-expiry must not be negative"))
+    if min(db_lock_timeout, db_statement_timeout, db_idle_timeout) < 0:
+        raise fail(_("the database timeouts must not be negative"))
+    # every Storage of this process (and of the workers it starts) reads them from here
+    os.environ.update({
+        "KINGSBREAKFAST_DB_LOCK_TIMEOUT": str(db_lock_timeout),
+        "KINGSBREAKFAST_DB_STATEMENT_TIMEOUT": str(db_statement_timeout),
+        "KINGSBREAKFAST_DB_IDLE_TIMEOUT": str(db_idle_timeout),
+    })
     if workers > 1:
         raise typer.Exit(supervise(workers, host, port, db, migrate))
     logs.configure(log_level, log_json)

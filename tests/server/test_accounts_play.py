@@ -5,13 +5,17 @@ profile, chat, and rematch."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from kingsbreakfast.server.account_store import Result
 from kingsbreakfast.server.app import create_app
 from kingsbreakfast.server.chat import BURST, MAX_CHARS
+from kingsbreakfast.server.ratings import ESTABLISHED_GAMES
+from kingsbreakfast.server.store import SeatRecord
 from server.kb_accounts import Player
 
 TABLE = {"name": "ignored", "seats": 3, "bot_level": "random"}
@@ -124,11 +128,9 @@ def test_a_rated_game_moves_both_ratings_and_fills_the_profiles(client: TestClie
         better, worse = (ann_mu, bob_mu) if ann_place < bob_place else (bob_mu, ann_mu)
         assert better > 25.0 > worse
     assert ann.me()["rated_games"] == 1
-    board = Player(client).get("/api/leaderboard?size=1").json()
-    assert board["total"] == 2 and len(board["rows"]) == 1 and board["rows"][0]["rank"] == 1
-    second = Player(client).get("/api/leaderboard?size=1&page=2").json()["rows"][0]
-    assert {board["rows"][0]["name"], second["name"]} == {"Ann", "Bob"}
-    assert board["rows"][0]["rating"] >= second["rating"]
+    assert all(p["provisional"] and p["opponents"] == 1 for p in profiles.values())
+    board = Player(client).get("/api/leaderboard").json()
+    assert board["total"] == 0  # one game against one opponent: provisional, not listed
     assert Player(client).get("/api/leaderboard?page=0").status_code == 422
     svg = Player(client).get("/api/players/Ann/rating.svg?title=<script>x</script>")
     assert svg.headers["content-type"].startswith("image/svg+xml")
@@ -137,6 +139,32 @@ def test_a_rated_game_moves_both_ratings_and_fills_the_profiles(client: TestClie
     site = client.app.state.site  # type: ignore[attr-defined]
     assert client.portal.call(site.ratings.settle, table_id) is False  # once only
     assert bob.get("/api/players/Bob").json()["rated_games"] == 1
+
+
+def test_the_leaderboard_lists_established_ratings_only_best_first(client: TestClient) -> None:
+    site = client.app.state.site  # type: ignore[attr-defined]
+    store, games = site.accounts.store, site.master.storage
+    ids = [store.create_account(f"p{n}", f"p{n}", f"p{n}", "x").id for n in range(8)]
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    for number in range(ESTABLISHED_GAMES):  # p0 and p1 meet each other and six more
+        game_id = f"g{number}"
+        games.create_game(game_id, num_seats=3, rules={}, bot_level="random",
+                          clock_seconds=None, public=True,
+                          seats=[SeatRecord(n, "bot", "", None) for n in range(3)])
+        seated = [ids[0], ids[1], ids[2 + number % 6]]
+        store.record_results([
+            Result(game_id, account, seat, 3, seat + 1, seat == 0, 10, None, True,
+                   30.0 - seat - number / 100, 4.0, start + timedelta(hours=number))
+            for seat, account in enumerate(seated)
+        ])
+    board = Player(client).get("/api/leaderboard?size=1").json()
+    assert board["total"] == 2 and board["rows"][0]["name"] == "p0"  # p2…p7: 1 or 2 games
+    second = Player(client).get("/api/leaderboard?page=2&size=1").json()["rows"]
+    assert [row["name"] for row in second] == ["p1"]
+    assert board["rows"][0]["rating"] > second[0]["rating"]
+    assert Player(client).get("/api/players/p0").json()["provisional"] is False
+    shown = Player(client).get("/api/players/p7").json()
+    assert shown["provisional"] is True and shown["opponents"] == 2
 
 
 def test_a_game_with_one_account_counts_but_is_not_rated(client: TestClient) -> None:

@@ -5,12 +5,14 @@ The several machines of an attack are several loopback source addresses."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from kingsbreakfast.server.accounts import FREE_FAILURES
+from kingsbreakfast.server.ratings import REPEAT_GAMES
 from server.kb_browser import Browser
 from server.kb_live import LiveServer
 
@@ -19,7 +21,8 @@ from server.kb_live import LiveServer
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     folder: Path = tmp_path_factory.mktemp("attack-accounts")
     live = LiveServer(
-        f"sqlite:///{folder / 'games.db'}", bot_delay=0.0, log_path=folder / "server.log",
+        f"sqlite:///{folder / 'games.db'}", bot_delay=0.0, zombie_grace=0.0,
+        log_path=folder / "server.log", extra=("--tables-per-minute", "600"),
     ).start()
     yield live
     live.stop()
@@ -64,3 +67,27 @@ def test_a_name_guessed_from_many_machines_still_lets_its_owner_in(server: LiveS
         assert machine.login("Target", "guess one")[0] == 401
     assert machines[-1].login("Target")[0] == 401  # slowed: one free failure each now
     assert Browser(server, "127.0.2.1").login("Target")[0] == 200
+
+
+def test_beating_ones_own_puppet_ten_times_never_reaches_the_leaderboard(
+    server: LiveServer,
+) -> None:
+    farmer, puppet = Browser(server), Browser(server)
+    assert farmer.register("Farmer")[0] == 201 and puppet.register("Puppet")[0] == 201
+    for _game in range(10):
+        status, grant = farmer.call("POST", "/api/tables",
+                                    {"name": "x", "seats": 3, "bot_level": "random"})
+        assert status == 201, grant
+        table_id = grant["table"]["id"]
+        assert puppet.call("POST", f"/api/tables/{table_id}/join", {"name": "x"})[0] == 201
+        assert farmer.call("POST", f"/api/tables/{table_id}/start")[0] == 200
+        deadline = time.monotonic() + 60  # nobody connected: bots play both seats out
+        while farmer.call("GET", f"/api/tables/{table_id}")[1]["status"] != "over":
+            assert time.monotonic() < deadline, "the game did not end"
+            time.sleep(0.05)
+    status, profile = Browser(server).call("GET", "/api/players/Farmer")
+    assert status == 200 and profile["games"] == 10
+    assert profile["rated_games"] == REPEAT_GAMES  # the same two accounts: 3 a week
+    assert profile["provisional"] is True and profile["opponents"] == 1
+    board = Browser(server).call("GET", "/api/leaderboard")[1]
+    assert "Farmer" not in [row["name"] for row in board["rows"]] and board["total"] == 0

@@ -41,6 +41,9 @@ class AccountRow(Base):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     rated_games: Mapped[int] = mapped_column(Integer)
+    opponents: Mapped[int] = mapped_column(Integer, server_default="0")
+    """Different accounts met in rated games: a rating is provisional until there are
+    enough (:mod:`.ratings`)."""
 
 
 class LoginFailureRow(Base):

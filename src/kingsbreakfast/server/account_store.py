@@ -12,10 +12,10 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import case, delete, func, select, update
+from sqlalchemy import ScalarSelect, case, delete, distinct, func, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from .account_models import (
     AccountRow,
@@ -48,6 +48,7 @@ class Account:
     mu: float
     sigma: float
     rated_games: int
+    opponents: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +99,21 @@ class ChatLine:
 
 def _account(row: AccountRow) -> Account:
     return Account(
-        row.id, row.name, row.password_hash, row.mu, row.sigma, row.rated_games
+        row.id, row.name, row.password_hash, row.mu, row.sigma, row.rated_games,
+        row.opponents,
+    )
+
+
+def _opponents(account_id: int) -> ScalarSelect[int]:
+    """The number of different accounts met in an account's rated games."""
+    me = aliased(GameResultRow)
+    other = aliased(GameResultRow)
+    return (
+        select(func.count(distinct(other.account_id)))
+        .select_from(me)
+        .join(other, (other.game_id == me.game_id) & (other.account_id != me.account_id))
+        .where(me.account_id == account_id, me.rated, other.rated)
+        .scalar_subquery()
     )
 
 
@@ -149,7 +164,7 @@ class AccountStore:
                     name=name, name_key=name_key, look_alike=look_alike,
                     password_hash=password_hash,
                     created_at=datetime.now(UTC), mu=START_MU, sigma=START_SIGMA,
-                    rated_games=0,
+                    rated_games=0, opponents=0,
                 )
                 session.add(row)
                 session.flush()
@@ -328,11 +343,35 @@ class AccountStore:
                             )
                         )
                 session.flush()
+                for result in results:
+                    if result.rated:
+                        session.execute(
+                            update(AccountRow).where(AccountRow.id == result.account_id)
+                            .values(opponents=_opponents(result.account_id))
+                        )
         except StorageError as error:
             if isinstance(error.__cause__, IntegrityError):
                 return False
             raise
         return True
+
+    def rated_together(self, account_ids: list[int], since: datetime) -> int:
+        """Rated games since ``since`` whose accounts were exactly these."""
+        if not account_ids:
+            return 0
+        mine = select(GameResultRow.game_id).where(
+            GameResultRow.account_id == account_ids[0], GameResultRow.finished_at >= since,
+            GameResultRow.rated,
+        )
+        among = case((GameResultRow.account_id.in_(account_ids), 1), else_=0)
+        with self._session() as session:
+            games = session.execute(
+                select(GameResultRow.game_id)
+                .where(GameResultRow.game_id.in_(mine), GameResultRow.rated)
+                .group_by(GameResultRow.game_id)
+                .having(func.count() == len(account_ids), func.sum(among) == len(account_ids))
+            ).all()
+            return len(games)
 
     def results(self, account_id: int, limit: int = 500) -> list[Result]:
         """An account's results, oldest first."""
@@ -364,15 +403,23 @@ class AccountStore:
             return Totals(int(games), int(wins), int(points),
                           {str(dish): int(n) for dish, n in dishes})
 
-    def leaderboard(self, offset: int, limit: int) -> tuple[int, list[Account]]:
-        """Accounts with a rated game, best conservative rating (mu − 3σ) first."""
+    def leaderboard(
+        self, offset: int, limit: int, games: int, opponents: int, sigma: float
+    ) -> tuple[int, list[Account]]:
+        """Accounts with at least ``games`` rated games against ``opponents`` different
+        accounts and a deviation of at most ``sigma``, best conservative rating (mu − 3σ)
+        first."""
+        established = (
+            (AccountRow.rated_games >= games) & (AccountRow.opponents >= opponents)
+            & (AccountRow.sigma <= sigma)
+        )
         with self._session() as session:
             total = session.scalar(
-                select(func.count()).select_from(AccountRow).where(AccountRow.rated_games > 0)
+                select(func.count()).select_from(AccountRow).where(established)
             )
             rows = session.scalars(
                 select(AccountRow)
-                .where(AccountRow.rated_games > 0)
+                .where(established)
                 .order_by((AccountRow.mu - 3 * AccountRow.sigma).desc(), AccountRow.id)
                 .offset(offset)
                 .limit(limit)

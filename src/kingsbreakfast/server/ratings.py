@@ -10,14 +10,28 @@ played, win share, average points, favourite dish), rated or not.
 
 Ratings use OpenSkill's Plackett–Luce model; the leaderboard orders by the conservative
 estimate μ − 3σ, so a new player climbs by playing, not by one lucky game.
+
+A rating is *provisional* until it has :data:`ESTABLISHED_GAMES` rated games against at
+least :data:`ESTABLISHED_OPPONENTS` different accounts and its deviation σ is down to
+:data:`ESTABLISHED_SIGMA`; the leaderboard lists established ratings only. This is Glicko's
+idea (Glickman's rating deviation: a rating is only as good as its deviation is small), as
+lichess applies it (a rating is shown provisional, with a question mark, while its Glicko-2
+deviation is above 110, and provisional players stay off the leaderboards), here on
+OpenSkill's σ (≈ 6.5 is what ten games against fresh opponents leave of the starting 8.33),
+with the count of different opponents added because one person can own several accounts.
+
+Games between the same accounts count for the rating :data:`REPEAT_GAMES` times in
+:data:`REPEAT_WINDOW`: a further game of exactly the same accounts within the window is
+recorded for the profile but not rated (``rated`` false), so beating one's own puppet again
+and again moves nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import UTC, datetime
-from typing import Any
+from datetime import UTC, datetime, timedelta
+from typing import Any, Final
 
 from openskill.models import PlackettLuce
 
@@ -32,6 +46,19 @@ from .tables import OVER, Table
 
 log = logging.getLogger("kingsbreakfast.server")
 MODEL = PlackettLuce()
+ESTABLISHED_GAMES: Final = 10
+ESTABLISHED_OPPONENTS: Final = 5
+ESTABLISHED_SIGMA: Final = 6.5
+REPEAT_GAMES: Final = 3
+REPEAT_WINDOW: Final = timedelta(days=7)
+
+
+def provisional(account: Account) -> bool:
+    """Too few games, opponents or too much doubt yet for the rating to mean much."""
+    return (
+        account.rated_games < ESTABLISHED_GAMES or account.opponents < ESTABLISHED_OPPONENTS
+        or account.sigma > ESTABLISHED_SIGMA
+    )
 
 
 def ordinal(mu: float, sigma: float) -> float:
@@ -46,15 +73,20 @@ def rate(ratings: list[tuple[float, float]], places: list[int]) -> list[tuple[fl
 
 
 def results_of(
-    record: GameRecord, owners: dict[int, int], accounts: dict[int, Account]
+    record: GameRecord, owners: dict[int, int], accounts: dict[int, Account],
+    repeats: int = 0,
 ) -> list[Result]:
-    """Each account's result of one finished game, with its rating after it."""
+    """Each account's result of one finished game, with its rating after it; ``repeats``:
+    rated games the same accounts played together within :data:`REPEAT_WINDOW` before."""
     state = replay_state(record)
     scoring = state.score()
     places = scoring.places
     score = scoring.to_dict()
     seats = {seat: account for seat, account in owners.items() if account in accounts}
-    rated = len(set(seats.values())) >= 2 and len(set(seats.values())) == len(seats)
+    rated = (
+        len(set(seats.values())) >= 2 and len(set(seats.values())) == len(seats)
+        and repeats < REPEAT_GAMES
+    )
     after: dict[int, tuple[float, float]] = {
         seat: (accounts[a].mu, accounts[a].sigma) for seat, a in seats.items()
     }
@@ -102,7 +134,11 @@ class Ratings:
                 account = await self.accounts.call(store.account, account_id)
                 if account is not None:
                     accounts[account_id] = account
-            results = results_of(record, owners, accounts)
+            finished = record.finished_at or datetime.now(UTC)
+            repeats = await self.accounts.call(
+                store.rated_together, sorted(accounts), finished - REPEAT_WINDOW
+            )
+            results = results_of(record, owners, accounts, repeats)
             stored = await self.accounts.call(store.record_results, results)
             if stored:
                 log.info("table %s: results stored (%d accounts)", game_id, len(results))
@@ -133,7 +169,8 @@ class Ratings:
             raise LobbyError(422, "bad_page", "pages count from 1; a page has 1 to 100 rows")
         await self.catch_up()
         total, rows = await self.accounts.call(
-            self.accounts.store.leaderboard, (page - 1) * size, size
+            self.accounts.store.leaderboard, (page - 1) * size, size, ESTABLISHED_GAMES,
+            ESTABLISHED_OPPONENTS, ESTABLISHED_SIGMA,
         )
         return {
             "page": page, "size": size, "total": total,
@@ -172,6 +209,8 @@ def profile_body(account: Account, totals: Totals, results: list[Result]) -> dic
         "mu": round(account.mu, 2),
         "sigma": round(account.sigma, 2),
         "rated_games": account.rated_games,
+        "opponents": account.opponents,
+        "provisional": provisional(account),
         "games": games,
         "wins": totals.wins,
         "win_share": round(totals.wins / games, 3) if games else None,

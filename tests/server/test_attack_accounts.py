@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from kingsbreakfast.server.accounts import FREE_FAILURES
+from kingsbreakfast.server.limits import ServerLimits
 from kingsbreakfast.server.ratings import REPEAT_GAMES
 from server.kb_browser import Browser
 from server.kb_live import LiveServer
@@ -50,7 +51,7 @@ def test_impostor_names_cannot_register(server: LiveServer) -> None:
 
 
 def test_a_lock_names_nobody_and_locks_no_owner_out(server: LiveServer) -> None:
-    assert Browser(server).register("Owner")[0] == 201
+    assert Browser(server, "127.0.0.4").register("Owner")[0] == 201
     guesser = Browser(server, "127.0.0.2")
     wrong = [guesser.login("Owner", f"guess number {n}") for n in range(FREE_FAILURES)]
     held = guesser.login("Owner")  # the right password, from the guessing machine
@@ -61,7 +62,7 @@ def test_a_lock_names_nobody_and_locks_no_owner_out(server: LiveServer) -> None:
 
 
 def test_a_name_guessed_from_many_machines_still_lets_its_owner_in(server: LiveServer) -> None:
-    assert Browser(server).register("Target")[0] == 201
+    assert Browser(server, "127.0.0.5").register("Target")[0] == 201
     machines = [Browser(server, f"127.0.1.{n}") for n in range(1, 25)]
     for machine in machines:  # one or two guesses each, as a botnet would
         assert machine.login("Target", "guess one")[0] == 401
@@ -72,7 +73,7 @@ def test_a_name_guessed_from_many_machines_still_lets_its_owner_in(server: LiveS
 def test_beating_ones_own_puppet_ten_times_never_reaches_the_leaderboard(
     server: LiveServer,
 ) -> None:
-    farmer, puppet = Browser(server), Browser(server)
+    farmer, puppet = Browser(server, "127.0.0.6"), Browser(server, "127.0.0.6")
     assert farmer.register("Farmer")[0] == 201 and puppet.register("Puppet")[0] == 201
     for _game in range(10):
         status, grant = farmer.call("POST", "/api/tables",
@@ -91,3 +92,16 @@ def test_beating_ones_own_puppet_ten_times_never_reaches_the_leaderboard(
     assert profile["provisional"] is True and profile["opponents"] == 1
     board = Browser(server).call("GET", "/api/leaderboard")[1]
     assert "Farmer" not in [row["name"] for row in board["rows"]] and board["total"] == 0
+
+
+def test_a_hundred_registrations_from_one_address_make_three_accounts(
+    server: LiveServer,
+) -> None:
+    per_hour = ServerLimits().registrations_per_hour
+    replies = [Browser(server, "127.0.0.8").register(f"Crowd {n}") for n in range(100)]
+    made = [n for n, (status, _) in enumerate(replies) if status == 201]
+    assert made == list(range(per_hour))
+    refused = {(status, body["error"]["code"]) for status, body in replies[per_hour:]}
+    assert refused == {(429, "too_many_registrations")}
+    assert replies[-1][1]["error"]["params"]["retry_after"] > 0
+    assert Browser(server, "127.0.0.9").register("Someone else")[0] == 201

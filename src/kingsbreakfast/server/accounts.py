@@ -33,6 +33,7 @@ from sqlalchemy.pool import StaticPool
 from starlette.requests import HTTPConnection
 
 from .account_store import Account, AccountStore, Failures, NameTaken
+from .limits import Registrations, ServerLimits
 from .lobby import LobbyError, clean_name
 from .master import Master
 from .names import look_alike_key
@@ -105,8 +106,15 @@ def after_failure(here: Failures, every: Failures, now: float) -> tuple[Failures
 class Accounts:
     """The accounts of one site, seen from one server process."""
 
-    def __init__(self, master: Master, wall_clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, master: Master, wall_clock: Callable[[], float] = time.time,
+        limits: ServerLimits | None = None,
+    ) -> None:
         self.master = master
+        bounds = limits or ServerLimits()
+        self.registrations = Registrations(
+            bounds.registrations_per_hour, bounds.registrations_per_day
+        )
         storage = master.storage
         if isinstance(storage, Storage):
             engine = storage.engine
@@ -151,20 +159,23 @@ class Accounts:
             )
 
     # -- register, log in, password ----------------------------------------------------------
-    async def register(self, name: object, password: object) -> Account:
+    async def register(self, name: object, password: object, address: str) -> Account:
+        """A new account, counted against the address's allowance (checked before any
+        work: a flood of registrations costs no hashing)."""
         display = clean_name(name)
         secret = check_password(password)
+        self.registrations.check(address)
+        if await self.call(self.store.name_in_use, look_alike_key(display)):
+            raise _taken()
         hashed = await asyncio.to_thread(HASHER.hash, secret)
         try:
             account = await self.call(
                 self.store.create_account, display, name_key(display),
                 look_alike_key(display), hashed,
             )
-        except NameTaken:
-            raise LobbyError(
-                409, "name_taken", "an account of that name, or of one that reads like it, "
-                "exists",
-            ) from None
+        except NameTaken:  # registered meanwhile by another process
+            raise _taken() from None
+        self.registrations.add(address)
         log.info("account %d registered", account.id)
         return account
 
@@ -247,6 +258,12 @@ class Accounts:
         if session_id is None:
             return None
         return await self.call(self.store.session_account, digest(session_id), self.wall_clock())
+
+
+def _taken() -> LobbyError:
+    return LobbyError(
+        409, "name_taken", "an account of that name, or of one that reads like it, exists"
+    )
 
 
 def _verify(password_hash: str, password: str) -> bool:

@@ -23,6 +23,8 @@ from . import metrics
 MAX_BODY_BYTES: Final = 16 * 1024
 """No lobby request comes near this (a table's settings are a few hundred bytes)."""
 ADDRESSES_KEPT: Final = 10_000
+HOUR: Final = 3600.0
+DAY: Final = 86_400.0
 
 
 class Refused(Exception):
@@ -114,6 +116,40 @@ class PerAddress:
 
 
 @dataclass(slots=True)
+class Registrations:
+    """New accounts per client address: ``per_hour`` in any hour and ``per_day`` in any day
+    (sliding windows), so one machine cannot make a crowd of puppets to rate itself up."""
+
+    per_hour: int
+    per_day: int
+    clock: Callable[[], float] = time.time
+    _made: OrderedDict[str, list[float]] = field(default_factory=OrderedDict)
+
+    def check(self, address: str) -> None:
+        """Refused (``too_many_registrations``) when the address has used either bound."""
+        now = self.clock()
+        made = [t for t in self._made.pop(address, []) if t > now - DAY]
+        if made:
+            self._made[address] = made
+        last_hour = [t for t in made if t > now - HOUR]
+        if len(last_hour) >= self.per_hour or len(made) >= self.per_day:
+            free_at = last_hour[0] + HOUR if len(last_hour) >= self.per_hour else made[0] + DAY
+            raise Refused(
+                "too_many_registrations",
+                "too many new accounts from your address: try again later",
+                per_hour=self.per_hour, per_day=self.per_day,
+                retry_after=max(1, int(free_at - now) + 1),
+            )
+
+    def add(self, address: str) -> None:
+        """Count one account made from ``address``."""
+        self._made.setdefault(address, []).append(self.clock())
+        self._made.move_to_end(address)
+        while len(self._made) > ADDRESSES_KEPT:
+            self._made.popitem(last=False)
+
+
+@dataclass(slots=True)
 class SocketGate:
     """How many play sockets each address and each table holds, hello said or not."""
 
@@ -163,3 +199,7 @@ class ServerLimits:
     """Seconds a lobby table may go without activity (or stay without a host) before it is
     forgotten; 0 keeps lobby tables for ever."""
     body_bytes: int = MAX_BODY_BYTES
+    registrations_per_hour: int = 3
+    """New accounts one client address may make in an hour..."""
+    registrations_per_day: int = 10
+    """...and in a day (a household or a café behind one address still fits)."""

@@ -174,6 +174,9 @@ class Ratings:
         )
         return {
             "page": page, "size": size, "total": total,
+            "established_after": {
+                "games": ESTABLISHED_GAMES, "opponents": ESTABLISHED_OPPONENTS,
+            },
             "rows": [
                 {
                     "rank": (page - 1) * size + i + 1, "name": a.name,
@@ -211,6 +214,7 @@ def profile_body(account: Account, totals: Totals, results: list[Result]) -> dic
         "rated_games": account.rated_games,
         "opponents": account.opponents,
         "provisional": provisional(account),
+        "established_after": {"games": ESTABLISHED_GAMES, "opponents": ESTABLISHED_OPPONENTS},
         "games": games,
         "wins": totals.wins,
         "win_share": round(totals.wins / games, 3) if games else None,

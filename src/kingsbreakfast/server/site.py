@@ -214,7 +214,8 @@ def install(app: FastAPI, master: Master, site_key: str | None = None) -> Site:
         """A new account, logged in at once."""
         check_csrf(request)
         body = await secret_body(request)
-        account = await accounts.register(body.get("name"), body.get("password"))
+        address = request.client.host if request.client else "?"
+        account = await accounts.register(body.get("name"), body.get("password"), address)
         return await session_answer(request, account, 201)
 
     @app.post("/api/account/login", tags=["accounts"],

@@ -141,6 +141,11 @@ _MESSAGES: dict[str, Callable[[Mapping[str, object]], str]] = {
     "bot_count": lambda p: _(
         "{bots} bots named for {seats} bot seats (name one for every bot seat, or one for all)"
     ).format(bots=p.get("bots"), seats=p.get("seats")),
+    "agents_share_process": lambda p: _(
+        "the line-up names {count} module:Class players: they would share one process and "
+        "could pool their seats' hidden cards; name at most one, and run the others as "
+        "cmd:PROGRAM (each gets its own process)"
+    ).format(count=p.get("count")),
 }
 
 

@@ -20,6 +20,7 @@ from kingsbreakfast.server.accounts import (
     lock_seconds,
 )
 from kingsbreakfast.server.app import create_app
+from kingsbreakfast.server.sessions import SESSION_SECONDS
 from kingsbreakfast.server.storage import normalize_url
 from server.kb_accounts import Player
 
@@ -80,6 +81,36 @@ def test_bad_names_and_passwords_are_refused_by_name(client: TestClient) -> None
     assert blank.status_code == 422 and blank.json()["error"]["code"] == "bad_name"
     typed = ann.post("/api/account/register", json={"name": "Ann", "password": 12345678})
     assert typed.status_code == 422 and typed.json()["error"]["code"] == "bad_password"
+
+
+def test_a_session_ends_when_its_time_is_up(client: TestClient) -> None:
+    site = client.app.state.site  # type: ignore[attr-defined]
+    now = [3_000_000.0]
+    site.accounts.wall_clock = lambda: now[0]
+    ann = Player(client)
+    ann.register("Ann")
+    now[0] += SESSION_SECONDS - 1
+    assert ann.me()["name"] == "Ann"  # a second before the end: still in
+    now[0] += 2
+    assert ann.me() is None  # past SESSION_SECONDS: the cookie opens nothing
+    gone = ann.post("/api/account/password", json={"old": "correct horse battery",
+                                                   "new": SECRET})
+    assert (gone.status_code, gone.json()["error"]["code"]) == (401, "not_logged_in")
+    assert ann.login("Ann").status_code == 200 and ann.me()["name"] == "Ann"
+
+
+def test_a_password_change_needs_the_current_password(client: TestClient) -> None:
+    ann = Player(client)
+    ann.register("Ann")
+    for old in ("not the password", None, 12345678, ""):
+        refused = ann.post("/api/account/password", json={"old": old, "new": SECRET})
+        assert refused.status_code == 403, old
+        assert refused.json()["error"]["code"] == "bad_password_old"
+    missing = ann.post("/api/account/password", json={"new": SECRET})
+    assert missing.status_code == 403
+    assert ann.me()["name"] == "Ann"  # the session lives on, the password is unchanged
+    assert Player(client).login("Ann", SECRET).status_code == 401
+    assert Player(client).login("Ann").status_code == 200
 
 
 def test_a_name_that_reads_like_an_account_is_taken(client: TestClient) -> None:

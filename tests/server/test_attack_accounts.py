@@ -105,3 +105,18 @@ def test_a_hundred_registrations_from_one_address_make_three_accounts(
     assert refused == {(429, "too_many_registrations")}
     assert replies[-1][1]["error"]["params"]["retry_after"] > 0
     assert Browser(server, "127.0.0.9").register("Someone else")[0] == 201
+
+
+def test_a_stolen_session_cannot_change_the_password_without_the_current_one(
+    server: LiveServer,
+) -> None:
+    owner = Browser(server, "127.0.0.10")
+    assert owner.register("Victim")[0] == 201
+    thief = Browser(server, "127.0.0.11")
+    thief.jar = dict(owner.jar)  # the session cookie and the CSRF value, copied
+    assert thief.call("GET", "/api/account")[1]["account"]["name"] == "Victim"
+    for old in ("a guess at it", None, ""):
+        status, body = thief.call("POST", "/api/account/password",
+                                  {"old": old, "new": "the thief's password"})
+        assert (status, body["error"]["code"]) == (403, "bad_password_old")
+    assert Browser(server, "127.0.0.12").login("Victim")[0] == 200  # unchanged

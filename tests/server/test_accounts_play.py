@@ -141,6 +141,26 @@ def test_a_rated_game_moves_both_ratings_and_fills_the_profiles(client: TestClie
     assert bob.get("/api/players/Bob").json()["rated_games"] == 1
 
 
+def test_an_account_that_left_ranks_last_and_loses(client: TestClient) -> None:
+    site = client.app.state.site  # type: ignore[attr-defined]
+    ann, bob = Player(client), Player(client)
+    ann.register("Ann")
+    bob.register("Bob")
+    table_id = ann.post("/api/tables", json=TABLE).json()["table"]["id"]
+    bob.post(f"/api/tables/{table_id}/join", json={"name": "x"})
+    assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
+    ann_id = site.accounts.store.account_by_key("ann").id
+    site.accounts.store.record_leaver(table_id, ann_id, 0, 3, "left")
+    site.accounts.store.disown_seat(table_id, 0)  # her seat is a bot's now
+    watch_to_the_end(Player(client), table_id)
+    client.portal.call(site.ratings.settle, table_id)  # type: ignore[union-attr]
+    left = Player(client).get("/api/players/Ann").json()
+    stayed = Player(client).get("/api/players/Bob").json()
+    assert left["rated_games"] == stayed["rated_games"] == 1
+    assert left["history"][0]["place"] == 3 and left["wins"] == 0  # last of three seats
+    assert left["mu"] < 25.0 < stayed["mu"]  # whatever her seat's bot made of the game
+
+
 def test_the_leaderboard_lists_established_ratings_only_best_first(client: TestClient) -> None:
     site = client.app.state.site  # type: ignore[attr-defined]
     store, games = site.accounts.store, site.master.storage

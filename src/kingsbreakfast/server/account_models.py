@@ -79,6 +79,21 @@ class SeatAccountRow(Base):
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
 
 
+class LeaverRow(Base):
+    """An account that left a game in play, or let its clock run out while away: it ranks
+    last among the accounts when the game is rated (:mod:`.ratings`)."""
+
+    __tablename__ = "game_leavers"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(SmallInteger)
+    version: Mapped[int] = mapped_column(Integer)
+    """The game's version when it happened (the first time, if more than once)."""
+    why: Mapped[str] = mapped_column(String(16))
+    """``left`` or ``clock`` (away past the grace or the turn clock)."""
+
+
 class GameResultRow(Base):
     """One account's finished game: its place, points and rating after it."""
 

@@ -22,6 +22,7 @@ from .account_models import (
     AuthSessionRow,
     ChatRow,
     GameResultRow,
+    LeaverRow,
     LoginFailureRow,
     RematchRow,
     SeatAccountRow,
@@ -304,17 +305,32 @@ class AccountStore:
             ).all()
             return {i: n for i, n in rows}
 
+    def record_leaver(
+        self, game_id: str, account_id: int, seat: int, version: int, why: str
+    ) -> None:
+        """An account left the game (the first time counts; later ones change nothing)."""
+        with self._session() as session:
+            if session.get(LeaverRow, (game_id, account_id)) is None:
+                session.add(LeaverRow(game_id=game_id, account_id=account_id, seat=seat,
+                                      version=version, why=why))
+
+    def leavers(self, game_id: str) -> dict[int, int]:
+        """Account → seat of the accounts that left one game."""
+        with self._session() as session:
+            rows = session.scalars(select(LeaverRow).where(LeaverRow.game_id == game_id))
+            return {row.account_id: row.seat for row in rows}
+
     # -- results and ratings --------------------------------------------------------------
     def unrecorded_games(self, limit: int = 100) -> list[str]:
         """Finished games with a seat held by an account but no result yet (a process that
         stopped between the last move and the results)."""
         with self._session() as session:
             recorded = select(GameResultRow.game_id)
+            with_accounts = select(SeatAccountRow.game_id).union(select(LeaverRow.game_id))
             rows = session.execute(
-                select(SeatAccountRow.game_id)
-                .join(GameRow, GameRow.id == SeatAccountRow.game_id)
-                .where(GameRow.status == "over", SeatAccountRow.game_id.not_in(recorded))
-                .group_by(SeatAccountRow.game_id, GameRow.finished_at)
+                select(GameRow.id)
+                .where(GameRow.status == "over", GameRow.id.in_(with_accounts),
+                       GameRow.id.not_in(recorded))
                 .order_by(GameRow.finished_at)
                 .limit(limit)
             ).all()

@@ -54,16 +54,21 @@ class HintGate:
         while len(self._buckets) > SEATS_KEPT:  # many tables: forget the oldest seats
             self._buckets.pop(next(iter(self._buckets)))
 
-    async def advise(
-        self, table_id: str, seat: int, owners: dict[int, int], view: View
-    ) -> list[dict[str, Any]]:
-        """The ranked moves of ``view`` (the seat's own view: a hint never knows more than
-        the player), after the rated-table and rate checks, computed off the event loop."""
+    @staticmethod
+    def allowed(owners: dict[int, int]) -> None:
+        """Refuse (``no_hints_rated``) at a rated table."""
         if is_rated(owners):
             raise LobbyError(
                 409, "no_hints_rated",
                 "no hints at a rated table: every player plays on their own",
             )
+
+    async def advise(
+        self, table_id: str, seat: int, owners: dict[int, int], view: View
+    ) -> list[dict[str, Any]]:
+        """The ranked moves of ``view`` (the seat's own view: a hint never knows more than
+        the player), after the rated-table and rate checks, computed off the event loop."""
+        self.allowed(owners)
         self.take(table_id, seat)
         ranked = await asyncio.to_thread(rank_actions, view)
         return [dict(estimate.to_dict()) for estimate in ranked]

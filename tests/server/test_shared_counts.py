@@ -4,14 +4,16 @@ socket cap counts the sockets every process holds."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 from sqlalchemy import Engine
 
-from kingsbreakfast.server.limits import Refused
-from kingsbreakfast.server.shared_counts import AddressEvents, SharedSocketGate
+from kingsbreakfast.server.limits import Refused, ServerLimits
+from kingsbreakfast.server.shared_counts import AddressEvents, SharedSocketGate, shared_bounds
 from kingsbreakfast.server.storage import Storage
 from server.conftest import POSTGRES_URL
 from server.kb_schema import fresh_schema
@@ -75,3 +77,32 @@ def test_the_socket_cap_counts_every_processs_sockets(engines: list[Engine]) -> 
     gates[0].withdraw()  # p0 stops: its sockets count nowhere
     gates[1].publish()
     assert gates[1].elsewhere == {}
+
+
+def test_the_shared_allowances_refuse_like_the_ones_in_memory(engines: list[Engine]) -> None:
+    bounds = ServerLimits(tables_burst=2, tables_per_minute=1, registrations_per_hour=1)
+
+    async def call(fn: Any, *args: Any) -> Any:
+        return fn(*args)
+
+    async def main() -> None:
+        first = shared_bounds(bounds, engines[0], call, "p0", (2, 600.0))
+        second = shared_bounds(bounds, engines[1], call, "p1", (2, 600.0))
+        await first[1].admit("198.51.100.7")
+        await second[1].admit("198.51.100.7")
+        with pytest.raises(Refused) as tables:  # two tables from this address, any process
+            await first[1].admit("198.51.100.7")
+        assert tables.value.code == "too_many_tables" and tables.value.params["retry_after"] > 0
+        await first[2].admit("198.51.100.7")
+        await first[2].count("198.51.100.7")
+        with pytest.raises(Refused) as registrations:
+            await second[2].admit("198.51.100.7")
+        assert registrations.value.code == "too_many_registrations"
+        for process in (first, second):
+            await process[3].admit("198.51.100.7")
+            await process[3].count("198.51.100.7")
+        with pytest.raises(Refused) as logins:
+            await first[3].admit("198.51.100.7")
+        assert logins.value.code == "login_locked"
+
+    asyncio.run(main())

@@ -22,7 +22,6 @@ import asyncio
 import logging
 import time
 import unicodedata
-from collections import deque
 from collections.abc import Callable
 from typing import Final, ParamSpec, TypeVar
 
@@ -33,7 +32,7 @@ from sqlalchemy.pool import StaticPool
 from starlette.requests import HTTPConnection
 
 from .account_store import Account, AccountStore, Failures, NameTaken
-from .limits import Registrations, ServerLimits
+from .limits import Allowance, FailureWindow, Registrations, ServerLimits
 from .lobby import LobbyError, clean_name
 from .master import Master
 from .names import look_alike_key
@@ -112,9 +111,12 @@ class Accounts:
     ) -> None:
         self.master = master
         bounds = limits or ServerLimits()
-        self.registrations = Registrations(
+        self.registrations: Allowance = Registrations(
             bounds.registrations_per_hour, bounds.registrations_per_day
         )
+        self.address_failures: Allowance = FailureWindow(ADDRESS_FAILURES, ADDRESS_WINDOW)
+        """Both in this process's memory, or shared by a site's processes
+        (:mod:`.shared_counts`, set by the app)."""
         storage = master.storage
         if isinstance(storage, Storage):
             engine = storage.engine
@@ -127,7 +129,6 @@ class Accounts:
         self.store = AccountStore(engine)
         self.wall_clock = wall_clock
         self.keys: Keys | None = None
-        self._failures: dict[str, deque[float]] = {}
 
     async def open(self, given_key: str | None = None) -> None:
         if self._own_engine:
@@ -164,7 +165,7 @@ class Accounts:
         work: a flood of registrations costs no hashing)."""
         display = clean_name(name)
         secret = check_password(password)
-        self.registrations.check(address)
+        await self.registrations.admit(address)
         if await self.call(self.store.name_in_use, look_alike_key(display)):
             raise _taken()
         hashed = await asyncio.to_thread(HASHER.hash, secret)
@@ -175,7 +176,7 @@ class Accounts:
             )
         except NameTaken:  # registered meanwhile by another process
             raise _taken() from None
-        self.registrations.add(address)
+        await self.registrations.count(address)
         log.info("account %d registered", account.id)
         return account
 
@@ -183,7 +184,7 @@ class Accounts:
         if not isinstance(name, str) or not isinstance(password, str):
             raise LobbyError(422, "bad_login", "send a name and a password")
         now = self.wall_clock()
-        self._check_address(address, now)
+        await self.address_failures.admit(address)
         key = name_key(" ".join(name.split()))[:NAME_KEY_CHARS]
         where = address[:NAME_KEY_CHARS]
         account, here, every = await self.call(self.store.login_state, key, where)
@@ -192,7 +193,7 @@ class Accounts:
         )
         if account is None or not good or here.locked_until > now:
             # held back or not, known name or not: the same work and the same answer
-            self._failed(address, now)
+            await self.address_failures.count(address)
             here, every = after_failure(here, every, now)
             await self.call(
                 self.store.login_failed, key, where, here, every, now - FORGET_SECONDS
@@ -215,24 +216,6 @@ class Accounts:
         hashed = await asyncio.to_thread(HASHER.hash, fresh)
         await self.call(self.store.set_password, account.id, hashed)
         log.info("account %d changed its password", account.id)
-
-    def _check_address(self, address: str, now: float) -> None:
-        window = self._failures.get(address)
-        if window is None:
-            return
-        while window and window[0] <= now - ADDRESS_WINDOW:
-            window.popleft()
-        if len(window) >= ADDRESS_FAILURES:
-            raise LobbyError(
-                429, "login_locked", "too many wrong passwords: try again later",
-                retry_after=int(window[0] + ADDRESS_WINDOW - now) + 1,
-            )
-
-    def _failed(self, address: str, now: float) -> None:
-        window = self._failures.setdefault(address, deque())
-        window.append(now)
-        if len(self._failures) > 10_000:  # a flood of addresses: forget the oldest
-            self._failures.pop(next(iter(self._failures)))
 
     # -- sessions ---------------------------------------------------------------------------
     async def start_session(self, account: Account, old_cookie: str | None) -> str:

@@ -13,7 +13,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, Protocol
 
 from orjson import dumps
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -89,6 +89,17 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
+class Allowance(Protocol):
+    """A per-address bound counted in this process (the classes here) or by every process
+    of a site together (:mod:`.shared_counts`)."""
+
+    async def admit(self, address: str) -> None:
+        """Refused when the address has used its allowance."""
+
+    async def count(self, address: str) -> None:
+        """Count one more use."""
+
+
 @dataclass(slots=True)
 class PerAddress:
     """A token bucket per client address: ``burst`` at once, then ``per_minute``."""
@@ -105,14 +116,17 @@ class PerAddress:
         left = min(self.burst, left + (now - then) * self.per_minute / 60.0)
         if left < 1.0:
             self._buckets[address] = (left, now)
-            wait = (1.0 - left) * 60.0 / self.per_minute
-            raise Refused(
-                "too_many_tables", "too many tables opened from your address: wait a while",
-                per_minute=self.per_minute, retry_after=round(wait, 1),
-            )
+            raise tables_refused(self.per_minute, (1.0 - left) * 60.0 / self.per_minute)
         self._buckets[address] = (left - 1.0, now)
         while len(self._buckets) > ADDRESSES_KEPT:
             self._buckets.popitem(last=False)
+
+    async def admit(self, address: str) -> None:
+        """:meth:`take`: checked and counted at once."""
+        self.take(address)
+
+    async def count(self, address: str) -> None:
+        """Counted by :meth:`admit` already."""
 
 
 @dataclass(slots=True)
@@ -134,12 +148,13 @@ class Registrations:
         last_hour = [t for t in made if t > now - HOUR]
         if len(last_hour) >= self.per_hour or len(made) >= self.per_day:
             free_at = last_hour[0] + HOUR if len(last_hour) >= self.per_hour else made[0] + DAY
-            raise Refused(
-                "too_many_registrations",
-                "too many new accounts from your address: try again later",
-                per_hour=self.per_hour, per_day=self.per_day,
-                retry_after=max(1, int(free_at - now) + 1),
-            )
+            raise registrations_refused(self.per_hour, self.per_day, free_at - now)
+
+    async def admit(self, address: str) -> None:
+        self.check(address)
+
+    async def count(self, address: str) -> None:
+        self.add(address)
 
     def add(self, address: str) -> None:
         """Count one account made from ``address``."""
@@ -147,6 +162,54 @@ class Registrations:
         self._made.move_to_end(address)
         while len(self._made) > ADDRESSES_KEPT:
             self._made.popitem(last=False)
+
+
+@dataclass(slots=True)
+class FailureWindow:
+    """Failures per client address in a sliding window: ``limit`` in ``seconds``, then the
+    address waits (``login_locked``: it says nothing of any name)."""
+
+    limit: int
+    seconds: float
+    clock: Callable[[], float] = time.time
+    _failures: OrderedDict[str, list[float]] = field(default_factory=OrderedDict)
+
+    async def admit(self, address: str) -> None:
+        now = self.clock()
+        window = [t for t in self._failures.get(address, []) if t > now - self.seconds]
+        if window:
+            self._failures[address] = window
+        else:
+            self._failures.pop(address, None)
+        if len(window) >= self.limit:
+            raise login_refused(window[0] + self.seconds - now)
+
+    async def count(self, address: str) -> None:
+        self._failures.setdefault(address, []).append(self.clock())
+        self._failures.move_to_end(address)
+        while len(self._failures) > ADDRESSES_KEPT:
+            self._failures.popitem(last=False)
+
+
+def tables_refused(per_minute: float, wait: float) -> Refused:
+    return Refused(
+        "too_many_tables", "too many tables opened from your address: wait a while",
+        per_minute=per_minute, retry_after=round(wait, 1),
+    )
+
+
+def registrations_refused(per_hour: int, per_day: int, wait: float) -> Refused:
+    return Refused(
+        "too_many_registrations", "too many new accounts from your address: try again later",
+        per_hour=per_hour, per_day=per_day, retry_after=max(1, int(wait) + 1),
+    )
+
+
+def login_refused(wait: float) -> Refused:
+    return Refused(
+        "login_locked", "too many wrong passwords from your address: try again later",
+        retry_after=max(1, int(wait) + 1),
+    )
 
 
 @dataclass(slots=True)

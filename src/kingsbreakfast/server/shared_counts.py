@@ -21,15 +21,24 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Final
 
 from sqlalchemy import delete, func, select, text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 
-from .limits import Refused, SocketGate
+from .limits import (
+    DAY,
+    HOUR,
+    Refused,
+    ServerLimits,
+    SocketGate,
+    login_refused,
+    registrations_refused,
+    tables_refused,
+)
 from .models import AddressEventRow, AddressSocketRow
 from .store import StorageError
 
@@ -88,6 +97,48 @@ class AddressEvents:
                 return None
         except SQLAlchemyError as error:
             raise StorageError(f"the count was not kept: {type(error).__name__}") from error
+
+
+Caller = Callable[..., Awaitable[Any]]
+"""How a shared count reaches the database: the store's one thread (``Journal.call``)."""
+
+
+class SharedAllowance:
+    """An :class:`~.limits.Allowance` every process of a site counts together: ``admit``
+    checks, ``count`` adds (a registration is counted once made, a failed log-in once
+    failed), with the refusal of the in-memory bound it stands for."""
+
+    def __init__(
+        self, events: AddressEvents, call: Caller, kind: str, windows: Sequence[Window],
+        refusal: Callable[[float], Refused],
+    ) -> None:
+        self.events = events
+        self.call = call
+        self.kind = kind
+        self.windows = list(windows)
+        self.refusal = refusal
+
+    async def admit(self, address: str) -> None:
+        wait = await self.call(self.events.check, self.kind, address[:64], self.windows)
+        if wait is not None:
+            raise self.refusal(wait)
+
+    async def count(self, address: str) -> None:
+        longest = max(seconds for _count, seconds in self.windows)
+        await self.call(self.events.add, self.kind, address[:64], longest)
+
+
+class SharedTaking(SharedAllowance):
+    """An allowance whose check and count are one (tables opened): no two processes can
+    both let the last one through."""
+
+    async def admit(self, address: str) -> None:
+        wait = await self.call(self.events.take, self.kind, address[:64], self.windows)
+        if wait is not None:
+            raise self.refusal(wait)
+
+    async def count(self, address: str) -> None:
+        """Counted by :meth:`admit` already."""
 
 
 class SharedSocketGate(SocketGate):
@@ -156,6 +207,31 @@ class SharedSocketGate(SocketGate):
                 ))
         except SQLAlchemyError as error:
             log.warning("socket counts not withdrawn: %s", type(error).__name__)
+
+
+def shared_bounds(
+    bounds: ServerLimits, engine: Engine, call: Caller, owner: str,
+    login_failures: tuple[int, float],
+) -> tuple[SharedSocketGate, SharedTaking, SharedAllowance, SharedAllowance]:
+    """The socket gate, the table openers', the registrations' and the failed log-ins'
+    allowances of one process of several. The table openers' token bucket (``burst`` at
+    once, ``per_minute`` after) becomes its sliding-window equal: ``burst`` in any
+    ``burst / per_minute`` minutes."""
+    events = AddressEvents(engine)
+    burst, rate = bounds.tables_burst, bounds.tables_per_minute
+    return (
+        SharedSocketGate(bounds.sockets_per_address, bounds.sockets_per_table, engine, owner),
+        SharedTaking(events, call, "tables", [(int(burst), burst * 60.0 / rate)],
+                     lambda wait: tables_refused(rate, wait)),
+        SharedAllowance(
+            events, call, "registrations",
+            [(bounds.registrations_per_hour, HOUR), (bounds.registrations_per_day, DAY)],
+            lambda wait: registrations_refused(
+                bounds.registrations_per_hour, bounds.registrations_per_day, wait
+            ),
+        ),
+        SharedAllowance(events, call, "logins", [login_failures], login_refused),
+    )
 
 
 def _now(connection: Connection) -> float:

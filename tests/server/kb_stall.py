@@ -57,11 +57,11 @@ async def take_over(url: str, table_id: str, lease: float, bound: float) -> floa
     try:
         while time.monotonic() - started < bound:
             try:
-                table = await successor.own(table_id, wait=1.0)
+                held = await successor.own(table_id, wait=1.0)
             except (StorageError, LobbyError):
                 await asyncio.sleep(0.1)
                 continue
-            assert table is not None and table.version == 0
+            assert held is not None and held.table.version == 0
             return time.monotonic() - started
         return None
     finally:

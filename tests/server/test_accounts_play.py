@@ -48,6 +48,29 @@ def watch_to_the_end(player: Player, table_id: str) -> dict[str, Any]:
         ws.__exit__(None, None, None)
 
 
+def play_to_the_end(player: Player, table_id: str, seat: int) -> dict[str, Any]:
+    """``player`` holds ``seat`` through the game, playing the first legal move each turn."""
+    ws, socket, frame = hello(player, table_id, cookie=True)
+    try:
+        for _ in range(4000):
+            if frame["type"] == "state":
+                if frame["score"] is not None:
+                    return frame
+                if frame["view"]["to_move"] == seat:
+                    words = frame["view"]["legal"][0].split()
+                    action: dict[str, Any] = {"type": words[0]}
+                    if words[0] == "take":
+                        action["dish"] = words[1]
+                    elif words[0] == "feed":
+                        action["dishes"] = words[1:]
+                    socket.send_json({"type": "act", "version": frame["version"],
+                                      "action": action})
+            frame = socket.receive_json()
+        raise AssertionError("the game did not end")
+    finally:
+        ws.__exit__(None, None, None)
+
+
 def rated_game(client: TestClient) -> tuple[Player, Player, str]:
     ann, bob = Player(client), Player(client)
     ann.register("Ann")
@@ -141,7 +164,13 @@ def test_a_rated_game_moves_both_ratings_and_fills_the_profiles(client: TestClie
     assert bob.get("/api/players/Bob").json()["rated_games"] == 1
 
 
-def test_an_account_that_left_ranks_last_and_loses(client: TestClient) -> None:
+@pytest.mark.timeout(120, method="thread")
+def test_an_account_that_left_ranks_last_and_loses(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_delay=0.0, zombie_grace=600.0)) as client:
+        _left_and_stayed(client)
+
+
+def _left_and_stayed(client: TestClient) -> None:
     site = client.app.state.site  # type: ignore[attr-defined]
     ann, bob = Player(client), Player(client)
     ann.register("Ann")
@@ -149,10 +178,8 @@ def test_an_account_that_left_ranks_last_and_loses(client: TestClient) -> None:
     table_id = ann.post("/api/tables", json=TABLE).json()["table"]["id"]
     bob.post(f"/api/tables/{table_id}/join", json={"name": "x"})
     assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
-    ann_id = site.accounts.store.account_by_key("ann").id
-    site.accounts.store.record_leaver(table_id, ann_id, 0, 3, "left")
-    site.accounts.store.disown_seat(table_id, 0)  # her seat is a bot's now
-    watch_to_the_end(Player(client), table_id)
+    assert ann.post(f"/api/tables/{table_id}/leave").status_code == 204  # a bot's seat now
+    play_to_the_end(bob, table_id, 1)  # Bob stays and plays (away, his clock would run out)
     client.portal.call(site.ratings.settle, table_id)  # type: ignore[union-attr]
     left = Player(client).get("/api/players/Ann").json()
     stayed = Player(client).get("/api/players/Bob").json()

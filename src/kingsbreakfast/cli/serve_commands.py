@@ -88,6 +88,12 @@ def serve(
         float,
         typer.Option(help="tables one client address may open a minute (bursts of 10)"),
     ] = 6.0,
+    registrations_per_hour: Annotated[
+        int, typer.Option(help="new accounts one client address may make in an hour")
+    ] = 3,
+    registrations_per_day: Annotated[
+        int, typer.Option(help="new accounts one client address may make in a day")
+    ] = 10,
     lobby_expiry: Annotated[
         float,
         typer.Option(
@@ -159,7 +165,8 @@ def serve(
         raise fail(
             _("--log-level must be one of: {levels}").format(levels=", ".join(logs.LEVELS))
         )
-    if min(sockets_per_address, sockets_per_table) < 1 or tables_per_minute <= 0:
+    if min(sockets_per_address, sockets_per_table, registrations_per_hour,
+           registrations_per_day) < 1 or tables_per_minute <= 0:
         raise fail(_("the connection and table limits must be more than 0"))
     if lobby_expiry < 0:
         raise fail(_("--lobby-expiry must not be negative"))
@@ -177,6 +184,8 @@ def serve(
     limits = ServerLimits(
         sockets_per_address=sockets_per_address, sockets_per_table=sockets_per_table,
         tables_per_minute=tables_per_minute, lobby_expiry=lobby_expiry,
+        registrations_per_hour=registrations_per_hour,
+        registrations_per_day=registrations_per_day,
     )
     app = create_app(
         db, bot_delay=bot_delay, zombie_grace=zombie_grace,

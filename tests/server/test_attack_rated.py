@@ -141,3 +141,33 @@ def test_a_guest_cannot_take_an_account_name_nor_look_alikes_share_a_table(
     assert Browser(server, "127.0.7.6").call(
         "POST", f"/api/tables/{table_id}/join", {"name": "Yanna"}
     )[0] == 201
+
+
+def test_a_seated_player_gets_back_in_when_the_address_is_full(tmp_path: Path) -> None:
+    """After a failover every player behind one NAT address reconnects at once: the
+    address's cap turns spectators away, never a socket that shows a seat's token."""
+    live = LiveServer(f"sqlite:///{tmp_path / 'games.db'}", bot_delay=3600.0,
+                      log_path=tmp_path / "server.log",
+                      extra=("--sockets-per-address", "3")).start()
+
+    async def main() -> None:
+        status, grant = live.request("POST", "/api/tables", {**TABLE, "name": "Ann"})
+        assert status == 201
+        table_id, token = grant["table"]["id"], grant["token"]
+        crowd = [await Sock.open(live, table_id) for _ in range(3)]  # the address is full
+        for sock in crowd:
+            await sock.recv("state")
+        spectator = await Sock.open(live, table_id)
+        code, frames = await spectator.closed()
+        assert code == 4029 and [f["code"] for f in frames if f["type"] == "error"] == [
+            "too_many_sockets"
+        ]
+        player = await Sock.open(live, table_id, token)  # the seat's holder: let in
+        assert (await player.recv("state"))["you"] == 0
+        for sock in [*crowd, player]:
+            await sock.close()
+
+    try:
+        asyncio.run(main())
+    finally:
+        live.stop()

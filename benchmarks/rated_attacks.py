@@ -1,7 +1,8 @@
 """The attacks on rated play of docs/accounts.md, run against a real ``kingsbreakfast serve``
 built from each given source tree in turn (before and after a change): look-alike and
-invisible names, the lock-out's answers, the puppet farm, a registration flood, and one
-outside program listed for two seats. Prints what each attack achieved.
+invisible names, the lock-out's answers, the puppet farm, a registration flood, one outside
+program listed for two seats, leaving a losing rated game, hints at a rated table and a hint
+flood elsewhere, and impostor names at one table. Prints what each attack achieved.
 
     python benchmarks/rated_attacks.py --tree before=/path/to/old/src --tree after=src
 """
@@ -9,6 +10,7 @@ outside program listed for two seats. Prints what each attack achieved.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import random
@@ -116,6 +118,76 @@ def shared_agent(folder: Path) -> dict[str, Any]:
             "most_seats_one_process_heard": max(len(s) for s in seats_by_pid.values())}
 
 
+def leave_a_rated_game(server: LiveServer) -> dict[str, Any]:
+    from server.kb_attack import Sock, move_once
+
+    quitter, stayer = Browser(server, "127.0.8.1"), Browser(server, "127.0.8.2")
+    quitter.register("Quitter")
+    stayer.register("Stayer")
+    table = quitter.call("POST", "/api/tables", {"name": "x", "seats": 3,
+                                                 "bot_level": "random"})[1]["table"]["id"]
+    token = stayer.call("POST", f"/api/tables/{table}/join", {"name": "x"})[1]["token"]
+    quitter.call("POST", f"/api/tables/{table}/start")
+    quitter.call("POST", f"/api/tables/{table}/leave")
+
+    async def play() -> None:
+        sock = await Sock.open(server, table, token)
+        rng = random.Random(3)
+        try:
+            while True:
+                await move_once(sock, rng)
+                states = [f for f in sock.frames if f["type"] == "state"]
+                if states[-1]["view"]["to_move"] is None:
+                    return
+        finally:
+            await sock.close()
+
+    asyncio.run(play())
+    gone = Browser(server).call("GET", "/api/players/Quitter")[1]
+    stayed = Browser(server).call("GET", "/api/players/Stayer")[1]
+    return {"leaver_rated_games": gone["rated_games"], "leaver_mu": gone["mu"],
+            "stayer_rated_games": stayed["rated_games"], "stayer_mu": stayed["mu"]}
+
+
+def hints(server: LiveServer) -> dict[str, Any]:
+    one, two = Browser(server, "127.0.8.3"), Browser(server, "127.0.8.4")
+    one.register("Hinter")
+    two.register("Partner")
+    grant = one.call("POST", "/api/tables", {"name": "x", "seats": 3, "bot_level": "random"})[1]
+    table, token = grant["table"]["id"], grant["token"]
+    two.call("POST", f"/api/tables/{table}/join", {"name": "x"})
+    one.call("POST", f"/api/tables/{table}/start")
+    rated = [one.call("POST", f"/api/tables/{table}/hint", None, {"x-seat-token": token})[0]
+             for _ in range(17)]
+    guest = Browser(server, "127.0.8.5")
+    grant = guest.call("POST", "/api/tables", {"name": "Gus", "seats": 3,
+                                               "bot_level": "random"})[1]
+    table, token = grant["table"]["id"], grant["token"]
+    guest.call("POST", f"/api/tables/{table}/start", None, {"x-seat-token": token})
+    started = time.perf_counter()
+    flood = [guest.call("POST", f"/api/tables/{table}/hint", None, {"x-seat-token": token})[0]
+             for _ in range(300)]
+    return {
+        "hints_answered_at_a_rated_table": f"{rated.count(200)}/17 (first seat on its turn: "
+        f"{rated[0]})",
+        "hint_flood_answered": f"{flood.count(200)}/300 in "
+        f"{round(time.perf_counter() - started, 1)} s",
+    }
+
+
+def names_at_a_table(server: LiveServer) -> dict[str, Any]:
+    Browser(server, "127.0.8.6").register("Zed")
+    guest = Browser(server, "127.0.8.7")
+    as_account = guest.call("POST", "/api/tables", {"name": "Zed", "seats": 5})[0]
+    grant = guest.call("POST", "/api/tables", {"name": "Yan", "seats": 5})[1]
+    table = grant["table"]["id"]
+    seated = sum(Browser(server, "127.0.8.8").call(
+        "POST", f"/api/tables/{table}/join", {"name": n})[0] == 201
+        for n in ("yan", "YAN", "Y\u0430n"))
+    return {"guest_sat_under_an_account_name": as_account == 201,
+            "look_alikes_of_Yan_seated_beside_Yan": f"{seated}/3"}
+
+
 def one_tree(src: Path) -> dict[str, Any]:
     os.environ["PYTHONPATH"] = str(src)
     with tempfile.TemporaryDirectory() as folder:
@@ -127,6 +199,14 @@ def one_tree(src: Path) -> dict[str, Any]:
                        **registration_flood(server)}
         finally:
             server.stop()
+        table = LiveServer(f"sqlite:///{folder}/table.db", bot_delay=0.0, zombie_grace=600.0,
+                           log_path=Path(folder) / "table.log",
+                           extra=("--tables-per-minute", "600")).start()
+        try:
+            figures |= {**leave_a_rated_game(table), **hints(table),
+                        **names_at_a_table(table)}
+        finally:
+            table.stop()
     agent = subprocess.run([sys.executable, __file__, "--agent-only"], check=True,
                            capture_output=True, text=True, env=dict(os.environ)).stdout
     return {**figures, **json.loads(agent)}

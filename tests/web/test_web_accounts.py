@@ -88,6 +88,15 @@ def test_two_accounts_play_rated_rematch_and_chat(server: LiveServer, browser: A
     ann.click("#start")
     ann.wait_for_selector(".game")
     bob.wait_for_selector(".game")
+    # a rated table (two accounts): the Hint button answers with the reason, never advice
+    deadline = time.monotonic() + 30
+    while not (ann.locator(".game.my-turn").count() or bob.locator(".game.my-turn").count()):
+        assert time.monotonic() < deadline, "nobody's turn came"
+        wait_for_a_turn_or_the_end(ann, bob)
+    mover = ann if ann.locator(".game.my-turn").count() else bob
+    mover.click("button[data-act=hint]")
+    mover.wait_for_selector("text=No hints at a rated table")
+    assert mover.locator("table.hint").count() == 0
     play_to_the_end(ann, bob)
     first_table = ann.url
 

@@ -4,14 +4,14 @@ Two names are one when they *look* alike, not only when their bytes match: ``Ann
 Latin A, ``Αnn`` with a Greek alpha, ``Аnn`` with a Cyrillic A, ``ann``, ``ANN``, ``Ａｎｎ``
 and ``Ann`` with an accent stacked on its last letter all read as Ann to another player.
 :func:`look_alike_key` is the comparison: NFKC (width and compatibility forms), the Unicode
-confusable *skeleton* of UTS #39 (Unicode Security Mechanisms, section 4), case folding, and
+confusable *skeleton* of UTS 39 (Unicode Security Mechanisms, section 4), case folding, and
 the marks on letters dropped, NFKC again (the skeleton may answer compatibility forms: ``%``
 reads as ``º/₀``); repeated until it stops changing, so capitals that look like
 other small letters (``I`` and ``l``) meet as well. The skeleton is ICU's
 ``SpoofChecker.getSkeleton`` (PyICU), the reference implementation the Unicode consortium
 keeps in step with its ``confusables.txt``: the pure-Python packages on PyPI either only flag
 a character as confusable (confusable-homoglyphs) or map to every ASCII look-alike at once
-(confusables), neither of which is the skeleton UTS #39 defines.
+(confusables), neither of which is the skeleton UTS 39 defines.
 
 :func:`visible_name` refuses what reads as nothing or as something else: characters Unicode
 marks *default ignorable* (the Hangul fillers U+3164/U+115F/U+FFA0 that fonts draw as blanks,

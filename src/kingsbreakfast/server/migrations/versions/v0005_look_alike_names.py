@@ -1,4 +1,4 @@
-"""Accounts get the key of how their name looks (the UTS #39 confusable skeleton, folded;
+"""Accounts get the key of how their name looks (the UTS 39 confusable skeleton, folded;
 ``names.look_alike_key``), unique, so no new name reads like one already taken.
 
 Accounts made before this revision keep their names: where two of them already look alike,

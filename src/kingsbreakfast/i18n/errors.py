@@ -148,6 +148,11 @@ _MESSAGES: dict[str, Callable[[Mapping[str, object]], str]] = {
         extra=p.get("extra"),
         command=install_command(str(p.get("extra"))),
     ),
+    "agents_share_process": lambda p: _(
+        "the line-up names {count} module:Class players: they would share one process and "
+        "could pool their seats' hidden cards; name at most one, and run the others as "
+        "cmd:PROGRAM (each gets its own process)"
+    ).format(count=p.get("count")),
 }
 
 

@@ -161,7 +161,7 @@ def test_the_vector_environment_s_card_counter_seats_play_as_the_bot(seats: list
     games = VectorGames(12, players, seats, first_cook=0, decks=decks, autoreset=False)
     games.reset(seed=3)
     states = [matching(followers(State(deck, players, 0), seats), games, g)
-              for g, deck in enumerate(decks)]  # fmt: skip
+              for g, deck in enumerate(decks)]
     steps = 0
     while not all(state.is_over for state in states):
         actions = np.zeros(len(states), np.int64)
@@ -188,6 +188,6 @@ def test_the_batch_command_plays_the_hard_and_medium_levels() -> None:
         app,
         ["batch", "--games", "20", "--players", "3", "--policy", "hard", "--policy", "medium",
          "--policy", "random", "--json"],
-    )  # fmt: skip
+    )
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["policies"] == ["heuristic", "medium", "random"]

@@ -9,7 +9,12 @@
  * (R3); the game ends when the deck cannot set a table (R10). Legal actions are listed in
  * the engine's id order and one is picked uniformly, as the Python benchmark does.
  *
- *     playout GAMES PLAYERS SEED   ->   "games actions cpu_seconds"
+ *     playout GAMES PLAYERS SEED
+ *         ->  "games actions cpu_seconds check points actions_squared points_squared"
+ *
+ * points are the R11 points of every seat of every game, summed; the sums of squares (of
+ * each game's actions, of each seat's points) let tests/test_c_playout.py hold the means
+ * to the engine's within a stated number of standard errors.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -139,6 +144,7 @@ int main(int argc, char **argv) {
         base_count[key] = (unsigned char)count;
     }
     long actions = 0, check = 0;
+    double points = 0.0, actions_squared = 0.0, points_squared = 0.0;
     int options[40];
     clock_t start = clock();
     for (long k = 0; k < games; k++) {
@@ -147,6 +153,7 @@ int main(int argc, char **argv) {
         for (int s = 0; s < players; s++) g.next[s] = (s + 1) % players;
         shuffle(g.deck);
         deal(&g);
+        long before = actions;
         while (g.to_move >= 0) {
             int key = g.mask | (g.top < CARDS) << 7;
             if (!g.pending && !g.table[DRAGON] && base_count[key]) {
@@ -159,8 +166,17 @@ int main(int argc, char **argv) {
             actions++;
         }
         check += g.removed + g.king[0];
+        actions_squared += (double)(actions - before) * (double)(actions - before);
+        for (int s = 0; s < players; s++) {  /* R11: a dish beyond the king's is discarded */
+            long mine = 0;
+            for (int d = 0; d < DISHES; d++)
+                if (g.hands[s][d] <= g.king[d]) mine += (long)g.hands[s][d] * g.king[d];
+            points += (double)mine;
+            points_squared += (double)mine * (double)mine;
+        }
     }
     double seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
-    printf("%ld %ld %.6f %ld\n", games, actions, seconds, check);
+    printf("%ld %ld %.6f %ld %.0f %.0f %.0f\n", games, actions, seconds, check, points,
+           actions_squared, points_squared);
     return 0;
 }

@@ -3,8 +3,10 @@
 numba compiles the simulators' kernels on first use and keeps the machine code in its
 cache (``NUMBA_CACHE_DIR``, or ``__pycache__`` folders beside the sources), so only the
 first run on a machine pays. That first call says so on standard error when it takes
-longer than :data:`NOTICE_AFTER` seconds; ``python -m kingsbreakfast.sim.warm`` compiles
-every kernel ahead of time (docs/research.md, *The first run*).
+longer than :data:`NOTICE_AFTER` seconds, in the language of the program that called it
+(:mod:`kingsbreakfast.i18n`: the command line's ``--lang``, else English).
+``python -m kingsbreakfast.sim.warm`` compiles every kernel ahead of time (docs/research.md,
+*The first run*).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import time
 from collections.abc import Hashable, Iterator
 from typing import Final
 
+from kingsbreakfast.i18n import _
+
 NOTICE_AFTER: Final = 1.0
 """Seconds a first call may take before the notice is shown (loading a warm cache takes
 less)."""
@@ -24,13 +28,8 @@ _seen: set[Hashable] = set()
 _lock = threading.Lock()
 
 
-def _say(seconds: float) -> None:
-    print(
-        f"compiling the simulator once (about {seconds:.0f} s of CPU; numba keeps it in its "
-        f"cache for later runs)…",
-        file=sys.stderr,
-        flush=True,
-    )
+def _say(notice: str) -> None:
+    print(notice, file=sys.stderr, flush=True)
 
 
 COMPILE_SECONDS: Final = {"rules": 5.0, "greedy": 3.0, "counter": 8.0}
@@ -59,7 +58,12 @@ def notice_first_compile(key: Hashable, seconds: float) -> Iterator[None]:
     if not first:
         yield
         return
-    timer = threading.Timer(NOTICE_AFTER, _say, (seconds,))
+    # worded here, in the caller's language: the timer's thread does not share its context
+    notice = _(
+        "compiling the simulator once (about {seconds} s of CPU; numba keeps it in its "
+        "cache for later runs)…"
+    ).format(seconds=round(seconds))
+    timer = threading.Timer(NOTICE_AFTER, _say, (notice,))
     timer.daemon = True
     timer.start()
     try:

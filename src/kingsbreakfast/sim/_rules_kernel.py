@@ -139,8 +139,11 @@ def uncounted(function: _F) -> _F:
 
 
 def small(function: _F) -> _F:
-    """A few lines every caller inlines (numba's own inlining of larger functions would
-    compile them again in every caller: the cost a cold start pays)."""
+    """Inlined by numba into every caller: the few lines of a helper, and the functions of
+    every action (:func:`legal`, :func:`step`, :func:`observe`), since a call hands the
+    whole record over, field by field (about a hundred machine words), which at every action
+    would cost a third of the time. Each caller compiles them again, which is what a cold
+    start pays for, so the larger functions stay :func:`uncounted` calls."""
     compile_: Any = njit
     return cast(_F, compile_(cache=True, inline="always")(function))
 
@@ -346,7 +349,7 @@ def list_legal(bits: int, out: Any) -> int:
     return count
 
 
-@uncounted
+@small
 def step(games: Games, g: int, action: int) -> bool:
     """Play one legal action of game ``g``'s mover (R6, R7, R7a, R8, R5b), then pass the
     turn on (R5) or end the round (R9, R3, R4) and perhaps the game (R10). Returns True when
@@ -451,7 +454,7 @@ the highest rank, so the kernels find them through it too."""
 _write_observation = small(observation.write_observation)
 
 
-@uncounted
+@small
 def observe(games: Games, g: int, seat: int, out: Any) -> None:
     """The view tensor of game ``g`` as ``seat`` sees it (kingsbreakfast.tensor's writer,
     compiled), into ``out``."""

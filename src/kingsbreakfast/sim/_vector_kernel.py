@@ -31,7 +31,6 @@ from ._rules_kernel import (
     uncounted,
 )
 
-
 CHUNK = 32
 """Games stepped before their observations are written, in one call: a call hands the whole
 record over (per game it would cost a third of a step), and a chunk's rows are still in the

@@ -32,7 +32,7 @@ def _say(notice: str) -> None:
     print(notice, file=sys.stderr, flush=True)
 
 
-COMPILE_SECONDS: Final = {"rules": 5.0, "greedy": 3.0, "counter": 8.0}
+COMPILE_SECONDS: Final = {"rules": 5.0, "greedy": 3.0, "counter": 6.0}
 """About how long compiling takes on a desktop core: a driver with the rules and the random
 seats, and what the greedy ports and the card counter add (benchmarks/cold_start.py)."""
 

@@ -23,7 +23,14 @@ from typing import Any
 
 import numpy as np
 
-from kingsbreakfast.engine import DRAGON, DRAW_ID, FIRST_FEED_ID, NUM_DISHES, PASS_ID
+from kingsbreakfast.engine import (
+    DRAGON,
+    DRAW_ID,
+    FIRST_FEED_ID,
+    MAX_PLAYERS,
+    NUM_DISHES,
+    PASS_ID,
+)
 
 from ._rules_kernel import CARDS_PER_DISH, FEED_A, FEED_B, NUM_DRAGONS, small, uncounted
 
@@ -39,6 +46,8 @@ _MAX_EXTRA = 40
 """bots/knowledge.py's _MAX_EXTRA: the Poisson tail is summed this far."""
 
 # Layout of the scratch array.
+_ROW = CARDS_PER_DISH + 1
+"""A tail row: one value for each count 0..15 of a dish."""
 VALUES = 0
 """Room for the value of each legal action (at most 40)."""
 _ODDS = VALUES + 40
@@ -46,20 +55,20 @@ _FUTURE = _ODDS + NUM_DISHES
 _HIDDEN_ODDS = _FUTURE + NUM_DISHES
 _HANDS = _HIDDEN_ODDS + NUM_DISHES
 """Five hands of seven dishes: the mover's cards, the others' expected ones."""
-_SEAT_VALUE = _HANDS + 5 * NUM_DISHES
-_TERMS = _SEAT_VALUE + 5
+_SEAT_VALUE = _HANDS + MAX_PLAYERS * NUM_DISHES
+_TERMS = _SEAT_VALUE + MAX_PLAYERS
 _TAIL = _TERMS + _MAX_EXTRA + 1
 """One tail row computed outside the cache."""
-_TERM = _TAIL + 16
+_TERM = _TAIL + _ROW
 """Each seat's points from each dish with the table as it is and the king as he is, less
 one, less two (3 x 5 x 7 floats), and the mover's with one card more of the dish (7)."""
-_PLUS = _TERM + 3 * 5 * NUM_DISHES
+_PLUS = _TERM + 3 * MAX_PLAYERS * NUM_DISHES
 _CACHE = _PLUS + NUM_DISHES
-_BASES = 16
+_BASES = CARDS_PER_DISH + 1
 _MEANS = 400
 """The cache holds tail rows for the king's base count 0-15 and means up to 20 (in the
 twentieths :func:`_tail_row` rounds to); rarer rows are computed each time."""
-SCRATCH_SIZE = _CACHE + _BASES * _MEANS * 16
+SCRATCH_SIZE = _CACHE + _BASES * _MEANS * _ROW
 
 
 def new_scratch() -> np.ndarray[Any, np.dtype[np.float64]]:
@@ -79,7 +88,7 @@ def _tail_row(base: int, mean: float, scratch: Any) -> int:
     i = int(steps)
     cached = base < _BASES and i < _MEANS
     if cached:
-        row = _CACHE + (base * _MEANS + i) * 16
+        row = _CACHE + (base * _MEANS + i) * _ROW
         if scratch[row] >= 0.0:
             return row
     else:
@@ -95,7 +104,7 @@ def _tail_row(base: int, mean: float, scratch: Any) -> int:
         suffix = suffix + scratch[terms + k]
         scratch[terms + k] = suffix
     scratch[terms + _MAX_EXTRA] = 0.0
-    for held in range(16):
+    for held in range(_ROW):
         scratch[row + held] = scratch[terms + min(_MAX_EXTRA, max(0, held - base))]
     return row
 
@@ -148,7 +157,7 @@ def _utility(
                 continue
             if row < 0:
                 row = _tail_row(b, mean, scratch)
-            threshold = min(15, int(held + 0.5))
+            threshold = min(CARDS_PER_DISH, int(held + 0.5))
             scratch[_SEAT_VALUE + s] += held * scratch[row + threshold]
     return _leader_utility(scratch, n, seat)
 
@@ -191,11 +200,11 @@ def _fill_terms(scratch: Any, n: int, seat: int, table: Any, king: Any, others_a
                 if held > 0:
                     if row < 0:
                         row = _tail_row(b, mean, scratch)
-                    term = held * scratch[row + min(15, int(held + 0.5))]
-                scratch[_TERM + (less * 5 + s) * NUM_DISHES + d] = term
+                    term = held * scratch[row + min(CARDS_PER_DISH, int(held + 0.5))]
+                scratch[_TERM + (less * MAX_PLAYERS + s) * NUM_DISHES + d] = term
         held = scratch[_HANDS + seat * NUM_DISHES + d] + 1.0
         row = _tail_row(max(0, king[d]), mean, scratch)
-        scratch[_PLUS + d] = held * scratch[row + min(15, int(held + 0.5))]
+        scratch[_PLUS + d] = held * scratch[row + min(CARDS_PER_DISH, int(held + 0.5))]
 
 
 @uncounted
@@ -210,7 +219,7 @@ def _unchanged_table_utility(
                 total += scratch[_PLUS + d]
             else:
                 less = (1 if d == feed_a else 0) + (1 if d == feed_b else 0)
-                total += scratch[_TERM + (less * 5 + s) * NUM_DISHES + d]
+                total += scratch[_TERM + (less * MAX_PLAYERS + s) * NUM_DISHES + d]
         scratch[_SEAT_VALUE + s] = total
     return _leader_utility(scratch, n, seat)
 

@@ -66,7 +66,8 @@ def test_the_c_playout_plays_as_many_actions_and_points_as_the_engine(
     playout: Path, players: int
 ) -> None:
     out = subprocess.run(
-        [str(playout), str(C_GAMES), str(players), "7"], capture_output=True, text=True,
+        [str(playout), str(C_GAMES), str(players), "7", "score"], capture_output=True,
+        text=True,
         check=True,
     ).stdout.split()
     games, actions, points, actions_sq, points_sq = (

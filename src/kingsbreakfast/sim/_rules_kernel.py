@@ -212,7 +212,8 @@ for _mask in range(1 << NUM_DISHES):
     _present = [d for d in range(NUM_DISHES) if _mask >> d & 1]
     _NTH_DISH[_mask, : len(_present)] = _present
 _POPCOUNT = np.array([bin(m).count("1") for m in range(1 << NUM_DISHES)], np.int64)
-_BY = np.array(observation.SCALED, np.float64)
+_BY = np.array(observation.SCALED, np.float32)
+"""SCALED rounded to float32, the observations' type: stored without a conversion."""
 _DISH_BITS = (1 << NUM_DISHES) - 1
 _FEED_MASK = (1 << NUM_FEEDS) - 1
 

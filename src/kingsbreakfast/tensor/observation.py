@@ -138,7 +138,7 @@ SCALED: Final[tuple[tuple[float, ...], ...]] = tuple(
 )
 """``SCALED[scale][count]`` is ``count / scale`` in double precision: the writer looks its
 quotients up (a division is a third of the compiled writer's time). The compiled simulator
-passes the same table as a float64 array."""
+passes the same table rounded to float32, the type of its observations."""
 
 
 def write_observation(
@@ -198,8 +198,11 @@ def write_observation(
         unseen = CARDS_PER_DISH - table[d] - king[d] - removed[d]
         for other in range(n):
             unseen -= takes[other][d]
-            if show_all or (known and other == seat):
+        if show_all:
+            for other in range(n):
                 unseen -= draws[other][d]
+        elif known:
+            unseen -= draws[seat][d]
         if known:
             out[_MY_DRAWS + d] = by_dish[draws[seat][d]]
         out[_UNSEEN + d] = by_dish[unseen]

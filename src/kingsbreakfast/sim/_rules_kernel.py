@@ -143,7 +143,9 @@ def small(function: _F) -> _F:
     every action (:func:`legal`, :func:`step`, :func:`observe`), since a call hands the
     whole record over, field by field (about a hundred machine words), which at every action
     would cost a third of the time. Each caller compiles them again, which is what a cold
-    start pays for, so the larger functions stay :func:`uncounted` calls."""
+    start pays for, so the larger functions stay :func:`uncounted` calls. numba's cache
+    checks a function against its own file only, so a caller's cached copy of an inlined
+    function is not renewed when this file changes: empty the cache after editing it."""
     compile_: Any = njit
     return cast(_F, compile_(cache=True, inline="always")(function))
 

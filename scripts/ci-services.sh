@@ -29,6 +29,7 @@ _kb_services() {
   ldconfig -p | grep 'libatomic\.so\.1 ' >/dev/null || need+=(libatomic1)
   # the worker test asks which process listens on a port
   command -v ss >/dev/null 2>&1 || need+=(iproute2)
+  command -v cc >/dev/null 2>&1 || need+=(gcc)  # tests/test_c_playout.py builds the C playout
   if ((${#need[@]})); then
     echo "ci-services: installing ${need[*]}" >&2
     apt-get update -qq >&2

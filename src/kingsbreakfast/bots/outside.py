@@ -158,7 +158,7 @@ class _Program:
             self.process = subprocess.Popen(
                 shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 text=True, bufsize=1,
-            )  # fmt: skip
+            )
         except OSError as error:
             raise ValueError(f"cannot start the outside program {command!r}: {error}") from None
         self.lines: queue.Queue[str | None] = queue.Queue()

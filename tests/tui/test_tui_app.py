@@ -363,7 +363,7 @@ def test_speed_keys_and_quitting() -> None:
             assert app.speed in SPEEDS
             await pilot.press("question_mark")
             await settle(pilot)
-            assert "1-7        take all of a dish" in screen_text(app)
+            assert "1-7     take all of a dish" in screen_text(app)
             await pilot.press("escape")
             await settle(pilot)
             assert isinstance(app.screen, GameScreen)

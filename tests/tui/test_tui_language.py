@@ -104,6 +104,6 @@ def test_the_hint_is_listed_in_the_players_language() -> None:
 
     text = asyncio.run(scenario())
     with language("de"):
-        assert strings.hint_header().split()[0] in text  # "Zug", not "move"
+        assert strings.hint_titles()[0] in text  # "Zug", not "move"
         assert strings.draw_label() in text
     assert "vs best" not in text and "draw a card" not in text

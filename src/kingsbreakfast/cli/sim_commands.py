@@ -74,15 +74,13 @@ def hint(
         print(json.dumps([e.to_dict() for e in ranking], indent=1))
         return
     from kingsbreakfast.tui import strings
-    from kingsbreakfast.tui.moves import action_label
+    from kingsbreakfast.tui.hint_table import hint_lines
 
     print(_("Seat {seat} to move; the master bot's estimates from what seat {viewer} sees:")
           .format(seat=state.to_move, viewer=viewer))
-    print("  " + strings.hint_header())  # the same table as the game's hint (key h)
-    for e in ranking:
-        print("  " + strings.hint_line(action_label(e.action), e.expected_points, e.win_chance,
-                                       e.behind))
-    print(textwrap.fill(strings.hint_explained(), 92))
+    for line in hint_lines(ranking, 76):  # the same table as the game's hint (key h)
+        print("  " + line)
+    print(textwrap.fill(strings.hint_explained(), 78))
 
 
 def tournament(

@@ -34,10 +34,10 @@ from .board import (
     board_text,
     last_round,
 )
+from .hint_table import hint_lines
 from .moves import (
     FEED,
     Move,
-    action_label,
     first_dishes,
     move_for_key,
     moves,
@@ -273,12 +273,10 @@ class PlainGame:
     def _hint(self) -> None:
         self.say(strings.hint_thinking())
         view = self.game.view(self.watcher.seat)
-        self.say(strings.hint_header())
-        for line in rank_moves(view, self._hint_rng, seconds=self.hint_seconds):
-            self.say(
-                strings.hint_line(action_label(line.action), line.expected_points, line.win_chance,
-                                  line.behind)
-            )
+        width = shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
+        ranking = rank_moves(view, self._hint_rng, seconds=self.hint_seconds)
+        for line in hint_lines(ranking, width - 1):
+            self.say(line)
         self.say(strings.hint_explained())
 
     def _save(self) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.cells import cell_len
 from rich.console import Group
 from rich.text import Text
 from textual.events import Resize
@@ -29,10 +30,22 @@ class StatusBar(Static):
     ) -> None:
         to_move = None if view.to_move is None else names[view.to_move]
         viewer = None if view.seat is None else names[view.seat]
+        width = (self.content_size.width or self.app.size.width - 2) - cell_len(prefix)
         line = strings.status_line(
             view.round, names[view.cook], view.deck_size, to_move, viewer, with_viewer
         )
+        if with_viewer and cell_len(line) > width:  # narrow: the viewer is on the board
+            line = strings.status_line(
+                view.round, names[view.cook], view.deck_size, to_move, viewer, False
+            )
         self.update(Text(prefix + line, style="bold", no_wrap=True, overflow="ellipsis"))
+        self._shown = (view, names, prefix, with_viewer)
+
+    _shown: tuple[View, Sequence[str], str, bool] | None = None
+
+    def on_resize(self) -> None:
+        if self._shown is not None:
+            self.show(*self._shown)
 
 
 class Board(Static):

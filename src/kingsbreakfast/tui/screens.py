@@ -292,7 +292,7 @@ def help_table() -> Table:
     table.add_column(no_wrap=True, style="bold")
     table.add_column(ratio=1, overflow="fold")
     for key, meaning in strings.help_keys():
-        table.add_row(key, meaning)
+        table.add_row(Text(key), Text(meaning))
     table.add_row("", "")
     return table
 

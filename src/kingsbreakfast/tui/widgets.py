@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from rich.cells import cell_len
 from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 from textual.events import Resize
 from textual.widgets import OptionList, RichLog, Static
@@ -86,11 +87,20 @@ class MoveList(OptionList):
             return
         self.border_title = strings.actions_title()
         for move in moves(view):
-            self.add_option(Option(Text(f"[{move.key}] {move.label}"), id=move.key))
+            self.add_option(Option(_key_and_label(move.key, move.label), id=move.key))
         self.highlighted = 0
         hand = view.my_hand
         if hand is not None and hand.cards is not None:
             self.border_subtitle = strings.provisional_short(*score_hand(view.king, hand.cards))
+
+
+def _key_and_label(key: str, label: str) -> Table:
+    """``[k] label``, a long label wrapping under itself rather than under the key."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column(ratio=1, overflow="fold")
+    grid.add_row(Text(f"[{key}]"), Text(label))
+    return grid
 
 
 class GameLog(RichLog):

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperCommand
 
-from kingsbreakfast.bots import BOT_NAMES, LEVELS, find_bot
+from kingsbreakfast.bots import find_bot
 from kingsbreakfast.cli.options import (
     LangOption,
     VariantOption,
@@ -28,7 +28,6 @@ from kingsbreakfast.cli.options import (
 )
 from kingsbreakfast.engine import KingsBreakfastError, Record, RecordError, read_record
 from kingsbreakfast.tui import strings
-from kingsbreakfast.tui.opponents import default_bot
 from kingsbreakfast.tui.plain import AGAIN, INTERRUPTED, PlainGame
 from kingsbreakfast.tui.replay_plain import PlainReplay
 from kingsbreakfast.tui.saving import Autosaver, autosave_dir, load_record, saved_games
@@ -76,8 +75,7 @@ def play(
         str | None,
         typer.Option(
             help="Bots for the other seats, in seat order, comma-separated; one name serves "
-            f"them all. Levels: {', '.join(LEVELS)}; bots: {', '.join(BOT_NAMES)}. "
-            f"Default: {default_bot()}.",
+            "them all. Levels: {levels}; bots: {bots}. Default: {default_bot}.",
             show_default=False,
         ),
     ] = None,

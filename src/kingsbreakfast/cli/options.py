@@ -62,7 +62,7 @@ VariantOption = Annotated[
 def help_values() -> dict[str, str]:
     """What the help texts name from the program itself, filled in once they are
     translated (a placeholder in the text, so the catalogue holds one sentence)."""
-    from kingsbreakfast.bots import BOT_NAMES, LEVELS
+    from kingsbreakfast.bots import BOT_NAMES, BOTS, LEVELS
     from kingsbreakfast.tui.opponents import default_bot
 
     return {
@@ -72,6 +72,7 @@ def help_values() -> dict[str, str]:
         "levels": ", ".join(LEVELS),
         "bots": ", ".join(BOT_NAMES),
         "default_bot": default_bot(),
+        "batch_bots": ", ".join(e.name for e in BOTS if e.batch_policy is not None),
     }
 
 

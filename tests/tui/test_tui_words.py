@@ -82,7 +82,7 @@ def test_the_hint_columns_fit_in_every_language(width: int) -> None:
             columns = hint_columns(width)
             lines = hint_lines(ranking, width)
         assert all(cell_len(line) <= width for line in lines), (code, lines)
-        for index, header in enumerate(columns.headers[1:], start=1):
+        for index in range(1, len(columns.headers)):
             start = sum(columns.widths[:index])
             assert lines[0][start] == " ", (code, lines[0])  # a gap before every header
         assert lines[1].rstrip().endswith("-12.5%") and lines[-1].rstrip().endswith("—")

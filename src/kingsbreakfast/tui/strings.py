@@ -350,14 +350,53 @@ def saved_game_line(number: int, players: str, round_number: int, saved: str) ->
     )
 
 
+def saved_game_unreadable(number: int, name: str, reason: str) -> str:
+    return _("{number}: {file} · cannot be resumed: {reason}").format(
+        number=number, file=name, reason=reason)
+
+
+def saved_game_broken(name: str, reason: str) -> str:
+    return _("{file} cannot be resumed: {reason}. Delete it with d and its number.").format(
+        file=name, reason=reason)
+
+
+def saved_game_deleted(number: int) -> str:
+    return _("Saved game {number} deleted.").format(number=number)
+
+
+def delete_failed(path: str, reason: str) -> str:
+    return _("Could not delete {path}: {reason}").format(path=path, reason=reason)
+
+
+def no_such_saved_game(number: int, count: int) -> str:
+    return ngettext(
+        "there is no saved game {number}: there is {count} (see kingsbreakfast saves)",
+        "there is no saved game {number}: there are {count} (see kingsbreakfast saves)",
+        count,
+    ).format(number=number, count=count)
+
+
+def finished_games_kept(folder: str) -> str:
+    return _(
+        "Finished games are kept in {folder} for replay: kingsbreakfast replay FILE --step"
+    ).format(folder=folder)
+
+
+def finished_game_kept(path: str) -> str:
+    """Under the final scoring: the game left the resume list, and where it is kept."""
+    return _("The game is kept in {path}; replay it with: kingsbreakfast replay {path} "
+             "--step").format(path=path)
+
+
 def no_saved_games(folder: str) -> str:
     return _("There are no unfinished saved games in {folder}.").format(folder=folder)
 
 
 def pick_saved_game(count: int) -> str:
     return ngettext(
-        "Which game? (1, Enter: the newest, q: none): ",
-        "Which game? (1 to {count}, Enter: the newest, q: none): ",
+        "Which game? (1, Enter: the newest, d1: delete it, q: none): ",
+        "Which game? (1 to {count}, Enter: the newest, d and a number: delete that one, "
+        "q: none): ",
         count,
     ).format(count=count)
 

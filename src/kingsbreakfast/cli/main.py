@@ -31,10 +31,17 @@ from kingsbreakfast.engine import (
     outcome,
     read_record,
 )
-from kingsbreakfast.i18n import DEFAULT, UnknownLanguageError, _, choose_language, set_language
+from kingsbreakfast.i18n import (
+    DEFAULT,
+    UnknownLanguageError,
+    _,
+    choose_language,
+    ngettext,
+    set_language,
+)
 from kingsbreakfast.i18n.errors import explain
 from kingsbreakfast.i18n.rules import rules_text
-from kingsbreakfast.narrate import narrate, round_opening, score_lines
+from kingsbreakfast.narrate import DEFAULT_NAMES, narrate, round_opening, score_lines
 
 app = typer.Typer(
     help="King's Breakfast (King Lui): play it in the terminal or the browser, against bots "
@@ -419,16 +426,21 @@ def demo(
             chosen = chosen * players
         if len(chosen) != players:
             raise fail(
-                _("--bots names {named} bots for {players} seats: name one per seat, or one "
-                  "for all").format(named=len(chosen), players=players)
+                ngettext("--bots names {named} bot for {players} seats: name one per seat, "
+                         "or one for all",
+                         "--bots names {named} bots for {players} seats: name one per seat, "
+                         "or one for all", len(chosen)).format(named=len(chosen),
+                                                               players=players)
             )
         seated = [make_bot(name) for name in chosen]
     except KingsBreakfastError as error:
         raise fail(error) from None
-    names = ["Ann", "Bob", "Cid", "Dee", "Eve"][:players]
+    names = list(DEFAULT_NAMES[:players])
+    from kingsbreakfast.tui.strings import bot_word
+
     print(
         _("King's Breakfast, {count} bots ({bots}), seed {seed}.").format(
-            count=players, bots=", ".join(chosen), seed=seed
+            count=players, bots=", ".join(bot_word(name) for name in chosen), seed=seed
         )
     )
     print(round_opening(state.view(None), names))

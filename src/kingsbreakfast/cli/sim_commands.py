@@ -95,6 +95,9 @@ def hint(
     if state.is_over:
         raise fail(_("the game in this record is over: there is nothing to hint"))
     viewer = state.to_move if seat is None else seat
+    if viewer is None or not 0 <= viewer < state.num_players:
+        raise fail(_("--seat must be a seat from 0 to {last}, not {seat}").format(
+            last=state.num_players - 1, seat=viewer))
     try:
         view = state.view(viewer)
         ranking = rank_actions(view)
@@ -110,7 +113,9 @@ def hint(
           .format(seat=state.to_move, viewer=viewer))
     for line in hint_lines(ranking, 76):  # the same table as the game's hint (key h)
         print("  " + line)
-    print(textwrap.fill(strings.hint_explained(), 78))
+    explained = (strings.hint_explained() if viewer == state.to_move
+                 else strings.hint_explained_for(state.to_move or 0))
+    print(textwrap.fill(explained, 78))
 
 
 def tournament(

@@ -30,7 +30,7 @@ from kingsbreakfast.engine import (
     View,
 )
 from kingsbreakfast.i18n import current_language
-from kingsbreakfast.narrate import narrate, round_opening
+from kingsbreakfast.narrate import DEFAULT_NAMES, narrate, round_opening
 
 from . import strings
 from .opponents import default_bot, make_opponent
@@ -317,7 +317,8 @@ def plan_seats(
     """Seat ``humans`` people from ``seat`` on (clockwise) and bots in the other seats.
 
     ``bots`` names the bots in seat order; a single name serves every bot seat. ``names``
-    names the humans (default: "You" alone, "Player 1"… at a hot-seat table).
+    names the humans, in that order; a seat not named gets its name from
+    :data:`~kingsbreakfast.narrate.DEFAULT_NAMES`, as in every other mode.
     """
     if not 3 <= players <= 5:
         raise SeatingError(
@@ -365,13 +366,10 @@ def plan_seats(
     for place in range(players):
         if place in human_seats:
             number = human_seats.index(place)  # the humans are numbered from --seat on
-            if number < len(names):
-                name = names[number]
-            else:
-                name = strings.YOU if humans == 1 else strings.hotseat_name(number + 1)
+            name = names[number] if number < len(names) else DEFAULT_NAMES[place]
             plan.append(Seat(name))
         else:
-            plan.append(Seat(strings.BOT_NAMES[place], next(bot_iter)))
+            plan.append(Seat(DEFAULT_NAMES[place], next(bot_iter)))
     return plan
 
 

@@ -24,12 +24,6 @@ def title() -> str:
 
 
 # --- names of seats ----------------------------------------------------------------------
-YOU: Final = "Ann"
-"""The default name of a lone human (the log speaks of every player in the third person)."""
-
-BOT_NAMES: Final = ("Ada", "Bert", "Cleo", "Dov", "Edda")
-
-
 def you_label(name: str) -> str:
     """The viewer's own row on the board."""
     return _("{name} (you)").format(name=name)
@@ -42,10 +36,6 @@ def seating(labels: list[str], rules: Mapping[str, object], default_rules: bool)
         variants = ", ".join(f"{key}={value}" for key, value in rules.items())
         line += " " + _("Variants: {variants}.").format(variants=variants)
     return line
-
-
-def hotseat_name(number: int) -> str:
-    return _("Player {number}").format(number=number)
 
 
 _BOT_WORDS: Final = {
@@ -295,6 +285,15 @@ def hint_explained() -> str:
         "The master bot's estimates for each move: your final points (R11), your share of "
         "the win (R12), and how much win chance the move gives up against the best one."
     )
+
+
+def hint_explained_for(seat: int) -> str:
+    """The columns' meaning when the hint is asked from another seat's view."""
+    return _(
+        "The master bot's estimates for each move of seat {seat}: that player's final "
+        "points (R11), their share of the win (R12), and how much win chance the move gives "
+        "up against the best one."
+    ).format(seat=seat)
 
 
 def hint_footer() -> str:

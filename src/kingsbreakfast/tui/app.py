@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import signal
 from pathlib import Path
@@ -30,7 +31,7 @@ from kingsbreakfast.i18n.errors import explain
 from . import strings
 from .language import next_language, translate_bindings
 from .moves import DISH_KEYS, DRAW_KEY, FEED, FEED_KEY, PASS_KEY, PLACE_KEY, Move, move_for_key
-from .saving import Autosaver, default_save_path, write_record
+from .saving import Autosaver, default_save_path, finished_dir, write_record
 from .screens import (
     USE,
     DragonScreen,
@@ -52,6 +53,21 @@ SPEEDS = (0.0, 0.2, 0.5, 1.0, 2.0)
 DEFAULT_SPEED = 0.5
 LIGHT, DARK = "textual-light", "textual-dark"
 """The two colour schemes (key t switches): both keep every text readable."""
+PLAIN_LIGHT, PLAIN_DARK = "ansi-light", "ansi-dark"
+"""The schemes under ``NO_COLOR``: the terminal's own background and colours, no paint."""
+
+
+def themes() -> tuple[str, str]:
+    """(light, dark): the painted schemes, or the terminal's own when ``NO_COLOR`` is set
+    (https://no-color.org: any value, even empty)."""
+    if os.environ.get("NO_COLOR") is not None:
+        return PLAIN_LIGHT, PLAIN_DARK
+    return LIGHT, DARK
+
+
+def toggled(theme: str) -> str:
+    light, dark = themes()
+    return light if theme == dark else dark
 
 
 class GameScreen(Screen[None]):
@@ -163,7 +179,10 @@ class GameScreen(Screen[None]):
         view = game.view(None)
         scoring = view.score()
         assert scoring is not None  # every hand is shown once the game is over (R11)
-        self.app.push_screen(ScoreScreen(scoring, view.king, game.names), self.kb_app.after_score)
+        saver = self.kb_app.autosaver
+        kept = str(saver.path) if saver.written and saver.path.parent == finished_dir() else None
+        self.app.push_screen(ScoreScreen(scoring, view.king, game.names, kept),
+                             self.kb_app.after_score)
 
     def _handed_over(self, _: None) -> None:
         seat = self.game.to_move
@@ -293,8 +312,7 @@ class PlayApp(App[None]):
         autosaver: Autosaver | None = None,
     ) -> None:
         super().__init__()
-        if light:
-            self.theme = LIGHT
+        self.theme = themes()[0] if light else themes()[1]
         self.game = game
         self.speed = speed
         self.save_path = save_path
@@ -345,6 +363,9 @@ class PlayApp(App[None]):
         game_screen = self.game_screen
         if game_screen is not None:
             game_screen.redraw(full=True)
+        for screen in self.screen_stack:
+            if isinstance(screen, ScoreScreen):
+                screen.retranslate()  # the scoring, told anew in the new language
         self.refresh_bindings()
 
     @property
@@ -360,7 +381,7 @@ class PlayApp(App[None]):
         self.speed = SPEEDS[max(0, min(len(SPEEDS) - 1, nearest + step))]
 
     def action_toggle_theme(self) -> None:
-        self.theme = LIGHT if self.theme == DARK else DARK
+        self.theme = toggled(self.theme)
 
     def action_save(self) -> None:
         path = self.save_path or default_save_path()

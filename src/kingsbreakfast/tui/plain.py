@@ -56,6 +56,10 @@ class _EndOfInput(Exception):
     """Standard input closed: the game is saved and the player told how to resume."""
 
 
+CLEAR_ALL = "\x1b[3J\x1b[H\x1b[2J"
+"""Erase the terminal's scrollback, go home, erase the screen (xterm, VT, tmux, Linux)."""
+
+
 class PlainGame:
     """Runs one game through text streams (stdin/stdout by default)."""
 
@@ -96,6 +100,16 @@ class PlainGame:
             self.say()
             raise _EndOfInput
         return line.strip()
+
+    def _clear(self) -> None:
+        """Hide what the previous player saw: on a terminal the screen and its scrollback
+        are wiped (what scrolled off is gone too); elsewhere blank lines push it away."""
+        isatty = getattr(self.outfile, "isatty", None)
+        if callable(isatty) and isatty():
+            self.outfile.write(CLEAR_ALL)
+            self.outfile.flush()
+        else:
+            self.say("\n" * strings.PLAIN_CLEAR_LINES)
 
     # -- the game ------------------------------------------------------------------------
     def run(self) -> str:
@@ -148,8 +162,9 @@ class PlainGame:
         """One human decision; False when the player quits."""
         seat = self.watcher.handover_to()
         if seat is not None:
-            self.say("\n" * strings.PLAIN_CLEAR_LINES)
+            self._clear()
             self.ask(strings.plain_handover(self.game.names[seat]) + " ")
+            self._clear()  # the prompt that named the next player goes too
             self.watcher.take_over(seat)
         self._look()
         while True:

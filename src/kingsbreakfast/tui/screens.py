@@ -254,11 +254,16 @@ class HelpScreen(TranslatedBindings, ModalScreen[None]):
         Binding("question_mark", "close", ""),
     ]
 
+    def __init__(self, keys: list[tuple[str, str]] | None = None) -> None:
+        super().__init__()
+        self.keys = keys
+        """The keys to list (the game's by default; the replay has its own)."""
+
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="help-dialog"):
             yield Static(Text(strings.help_title(), style="bold"), classes="title")
             with VerticalScroll(id="help-keys"):
-                yield Static(help_table())
+                yield Static(help_table(self.keys or strings.help_keys()))
                 yield Static(strings.help_board())
             yield Static(Text(strings.help_close(), style="bold"), classes="hint")
 
@@ -287,11 +292,11 @@ def fit_height(screen: Screen[object], dialog: Widget, scroller: Widget, most: i
     scroller.styles.max_height = max(3, min(most, room))
 
 
-def help_table() -> Table:
+def help_table(keys: list[tuple[str, str]]) -> Table:
     table = Table.grid(padding=(0, 2))
     table.add_column(no_wrap=True, style="bold")
     table.add_column(ratio=1, overflow="fold")
-    for key, meaning in strings.help_keys():
+    for key, meaning in keys:
         table.add_row(Text(key), Text(meaning))
     table.add_row("", "")
     return table
@@ -323,11 +328,16 @@ class ScoreScreen(TranslatedBindings, Screen[str]):
         Binding("q", "answer('quit')", N_("quit")),
     ]
 
-    def __init__(self, scoring: Scoring, king: Sequence[int], names: Sequence[str]) -> None:
+    def __init__(
+        self, scoring: Scoring, king: Sequence[int], names: Sequence[str],
+        kept: str | None = None,
+    ) -> None:
         super().__init__()
         self.scoring = scoring
         self.king = tuple(king)
         self.names = list(names)
+        self.kept = kept
+        """Where the finished game's autosave is kept for replay (None: nowhere)."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="score"):
@@ -335,6 +345,7 @@ class ScoreScreen(TranslatedBindings, Screen[str]):
             yield Static(id="score-table")
             yield Static(id="score-winner")
             yield Static(id="score-explain")
+            yield Static(id="score-kept", classes="hint")
         yield Static(id="score-keys")
 
     def on_mount(self) -> None:
@@ -354,6 +365,10 @@ class ScoreScreen(TranslatedBindings, Screen[str]):
         self.query_one("#score-winner", Static).update(
             Text(strings.winner_line(winners, self.scoring.tie_break), style="bold"))
         self.query_one("#score-explain", Static).update(strings.score_explain())
+        kept = self.query_one("#score-kept", Static)
+        kept.display = self.kept is not None
+        if self.kept is not None:
+            kept.update(strings.finished_game_kept(self.kept))
         self.query_one("#score-keys", Static).update(Text(strings.play_again(), style="bold"))
 
     def action_answer(self, answer: str) -> None:

@@ -492,6 +492,17 @@ def help_keys() -> list[tuple[str, str]]:
     ]
 
 
+def replay_help_keys() -> list[tuple[str, str]]:
+    return [
+        (_("→ or n"), _("the next action")),
+        (_("← or b"), _("the action before")),
+        (_("Page Down / Page Up"), _("ten actions on / back")),
+        (_("Home / End"), _("the first deal / the end of the game")),
+        ("t", _("light or dark colours")),
+        ("q", _("quit")),
+    ]
+
+
 def help_board() -> str:
     return _(
         "The board: the king's plate and the table by dish; each hand's taken cards (everyone "

@@ -123,6 +123,8 @@ class GameLog(RichLog):
     def _write_lines(self, lines: Sequence[str], start: int) -> None:
         if start == 0:
             self.clear()
+            # rebuilt (a hand-over, a new language): once laid out, the newest line shows
+            self.call_after_refresh(self.scroll_end, animate=False)
         for line in lines[start:]:
             style = "bold" if line.startswith("Round") else ""
             self.write(Text(line, style=style), scroll_end=True)

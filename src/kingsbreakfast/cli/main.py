@@ -151,9 +151,10 @@ def _translate_panels() -> None:
     rich_utils.ARGUMENTS_PANEL_TITLE = _("Arguments")
     rich_utils.OPTIONS_PANEL_TITLE = _("Options")
     rich_utils.COMMANDS_PANEL_TITLE = _("Commands")
-    rich_utils.DEFAULT_STRING = _("[default: {}]")
+    # typer fills these with str.format and one positional value
+    rich_utils.DEFAULT_STRING = _("[default: {value}]").replace("{value}", "{}")
     rich_utils.REQUIRED_LONG_STRING = _("[required]")
-    rich_utils.ENVVAR_STRING = _("[env var: {}]")
+    rich_utils.ENVVAR_STRING = _("[env var: {value}]").replace("{value}", "{}")
 
 
 def _readable_metavars(command: Any) -> None:

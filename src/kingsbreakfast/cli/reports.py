@@ -112,10 +112,10 @@ def print_analysis(result: Analysis) -> None:
 
 def print_batch(stats: BatchStats, games_per_second: float, seconds: float) -> None:
     out = console()
-    out.print(_("{games} games, {players} players; {rounds:.2f} rounds and {actions:.1f} "
-                "actions a game; shared wins {shared:.2%}").format(
-        games=stats.games, players=stats.players, rounds=stats.mean_rounds,
-        actions=stats.mean_actions, shared=stats.shared_wins))
+    out.print(_("{games} games, {players} players; {rounds} rounds and {actions} actions a "
+                "game; shared wins {shared}").format(
+        games=stats.games, players=stats.players, rounds=f"{stats.mean_rounds:.2f}",
+        actions=f"{stats.mean_actions:.1f}", shared=f"{stats.shared_wins:.2%}"))
     table = _table(None, _("seat"), _("bot"), _("points"), _("sd"), _("discarded"),
                    _("wins"))
     for seat in range(stats.players):
@@ -123,5 +123,5 @@ def print_batch(stats: BatchStats, games_per_second: float, seconds: float) -> N
                       f"{stats.std_points[seat]:.2f}", f"{stats.mean_discarded[seat]:.2f}",
                       f"{stats.win_rate[seat]:.2%}")
     out.print(table)
-    out.print(_("{rate} games/s ({seconds:.2f} s)").format(
-        rate=f"{games_per_second:,.0f}", seconds=seconds))
+    out.print(_("{rate} games/s ({seconds} s)").format(
+        rate=f"{games_per_second:,.0f}", seconds=f"{seconds:.2f}"))

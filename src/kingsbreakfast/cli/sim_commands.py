@@ -58,8 +58,8 @@ def _bot_description(name: str, english: str) -> str:
         "hard": lambda: _("Hard is the card counter (heuristic), without slips."),
         "expert": lambda: _("Expert is the searcher (ismcts) with 1000 simulations a move."),
         "master": lambda: _(
-            "Master is a neural network trained on self-play; it wins about 40% of "
-            "four-player games against three hard bots (needs numpy)."),
+            "Master is a neural network trained on self-play; in four-player games it wins "
+            "about 40% against three hard bots (needs numpy)."),
     }.get(name)
     return words() if words is not None else english
 

@@ -27,14 +27,28 @@ WIDEST = 100
 """Tables never grow wider than this, however wide the terminal."""
 
 
-def console() -> Console:
+class _Console(Console):
+    def print_table(self, table: _Titled) -> None:
+        if table.heading:
+            self.print(table.heading, style="bold")
+        self.print(table)
+
+
+def console() -> _Console:
     width = min(shutil.get_terminal_size((80, 24)).columns, WIDEST)
-    return Console(width=width, highlight=False, soft_wrap=False)
+    return _Console(width=width, highlight=False, soft_wrap=False)
 
 
-def _table(title: str | None, *headers: str) -> Table:
-    table = Table(title=title, title_justify="left", title_style="bold", box=None,
-                  header_style="bold", pad_edge=False)
+class _Titled(Table):
+    """A table whose title is printed above it as a line of its own (a table's own title
+    is wrapped to the table's width, which may be narrower than the title)."""
+
+    heading: str | None = None
+
+
+def _table(title: str | None, *headers: str) -> _Titled:
+    table = _Titled(box=None, header_style="bold", pad_edge=False)
+    table.heading = title
     for index, header in enumerate(headers):
         table.add_column(header, justify="left" if index == 0 else "right", overflow="fold")
     return table
@@ -51,7 +65,7 @@ def print_tournament(report: Report, written: Sequence[str]) -> None:
         share = bot["win_share"]
         bots.add_row(bot["label"], _share(share["mean"], share["low"], share["high"]),
                      f"{bot['mean_points']:.1f}", f"{bot['mean_discarded']:.2f}")
-    out.print(bots)
+    out.print_table(bots)
     for label, count in report.get("forfeits", {}).items():
         if count:
             out.print(ngettext(
@@ -63,7 +77,7 @@ def print_tournament(report: Report, written: Sequence[str]) -> None:
     for seat in report["seats"]:
         share = seat["win_share"]
         seats.add_row(str(seat["seat"]), _share(share["mean"], share["low"], share["high"]))
-    out.print(seats)
+    out.print_table(seats)
     out.print(_("Written: {files}").format(files=", ".join(written)))
 
 
@@ -71,16 +85,16 @@ def print_analysis(result: Analysis) -> None:
     out = console()
     out.print(_("Bot in every seat: {bot}; seed {seed}.").format(bot=result["bot"],
                                                                   seed=result["seed"]))
-    seats = _table(_("Seat advantage"), _("players"), _("games"),
-                   _("seat win shares (0 = first cook), 95% CI"), _("first cook vs parity"))
+    seats = _table(_("Seat advantage"), _("players"), _("games"), _("seat"),
+                   _("win share (95% CI)"), _("first cook vs parity"))
     for row in result["tables"]:
-        shares = "; ".join(
-            f"{s['seat']}: " + _share(s["win_share"]["mean"], s["win_share"]["low"],
-                                      s["win_share"]["high"])
-            for s in row["seats"])
-        seats.add_row(str(row["players"]), str(row["games"]), shares,
-                      f"×{row['first_cook_edge']:.2f}")
-    out.print(seats)
+        for s in row["seats"]:
+            first = s["seat"] == 0
+            seats.add_row(str(row["players"]) if first else "", str(row["games"]) if first else "",
+                          str(s["seat"]), _share(s["win_share"]["mean"], s["win_share"]["low"],
+                                                 s["win_share"]["high"]),
+                          f"×{row['first_cook_edge']:.2f}" if first else "")
+    out.print_table(seats)
     out.print()
     game = _table(_("The game"), _("players"), _("rounds"), _("king's cards at the end"),
                   _("dragons fed from the table"), _("drawn dragons used at once"),
@@ -97,9 +111,9 @@ def print_analysis(result: Analysis) -> None:
         ends.add_row(str(row["players"]), f"{row['scores']['mean']:.1f}",
                      f"{100 * g['tie_break_discards']:.1f}%",
                      f"{100 * g['tie_break_shared']:.1f}%")
-    out.print(game)
+    out.print_table(game)
     out.print()
-    out.print(ends)
+    out.print_table(ends)
     out.print()
     dishes = len(result["tables"][0]["game"]["mean_king_by_dish"])
     king = _table(_("The king's final plate (mean cards)"), _("players"),
@@ -107,7 +121,7 @@ def print_analysis(result: Analysis) -> None:
     for row in result["tables"]:
         king.add_row(str(row["players"]),
                      *(f"{value:.2f}" for value in row["game"]["mean_king_by_dish"].values()))
-    out.print(king)
+    out.print_table(king)
 
 
 def print_batch(stats: BatchStats, games_per_second: float, seconds: float) -> None:
@@ -122,6 +136,6 @@ def print_batch(stats: BatchStats, games_per_second: float, seconds: float) -> N
         table.add_row(str(seat), stats.policies[seat], f"{stats.mean_points[seat]:.2f}",
                       f"{stats.std_points[seat]:.2f}", f"{stats.mean_discarded[seat]:.2f}",
                       f"{stats.win_rate[seat]:.2%}")
-    out.print(table)
+    out.print_table(table)
     out.print(_("{rate} games/s ({seconds} s)").format(
         rate=f"{games_per_second:,.0f}", seconds=f"{seconds:.2f}"))

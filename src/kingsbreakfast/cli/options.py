@@ -63,6 +63,7 @@ def help_values() -> dict[str, str]:
     """What the help texts name from the program itself, filled in once they are
     translated (a placeholder in the text, so the catalogue holds one sentence)."""
     from kingsbreakfast.bots import BOT_NAMES, BOTS, LEVELS
+    from kingsbreakfast.cli.serve_commands import DB_ENV
     from kingsbreakfast.tui.opponents import default_bot
 
     return {
@@ -73,6 +74,7 @@ def help_values() -> dict[str, str]:
         "bots": ", ".join(BOT_NAMES),
         "default_bot": default_bot(),
         "batch_bots": ", ".join(e.name for e in BOTS if e.batch_policy is not None),
+        "db_env": DB_ENV,
     }
 
 

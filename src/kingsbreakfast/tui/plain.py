@@ -34,6 +34,7 @@ from .board import (
     board_text,
     last_round,
 )
+from .fit import wrap_cells
 from .hint_table import hint_lines
 from .moves import (
     FEED,
@@ -223,7 +224,7 @@ class PlainGame:
             self._hint()
             return None
         if answer in ("?", "help"):
-            self.say(strings.help_text())
+            self._help()
             return None
         found = move_for_key(view, answer)
         action: Action | None = None
@@ -293,6 +294,19 @@ class PlainGame:
         for line in hint_lines(ranking, width - 1):
             self.say(line)
         self.say(strings.hint_explained())
+
+    def _help(self) -> None:
+        """The keys, one a line, then what the board shows (wrapped to the terminal)."""
+        width = shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns - 1
+        self.say(strings.help_title())
+        for key, meaning in strings.help_keys():
+            lines = wrap_cells(meaning, max(width - 14, 20))
+            self.say(f"  {key:<10}  {lines[0]}")
+            for more in lines[1:]:
+                self.say(" " * 14 + more)
+        self.say()
+        for line in wrap_cells(strings.help_board(), width):
+            self.say(line)
 
     def _save(self) -> None:
         path = self.save_path or default_save_path()

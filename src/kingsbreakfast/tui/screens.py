@@ -282,7 +282,7 @@ class HelpScreen(TranslatedBindings, ModalScreen[None]):
         self.dismiss(None)
 
 
-def fit_height(screen: Screen[object], dialog: Widget, scroller: Widget, most: int) -> None:
+def fit_height(screen: Widget, dialog: Widget, scroller: Widget, most: int) -> None:
     """Let ``scroller`` (a list, a scrolling text) take the rows the screen has left once
     the rest of ``dialog`` is shown, so that nothing below it is pushed off the screen."""
     others = sum(child.outer_size.height for child in dialog.children
@@ -396,9 +396,11 @@ def score_table(
             break
     table = Table(box=None, padding=(0, 0), header_style="bold underline", show_edge=False,
                   collapse_padding=True, pad_edge=False)
-    for index, (header, cells) in enumerate(zip(columns.headers, columns.widths, strict=True)):
+    for index, (header, cells_wide) in enumerate(
+        zip(columns.headers, columns.widths, strict=True)
+    ):
         table.add_column(
-            Text(header, justify="left" if index == 0 else "right"), width=cells,
+            Text(header, justify="left" if index == 0 else "right"), width=cells_wide,
             justify="left" if index == 0 else "right", no_wrap=True, overflow="crop",
         )
     for name, cells, points, discarded in rows:

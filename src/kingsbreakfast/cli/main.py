@@ -106,7 +106,6 @@ def build_command(language: str | None = None) -> Any:
     command = typer.main.get_command(app)
     _readable_metavars(command)
     _translate_help(command, help_values())
-    _translate_panels()
     return command
 
 
@@ -136,6 +135,13 @@ def _translate_help(command: Any, values: dict[str, str]) -> None:
         return _usage_words(make_usage(ctx))
 
     command.get_usage = usage
+    make_help = command.format_help
+
+    def format_help(ctx: Any, formatter: Any) -> Any:
+        _translate_panels()  # typer's help module is imported only when help is shown
+        return make_help(ctx, formatter)
+
+    command.format_help = format_help
     for sub in getattr(command, "commands", {}).values():
         _translate_help(sub, values)
 

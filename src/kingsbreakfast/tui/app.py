@@ -25,7 +25,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 
 from kingsbreakfast.engine import Action, HandView, IllegalActionError
-from kingsbreakfast.i18n import N_
+from kingsbreakfast.i18n import N_, current_language
 from kingsbreakfast.i18n.errors import explain
 
 from . import strings
@@ -313,6 +313,8 @@ class PlayApp(App[None]):
     ) -> None:
         super().__init__()
         self.theme = themes()[0] if light else themes()[1]
+        self.language_code = current_language()
+        """The language the screens speak (see :func:`.language.app_language`)."""
         self.game = game
         self.speed = speed
         self.save_path = save_path
@@ -355,7 +357,7 @@ class PlayApp(App[None]):
 
     def action_switch_language(self) -> None:
         """``L``: the next language; the game goes on where it was, told in the new one."""
-        next_language()
+        self.language_code = next_language()
         self.title = strings.title()
         for screen in self.screen_stack:
             translate_bindings(screen)

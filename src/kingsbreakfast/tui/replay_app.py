@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Footer
 
 from kingsbreakfast.engine import Record
-from kingsbreakfast.i18n import N_
+from kingsbreakfast.i18n import N_, current_language
 
 from . import strings
 from .app import themes, toggled
@@ -46,6 +46,7 @@ class ReplayApp(TranslatedBindings, App[None]):
     def __init__(self, record: Record, light: bool = False) -> None:
         super().__init__()
         self.theme = themes()[0] if light else themes()[1]
+        self.language_code = current_language()
         self.replay = Replay(record)
         self.step = 0
 

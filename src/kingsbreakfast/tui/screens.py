@@ -28,7 +28,7 @@ from kingsbreakfast.i18n.words import dish_name
 from . import strings
 from .fit import fit_columns, fit_name
 from .hint_table import hint_columns, hint_row
-from .language import TranslatedBindings
+from .language import TranslatedBindings, app_language
 from .moves import DISH_KEYS, first_dishes, second_dishes
 from .opponents import rank_moves
 
@@ -352,7 +352,8 @@ class ScoreScreen(TranslatedBindings, Screen[str]):
         self.retranslate()
 
     def on_resize(self) -> None:
-        self.retranslate()
+        with app_language(self):
+            self.retranslate()
 
     def retranslate(self) -> None:
         """Draw every line in the current language, the table fitted to the width."""

@@ -20,6 +20,7 @@ from kingsbreakfast.engine import HandView, View, score_hand
 
 from . import strings
 from .board import board_notes, board_rows, board_table
+from .language import app_language
 from .moves import moves
 
 
@@ -46,7 +47,8 @@ class StatusBar(Static):
 
     def on_resize(self) -> None:
         if self._shown is not None:
-            self.show(*self._shown)
+            with app_language(self):
+                self.show(*self._shown)
 
 
 class Board(Static):
@@ -71,7 +73,8 @@ class Board(Static):
     def on_resize(self) -> None:
         """Fit the columns to the new width (names are cut or spelt out again)."""
         if self._shown is not None:
-            self.show(*self._shown)
+            with app_language(self):
+                self.show(*self._shown)
 
 
 class MoveList(OptionList):

@@ -65,6 +65,7 @@ def test_a_finished_game_leaves_the_list_and_is_kept_for_replay() -> None:
     assert saved_games() == [] and entries() == []
     kept = list(finished_dir().glob("*.json"))
     assert len(kept) == 1 and saver.path == kept[0]
+    assert strings.finished_game_kept(str(kept[0])) in out.getvalue()  # said where
     assert read_record(kept[0].read_bytes()).replay().is_over
     listing = runner.invoke(cli, ["saves"])
     assert str(finished_dir()) in listing.output

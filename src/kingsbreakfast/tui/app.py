@@ -30,7 +30,17 @@ from kingsbreakfast.i18n.errors import explain
 
 from . import strings
 from .language import next_language, translate_bindings
-from .moves import DISH_KEYS, DRAW_KEY, FEED, FEED_KEY, PASS_KEY, PLACE_KEY, Move, move_for_key
+from .moves import (
+    DISH_KEYS,
+    DRAW_KEY,
+    FEED,
+    FEED_KEY,
+    PASS_KEY,
+    PLACE_KEY,
+    Move,
+    action_label,
+    move_for_key,
+)
 from .saving import Autosaver, default_save_path, finished_dir, write_record
 from .screens import (
     USE,
@@ -199,7 +209,7 @@ class GameScreen(Screen[None]):
         try:
             self.game.play(action)
         except IllegalActionError as error:
-            self.say(strings.refused(str(action), explain(error)))
+            self.say(strings.refused(action_label(action), explain(error)))
             return
         self.say("")
         self.kb_app.saved = False

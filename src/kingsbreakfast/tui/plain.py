@@ -46,7 +46,7 @@ from .moves import (
     second_dishes,
 )
 from .opponents import rank_moves
-from .saving import Autosaver, default_save_path, write_record
+from .saving import Autosaver, default_save_path, finished_dir, write_record
 from .session import Game, Watcher
 
 AGAIN, QUIT, INTERRUPTED = "again", "quit", "interrupted"
@@ -337,6 +337,9 @@ class PlainGame:
         self.say()
         for line in score_lines(scoring, view.king, self.game.names):
             self.say(line)
+        saver = self.autosaver
+        if saver.written and saver.path.parent == finished_dir():
+            self.say(strings.finished_game_kept(str(saver.path)))
         while True:
             answer = self.ask(strings.plain_again()).lower()
             if answer in ("n", "new", "y", "yes"):

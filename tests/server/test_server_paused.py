@@ -78,7 +78,8 @@ async def _pause_take_over_and_wake(
     successor = Master(Storage(url), bot_delay=3600.0, lease_seconds=1.0, owner="successor")
     await successor.open(migrate=False)
     try:
-        table = await successor.own(table_id, wait=15.0)  # once the paused lease ran out
+        held = await successor.own(table_id, wait=15.0)  # once the paused lease ran out
+        table = None if held is None else held.table
         assert table is not None and table.state is not None and table.version == 0
         # The paused owner's player sends a move on version 0, then the owner wakes. The new
         # owner has not moved yet, so action number 0 is free: only the fence stands between
@@ -107,7 +108,7 @@ async def _pause_take_over_and_wake(
 
         # the new owner plays on from where the store is
         player = Capture(seat)
-        successor.attach(table, player)
+        successor.actor(table).attach(player)
         await act(successor, table, player, table.state.legal_actions()[0])
         assert table.version == 1
     finally:

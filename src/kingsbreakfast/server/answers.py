@@ -1,8 +1,8 @@
 """What each connection of a table was already told, so nothing is told twice.
 
-A refused move used to be answered with a full state frame (about 25 times its size), and a
-repeated one again and again: a cheap amplifier. Now a connection is never sent the same
-version of the table twice (a refusal or a ``sync`` at a version it holds gets the small
+A full state frame is about 25 times the size of a refusal, so answering every refused
+move with one would make a cheap amplifier. A connection is never sent the same version of
+the table twice (a refusal or a ``sync`` at a version it holds gets the small
 answer alone), and the same refusal at the same version is told once; repeats are only
 counted (toward the socket's strike limit, by the transport).
 """
@@ -12,15 +12,17 @@ from __future__ import annotations
 from pydantic import JsonValue
 
 from . import metrics
-from .tables import Outbox, Table, state_frame
+from .audience import Audience, Outbox
+from .tables import Table, state_frame
 from .wire import error_frame
 
 
 class Answers:
     """One table's record of what its connections were sent."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, audience: Audience) -> None:
         self.table = table
+        self.audience = audience
         self._sent: dict[Outbox, int] = {}
         """The version of the last state frame each connection was sent."""
         self._told: dict[Outbox, tuple[int, set[str]]] = {}
@@ -39,7 +41,7 @@ class Answers:
         if self._sent.get(conn) == self.table.version:
             return False
         self._sent[conn] = self.table.version
-        conn.push(state_frame(self.table, conn.seat))
+        conn.push(state_frame(self.table, conn.seat, self.audience.present()))
         return True
 
     def refuse(

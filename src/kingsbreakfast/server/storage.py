@@ -1,6 +1,6 @@
 """Durable storage of tables, seats and actions through SQLAlchemy (SQLite or PostgreSQL).
 
-Calls are synchronous and short; the match master runs them in one worker thread, in order,
+Calls are synchronous and short; :mod:`.persistence` runs them in one worker thread, in order,
 so the event loop never waits on a disk. Actions are written by group commit: the actions
 of every table that arrive while a transaction is running go together in the next one
 (:meth:`Storage.append_actions`), so under load many tables share a commit instead of one

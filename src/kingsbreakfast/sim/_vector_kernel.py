@@ -6,8 +6,8 @@ in rows of arrays between calls, and every rule is applied by the batch kernel's
 functions (``_apply`` for R6–R8, ``_end_round`` for R9/R4/R10, ``_list_legal`` for the legal
 set, ``_greedy`` for the built-in greedy seat): no third copy of the rules (the bots'
 ports, ``_greedy_bot`` and ``_card_counter_bot``, are the batch kernel's too). The observation
-is the view tensor of :mod:`kingsbreakfast.interop.encoding`, written field by field in its
-documented order; ``tests/sim/test_vector_differential.py`` compares it, the masks, the
+is the view tensor of :mod:`kingsbreakfast.tensor.observation`, written by its one writer
+compiled here; ``tests/sim/test_vector_differential.py`` compares it, the masks, the
 rewards and whole trajectories with the engine.
 """
 
@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 from numba import njit
+
+from kingsbreakfast.tensor import observation, utility
 
 from ._batch_kernel import (
     DECK_SIZE,
@@ -36,7 +38,6 @@ from ._batch_kernel import (
     _list_legal,
     _next,
     _points_discards,
-    _ranks_above,
     _splitmix,
     _turn_up,
     _uncounted,
@@ -49,19 +50,8 @@ CALLER = -1
 TOP, PENDING, COOK, ROUND, TURNS_LEFT, TO_MOVE, REMOVED_DRAGONS, REMOVED_UNSEEN, ON_TABLE = range(9)
 STATE_COLUMNS = 9
 
-OBS_SIZE = 98
-"""interop/encoding.py's SIZE (tests/sim/test_vector_differential.py holds them equal)."""
-MAX_PLAYERS = 5
-MAX_ROUNDS = 18
-MAX_HIDDEN = 18
-
-# count / scale as float32, looked up rather than divided (the same numbers encode() makes:
-# the quotient in double precision, then rounded to float32).
-_BY = np.zeros((111, 111), np.float32)
-"""_BY[scale, count] = count / scale."""
-for _scale in (1, 5, 15, 18, 110):
-    for _count in range(111):
-        _BY[_scale, _count] = np.float32(_count / _scale)
+OBS_SIZE = observation.OBS_SIZE
+"""The length of the view tensor (kingsbreakfast.tensor.observation.OBS_SIZE)."""
 
 
 _FEED_BITS = np.zeros(1 << (2 * NUM_DISHES), np.int64)
@@ -133,6 +123,7 @@ def _deal(
     draws: Any,
     removed: Any,
     state: Any,
+    hidden: Any,
     rng: Any,
     decks: Any,
     use_decks: bool,
@@ -152,6 +143,7 @@ def _deal(
     takes[g, :, :] = 0
     draws[g, :, :] = 0
     removed[g, :] = 0
+    hidden[g, :] = 0
     s = rng[g]
     cook = first_cook
     if cook < 0:
@@ -202,6 +194,7 @@ def _act(
     draws: Any,
     removed: Any,
     state: Any,
+    hidden: Any,
     rng: Any,
     use_decks: bool,
 ) -> bool:
@@ -218,6 +211,8 @@ def _act(
     rng[g] = s
     if fed:
         state[g, REMOVED_DRAGONS] += 1
+    if action == 7 and turn_over:  # R7: a dish card drawn, hidden from the others
+        hidden[g, seat] += 1
     if not turn_over:  # R7a: the same player uses or places the drawn dragon
         return False
     state[g, TURNS_LEFT] -= 1
@@ -257,24 +252,11 @@ def _score(g: int, n: int, king: Any, takes: Any, draws: Any, points: Any, disca
         discarded[g, seat] = x
 
 
-@njit(cache=True, inline="always")
-def _rank(g: int, n: int, seat: int, points: Any, discarded: Any) -> float:
-    """The ``rank`` utility (interop/utility.py) from the R12 order: (players ranked below
-    me - players ranked above me) / (players - 1)."""
-    below = 0
-    above = 0
-    mine_p = points[g, seat]
-    mine_x = discarded[g, seat]
-    for other in range(n):
-        if other == seat:
-            continue
-        p = points[g, other]
-        x = discarded[g, other]
-        if _ranks_above(p, x, mine_p, mine_x):
-            above += 1
-        elif _ranks_above(mine_p, mine_x, p, x):
-            below += 1
-    return (below - above) / (n - 1)
+_rank = njit(cache=True, inline="always")(utility.rank)
+"""The ``rank`` utility (kingsbreakfast.tensor.utility.rank), compiled from that function."""
+_write_observation = njit(cache=True, inline="always")(observation.write_observation)
+"""The view tensor's one writer (kingsbreakfast.tensor.observation), compiled."""
+_BY = np.array(observation.SCALED, np.float64)
 
 
 @njit(cache=True, inline="always")
@@ -290,45 +272,16 @@ def _observe(
     draws: Any,
     removed: Any,
     state: Any,
+    hidden: Any,
     obs: Any,
 ) -> None:
-    """Write game ``g`` as seen from ``seat`` into ``obs[g]``: the layout of
-    interop/encoding.py's FIELDS, in order, each value divided by its scale."""
-    for i in range(OBS_SIZE):
-        obs[g, i] = 0.0
-    obs[g, n - 3] = 1.0  # players
-    obs[g, 3] = 1.0 if must_draw else 0.0  # variants
-    obs[g, 4] = 1.0 if dragon_min == 2 else 0.0
-    to_move = state[g, TO_MOVE]
-    if to_move >= 0:
-        obs[g, 5 + _ring(to_move - seat, n)] = 1.0
-    obs[g, 10 + _ring(state[g, COOK] - seat, n)] = 1.0
-    pending = state[g, PENDING]
-    obs[g, 15] = pending
-    obs[g, 16] = _BY[110, DECK_SIZE - state[g, TOP]]
-    obs[g, 17] = _BY[MAX_ROUNDS, state[g, ROUND]]
-    obs[g, 18] = _BY[5, state[g, TURNS_LEFT]]
-    for d in range(NUM_DISHES):
-        obs[g, 19 + d] = _BY[15, table[g, d]]
-        obs[g, 27 + d] = _BY[15, king[g, d]]
-        obs[g, 34 + d] = _BY[15, removed[g, d]]
-        obs[g, 43 + d] = _BY[15, draws[g, seat, d]]
-        unseen = 15 - table[g, d] - king[g, d] - removed[g, d] - draws[g, seat, d]
-        for other in range(n):
-            unseen -= takes[g, other, d]
-        obs[g, 50 + d] = _BY[15, unseen]
-    obs[g, 26] = _BY[5, table[g, DRAGON]]
-    obs[g, 41] = _BY[5, state[g, REMOVED_DRAGONS]]
-    obs[g, 42] = _BY[110, state[g, REMOVED_UNSEEN]]
-    obs[g, 57] = _BY[5, 5 - table[g, DRAGON] - state[g, REMOVED_DRAGONS] - pending]
-    for slot in range(n):
-        other = _ring(seat + slot, n)
-        base = 58 + slot * (NUM_DISHES + 1)
-        hidden = 0
-        for d in range(NUM_DISHES):
-            obs[g, base + d] = _BY[15, takes[g, other, d]]
-            hidden += draws[g, other, d]
-        obs[g, base + NUM_DISHES] = _BY[MAX_HIDDEN, hidden]
+    """Write game ``g`` as seen from ``seat`` into ``obs[g]`` with the tensor's writer."""
+    _write_observation(
+        obs[g], _BY, n, seat, must_draw, dragon_min, state[g, TO_MOVE], state[g, COOK],
+        state[g, PENDING] != 0, DECK_SIZE - state[g, TOP], state[g, ROUND],
+        state[g, TURNS_LEFT], table[g], king[g], removed[g], state[g, REMOVED_DRAGONS],
+        state[g, REMOVED_UNSEEN], takes[g], draws[g], hidden[g], True, False,
+    )
 
 
 @_uncounted
@@ -348,6 +301,7 @@ def reset_games(
     draws: Any,
     removed: Any,
     state: Any,
+    hidden: Any,
     rng: Any,
     obs: Any,
     mask: Any,
@@ -362,13 +316,13 @@ def reset_games(
     seed_word = np.uint64(seed)
     for g in range(deck.shape[0]):
         rng[g] = _splitmix(seed_word ^ _splitmix(np.uint64(g)))
-        _deal(g, n, first_cook, deck, table, king, takes, draws, removed, state, rng,
+        _deal(g, n, first_cook, deck, table, king, takes, draws, removed, state, hidden, rng,
               decks, use_decks, fresh)  # fmt: skip
         _until_caller(g, n, first_cook, must_draw, dragon_min, policy, decks, use_decks,
-                      deck, table, king, takes, draws, removed, state, rng, legal, served,
+                      deck, table, king, takes, draws, removed, state, hidden, rng, legal, served,
                       scratch, fresh)  # fmt: skip
         _write(g, n, must_draw, dragon_min, table, king, takes, draws, removed, state,
-               obs, mask, known)  # fmt: skip
+               hidden, obs, mask, known)  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -388,6 +342,7 @@ def _until_caller(
     draws: Any,
     removed: Any,
     state: Any,
+    hidden: Any,
     rng: Any,
     legal: Any,
     served: Any,
@@ -440,7 +395,8 @@ def _until_caller(
                         break
                     pick -= 1
                 action += 1
-        if _act(g, n, action, deck, table, king, takes, draws, removed, state, rng, use_decks):
+        if _act(g, n, action, deck, table, king, takes, draws, removed, state, hidden, rng,
+                use_decks):
             return True
 
 
@@ -456,6 +412,7 @@ def _write(
     draws: Any,
     removed: Any,
     state: Any,
+    hidden: Any,
     obs: Any,
     mask: Any,
     known: Any,
@@ -467,7 +424,9 @@ def _write(
         mask[g, :] = False
         known[g] = 0
         return
-    _observe(g, n, seat, must_draw, dragon_min, table, king, takes, draws, removed, state, obs)
+    _observe(
+        g, n, seat, must_draw, dragon_min, table, king, takes, draws, removed, state, hidden, obs
+    )
     bits = _legal_bits(g, table, king, state, must_draw, dragon_min)
     known[g] = bits
     for a in range(mask.shape[1]):
@@ -492,6 +451,7 @@ def step_games(
     draws: Any,
     removed: Any,
     state: Any,
+    hidden: Any,
     rng: Any,
     obs: Any,
     mask: Any,
@@ -531,22 +491,22 @@ def step_games(
             action = 0
             while not (bits >> action) & 1:
                 action += 1
-        over = _act(g, n, action, deck, table, king, takes, draws, removed, state, rng,
-                    use_decks)  # fmt: skip
+        over = _act(g, n, action, deck, table, king, takes, draws, removed, state, hidden,
+                    rng, use_decks)  # fmt: skip
         if not over:
             over = _until_caller(g, n, first_cook, must_draw, dragon_min, policy, decks,
                                  use_decks, deck, table, king, takes, draws, removed, state,
-                                 rng, legal, served, scratch, fresh)  # fmt: skip
+                                 hidden, rng, legal, served, scratch, fresh)  # fmt: skip
         if over:
             done[g] = True
             _score(g, n, king, takes, draws, points, discarded)
             for seat in range(n):
-                rewards[g, seat] = _rank(g, n, seat, points, discarded)
+                rewards[g, seat] = _rank(points[g], discarded[g], n, seat)
             if autoreset:
-                _deal(g, n, first_cook, deck, table, king, takes, draws, removed, state, rng,
-                      decks, use_decks, fresh)  # fmt: skip
+                _deal(g, n, first_cook, deck, table, king, takes, draws, removed, state,
+                      hidden, rng, decks, use_decks, fresh)  # fmt: skip
                 _until_caller(g, n, first_cook, must_draw, dragon_min, policy, decks,
                               use_decks, deck, table, king, takes, draws, removed, state,
-                              rng, legal, served, scratch, fresh)  # fmt: skip
+                              hidden, rng, legal, served, scratch, fresh)  # fmt: skip
         _write(g, n, must_draw, dragon_min, table, king, takes, draws, removed, state,
-               obs, mask, known)  # fmt: skip
+               hidden, obs, mask, known)  # fmt: skip

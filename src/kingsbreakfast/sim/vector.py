@@ -2,7 +2,7 @@
 
 ``simulate`` (:mod:`.batch`) plays whole games with built-in policies only. Here the caller
 chooses every action of the seats it plays, one action per game per call, and gets back the
-view tensor of :mod:`kingsbreakfast.interop.encoding` (the same numbers the Gymnasium,
+view tensor of :mod:`kingsbreakfast.tensor.observation` (the same numbers the Gymnasium,
 PettingZoo and OpenSpiel adapters give), the legal-action mask, rewards and done flags for
 all B games at once. The rules are the batch kernel's (held equal to the engine by
 differential tests); the state of every game stays in numpy arrays between calls.
@@ -24,7 +24,7 @@ Rules of the interface:
 - Actions are the engine's ids (0–37). An action that is not legal is replaced by the
   lowest legal id, and ``illegal[g]`` (``info["illegal"]``) says so; nothing else changes.
 - Rewards are 0 until a game ends; then every seat's ``rank`` utility
-  (:mod:`kingsbreakfast.interop.utility`): (players ranked below − ranked above) / (n − 1).
+  (:mod:`kingsbreakfast.tensor.utility`): (players ranked below − ranked above) / (n − 1).
 - Auto-reset in the same step: a game that ends is dealt again at once, and the observation
   returned for it is the new game's first (the caller's seat to move). The final R11 points
   are in ``points``/``info["points"]`` for the games whose ``done`` is set.
@@ -60,8 +60,7 @@ from ._card_counter import new_scratch
 from .batch import _check_decks, _check_int
 
 OBS_SIZE = kernel.OBS_SIZE
-"""The length of the view tensor (interop/encoding.py's SIZE: sim may not import interop, a
-sibling layer, so the tests hold the two equal)."""
+"""The length of the view tensor (kingsbreakfast.tensor.OBS_SIZE)."""
 
 SEAT_POLICIES = {
     "caller": kernel.CALLER,
@@ -136,6 +135,7 @@ class VectorGames:
         self._removed = np.zeros((b, 7), np.int64)
         self._state = np.zeros((b, kernel.STATE_COLUMNS), np.int64)
         self._state[:, kernel.TO_MOVE] = -1
+        self._hidden = np.zeros((b, n), np.int64)
         self._rng = np.zeros(b, np.uint64)
         self._legal = np.zeros(40, np.int64)
         self._served = np.zeros(7, np.int64)
@@ -166,7 +166,7 @@ class VectorGames:
         kernel.reset_games(
             self.players, self.first_cook, self._must_draw, self._dragon_min, self._policy,
             np.uint64(s), self._decks, self._use_decks, self._deck, self._table, self._king,
-            self._takes, self._draws, self._removed, self._state, self._rng,
+            self._takes, self._draws, self._removed, self._state, self._hidden, self._rng,
             self.observations, self.masks, self._legal, self._served, self._known,
             self._scratch, self._fresh,
         )  # fmt: skip
@@ -189,7 +189,7 @@ class VectorGames:
             self.players, self.first_cook, self._must_draw, self._dragon_min, self._policy,
             chosen.astype(np.int64, copy=False), self.autoreset, self._decks,
             self._use_decks, self._deck, self._table, self._king, self._takes, self._draws,
-            self._removed, self._state, self._rng, self.observations, self.masks,
+            self._removed, self._state, self._hidden, self._rng, self.observations, self.masks,
             self.rewards, self.done, self.illegal, self.points, self.discarded,
             self._legal, self._served, self._known, self._scratch, self._fresh,
         )  # fmt: skip

@@ -467,3 +467,32 @@ def test_after_a_hotseat_pass_the_log_shows_its_newest_line() -> None:
             assert log.scroll_y == log.max_scroll_y
 
     run(scenario())
+
+
+def test_no_color_paints_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With NO_COLOR every cell goes out in the terminal's own colours (Textual's NoColor
+    filter: default foreground and background, bold and underline kept), not greyed."""
+    from rich.segment import Segment
+    from rich.style import Style
+    from textual.color import Color
+    from textual.filter import Monochrome, NoColor
+
+    monkeypatch.setenv("NO_COLOR", "")
+    game = Game.new(seats(None, "random", "random"), seed=3)
+
+    async def scenario() -> None:
+        app = PlayApp(game, speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            kinds = {type(f) for f in app._filters if f.enabled}
+            assert NoColor in kinds and Monochrome not in kinds
+            painted = [Segment("x", Style(color="red", bgcolor="grey11", bold=True))]
+            for line_filter in app._filters:
+                if line_filter.enabled:
+                    painted = line_filter.apply(painted, Color(0, 0, 0))
+            style = painted[0].style
+            assert style is not None and style.bold
+            assert style.color is not None and style.color.is_default
+            assert style.bgcolor is not None and style.bgcolor.is_default
+
+    run(scenario())

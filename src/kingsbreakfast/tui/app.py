@@ -63,21 +63,17 @@ SPEEDS = (0.0, 0.2, 0.5, 1.0, 2.0)
 DEFAULT_SPEED = 0.5
 LIGHT, DARK = "textual-light", "textual-dark"
 """The two colour schemes (key t switches): both keep every text readable."""
-PLAIN_LIGHT, PLAIN_DARK = "ansi-light", "ansi-dark"
-"""The schemes under ``NO_COLOR``: the terminal's own background and colours, no paint."""
 
 
-def themes() -> tuple[str, str]:
-    """(light, dark): the painted schemes, or the terminal's own when ``NO_COLOR`` is set
-    (https://no-color.org: any value, even empty)."""
-    if os.environ.get("NO_COLOR") is not None:
-        return PLAIN_LIGHT, PLAIN_DARK
-    return LIGHT, DARK
+def no_color() -> bool | None:
+    """``NO_COLOR`` set (https://no-color.org: any value, even empty): the screens keep
+    their bold and underline but paint no colour, not even a background (Textual's own
+    reading of the variable only greys the colours). For the app's ``ansi_color``."""
+    return True if os.environ.get("NO_COLOR") is not None else None
 
 
 def toggled(theme: str) -> str:
-    light, dark = themes()
-    return light if theme == dark else dark
+    return LIGHT if theme == DARK else DARK
 
 
 class GameScreen(Screen[None]):
@@ -321,8 +317,8 @@ class PlayApp(App[None]):
         light: bool = False,
         autosaver: Autosaver | None = None,
     ) -> None:
-        super().__init__()
-        self.theme = themes()[0] if light else themes()[1]
+        super().__init__(ansi_color=no_color())
+        self.theme = LIGHT if light else DARK
         self.language_code = current_language()
         """The language the screens speak (see :func:`.language.app_language`)."""
         self.game = game

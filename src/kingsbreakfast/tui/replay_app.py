@@ -14,7 +14,7 @@ from kingsbreakfast.engine import Record
 from kingsbreakfast.i18n import N_, current_language
 
 from . import strings
-from .app import themes, toggled
+from .app import DARK, LIGHT, no_color, toggled
 from .language import TranslatedBindings
 from .replay_model import Replay
 from .screens import HelpScreen, score_table
@@ -44,8 +44,8 @@ class ReplayApp(TranslatedBindings, App[None]):
     ]
 
     def __init__(self, record: Record, light: bool = False) -> None:
-        super().__init__()
-        self.theme = themes()[0] if light else themes()[1]
+        super().__init__(ansi_color=no_color())
+        self.theme = LIGHT if light else DARK
         self.language_code = current_language()
         self.replay = Replay(record)
         self.step = 0

@@ -135,6 +135,10 @@ def _translate_help(command: Any, values: dict[str, str]) -> None:
         return _usage_words(make_usage(ctx))
 
     command.get_usage = usage
+    if getattr(command, "options_metavar", None) == "[OPTIONS]":
+        command.options_metavar = _("[OPTIONS]")
+    if getattr(command, "subcommand_metavar", None) == "COMMAND [ARGS]...":
+        command.subcommand_metavar = _("COMMAND [ARGS]...")
     make_help = command.format_help
 
     def format_help(ctx: Any, formatter: Any) -> Any:

@@ -35,7 +35,7 @@ def test_play_plain_from_the_command_line() -> None:
         input=STUBBORN * 80 + "q\n",
     )
     assert result.exit_code == 0, result.output
-    assert "Ann, Bert (random), Cleo (easy)" in result.output
+    assert "Ann, Bob (random), Cid (easy)" in result.output
     assert "Variants: empty_table=must_draw, dragon_min_on_table=1." in result.output
     assert "Final scoring" in result.output
 

@@ -41,7 +41,7 @@ def serve(
             envvar=DB_ENV,
             help="database URL: sqlite:///FILE (default, nothing to install) or "
             "postgresql://user:password@host/dbname (also read from "
-            f"{DB_ENV}, which keeps the password out of the process list)",
+            "{db_env}, which keeps the password out of the process list)",
         ),
     ] = "sqlite:///kingsbreakfast.db",
     workers: Annotated[

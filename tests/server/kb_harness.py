@@ -1,6 +1,7 @@
-"""Drive the match master in-process: an in-memory transport and a seated table.
+"""Drive the registry of tables and their actors in-process: an in-memory transport and a
+seated table.
 
-The master takes its transport as an interface (``Outbox``); tests use this capturing one,
+An actor takes its transport as an interface (``Outbox``); tests use this capturing one,
 the app uses WebSockets. Everything else (storage, engine, bots) is the real thing.
 """
 
@@ -82,7 +83,8 @@ async def act(master: Master, table: Table, conn: Capture, action: Action | str,
               version: int | None = None) -> None:
     if isinstance(action, str):
         action = Action.parse(action)
-    await master.receive(table, conn, Act(table.version if version is None else version, action))
+    version = table.version if version is None else version
+    await master.actor(table).receive(conn, Act(version, action))
 
 
 async def until(condition: Callable[[], bool], seconds: float = 10.0) -> None:

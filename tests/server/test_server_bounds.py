@@ -139,11 +139,11 @@ def test_idle_and_hostless_lobby_tables_expire_and_their_sockets_close() -> None
         await master.leave(hostless.id, tokens[0])
         playing, _ = await seated_table(master, 1, seats=3)
         watcher, host = Capture(None), Capture(0)
-        master.attach(idle, watcher)
-        master.attach(waiting, host)  # a seated player waiting is activity
-        now = max(t.active_at for t in master.tables.values())
-        assert await sweep(master, 60.0, now) == [hostless.id]
-        gone = await sweep(master, 60.0, now + 61.0)
+        master.actor(idle).attach(watcher)
+        master.actor(waiting).attach(host)  # a seated player waiting is activity
+        now = max(a.active_at for a in master.actors.values())
+        assert await sweep(master.actors.values(), 60.0, now) == [hostless.id]
+        gone = await sweep(master.actors.values(), 60.0, now + 61.0)
         assert gone == [idle.id]
         assert watcher.closed == (4004, "this table expired")
         assert set(master.tables) == {waiting.id, playing.id}

@@ -63,7 +63,7 @@ async def play_through_server(
         conns = [Capture(s) for s in range(n)]
         watcher = Capture(None)
         for c in [*conns, watcher]:
-            master.attach(table, c)
+            master.actor(table).attach(c)
         for action in actions:
             assert table.state is not None
             mover = table.state.to_move
@@ -149,7 +149,7 @@ def test_each_frame_is_exactly_the_engine_view_of_its_seat(sqlite_url: str) -> N
         conns = [Capture(s) for s in range(4)]
         watcher = Capture(None)
         for c in [*conns, watcher]:
-            master.attach(table, c)
+            master.actor(table).attach(c)
         rng = random.Random(3)
         states = {0: table.state.clone() if table.state else None}
         while table.state is not None and not table.state.is_over:

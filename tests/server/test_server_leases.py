@@ -85,13 +85,14 @@ def test_an_owner_that_stopped_renewing_can_never_commit_again(db_url: str) -> N
         created, _ = await seated_table(a, 3)
         table_a = a.tables[created.id]  # created in the store, taken by its first request
         mover = Capture(0)
-        a.attach(table_a, mover)
+        a.actor(table_a).attach(mover)
         await act(a, table_a, mover, "draw")
         assert table_a.version == 1
         assert a._keeper is not None
         a._keeper.cancel()  # A is paused: it renews nothing from here on
 
-        table_b = await b.own(table_a.id, wait=5.0)  # waits for A's lease to run out
+        held = await b.own(table_a.id, wait=5.0)  # waits for A's lease to run out
+        table_b = None if held is None else held.table
         assert table_b is not None and table_b.version == 1
         assert b.leases is not None and b.leases.epochs[table_a.id] == 2
         assert table_b.state is not None and table_a.state is not None
@@ -99,13 +100,13 @@ def test_an_owner_that_stopped_renewing_can_never_commit_again(db_url: str) -> N
         seat = table_b.state.to_move
         assert seat is not None
         on_b = Capture(seat)
-        b.attach(table_b, on_b)
+        b.actor(table_b).attach(on_b)
         await act(b, table_b, on_b, table_b.state.legal_actions()[0])
         assert table_b.version == 2
 
         # A wakes up and its player's move arrives: A's memory still says version 1
         stale = Capture(seat)
-        a.attach(table_a, stale)
+        a.actor(table_a).attach(stale)
         await act(a, table_a, stale, table_a.state.legal_actions()[-1])
         assert stale.errors()[-1]["code"] == "storage_unavailable"
         assert table_a.version == 1  # memory unchanged by the refused move
@@ -137,9 +138,10 @@ def test_a_wanted_table_is_handed_over_at_once(db_url: str) -> None:
         created, _ = await seated_table(a, 3)
         table_a = a.tables[created.id]
         watcher = Capture(None)
-        a.attach(table_a, watcher)
+        a.actor(table_a).attach(watcher)
         taking = asyncio.ensure_future(b.own(table_a.id, wait=20.0))
-        table_b = await asyncio.wait_for(taking, 25.0)  # far less than the 30 s lease
+        held = await asyncio.wait_for(taking, 25.0)  # far less than the 30 s lease
+        table_b = None if held is None else held.table
         assert table_b is not None and table_b.id == table_a.id
         assert watcher.closed is not None and watcher.closed[0] == CLOSE_MOVED
         assert table_a.id not in a.tables

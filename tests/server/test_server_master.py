@@ -34,7 +34,7 @@ def test_checks_in_order_and_refusals_change_nothing(db_url: str) -> None:
         conns = [Capture(s) for s in range(3)]
         spectator = Capture(None)
         for c in [*conns, spectator]:
-            master.attach(table, c)
+            master.actor(table).attach(c)
         assert table.state is not None
         version = table.version
         # a spectator cannot act
@@ -75,14 +75,14 @@ def test_a_token_only_acts_for_its_own_seat(sqlite_url: str) -> None:
         master = make_master(sqlite_url, dealer=fixed_dealer(3))
         await master.open()
         table, tokens = await seated_table(master, 3)
-        assert master.authenticate(table, Hello(tokens[1])) == 1
-        assert master.authenticate(table, Hello(None)) is None
+        assert master.actor(table).authenticate(Hello(tokens[1])) == 1
+        assert master.actor(table).authenticate(Hello(None)) is None
         with pytest.raises(ProtocolError) as refused:
-            master.authenticate(table, Hello("not-a-token"))
+            master.actor(table).authenticate(Hello("not-a-token"))
         assert refused.value.code == "bad_token"
         # seat 1's connection cannot move for seat 0, whose turn it is
         intruder = Capture(1)
-        master.attach(table, intruder)
+        master.actor(table).attach(intruder)
         await act(master, table, intruder, "draw")
         assert intruder.errors()[-1]["code"] == "not_your_turn"
         assert table.version == 0
@@ -102,8 +102,8 @@ def test_two_tabs_on_one_version_exactly_one_applies(sqlite_url: str) -> None:
             seat = table.state.to_move
             assert seat is not None
             tab_a, tab_b = Capture(seat), Capture(seat)
-            master.attach(table, tab_a)
-            master.attach(table, tab_b)
+            master.actor(table).attach(tab_a)
+            master.actor(table).attach(tab_b)
             legal = list(table.state.legal_actions())
             first, second = rng.choice(legal), rng.choice(legal)
             version = table.version
@@ -116,8 +116,8 @@ def test_two_tabs_on_one_version_exactly_one_applies(sqlite_url: str) -> None:
             assert table.state.actions[-1] in (first, second)
             refused = len(tab_a.errors()) + len(tab_b.errors())
             assert refused == 2
-            master.detach(table, tab_a)
-            master.detach(table, tab_b)
+            master.actor(table).detach(tab_a)
+            master.actor(table).detach(tab_b)
             rounds += 1
         assert rounds == 100 or (table.state is not None and table.state.is_over)
         await master.close()
@@ -131,12 +131,12 @@ def test_leaving_frees_the_seat_and_kills_the_token(sqlite_url: str) -> None:
         await master.open()
         table, tokens = await seated_table(master, 2, seats=3, bot_level="random", start=False)
         tab = Capture(1)
-        master.attach(table, tab)
+        master.actor(table).attach(tab)
         await master.leave(table.id, tokens[1])
         assert tab.closed is not None and tab.closed[0] == CLOSE_LEFT
         assert table.seats[1].kind == OPEN
         with pytest.raises(ProtocolError):
-            master.authenticate(table, Hello(tokens[1]))
+            master.actor(table).authenticate(Hello(tokens[1]))
         with pytest.raises(LobbyError) as refused:
             await master.leave(table.id, tokens[1])
         assert refused.value.code == "bad_token"
@@ -167,14 +167,14 @@ def test_bots_fill_seats_and_a_zombie_is_played_until_return(sqlite_url: str) ->
         assert table.seats[0].zombie and not table.state.is_over
         # the player returns: the zombie ends, and on its turn the table waits for them
         me = Capture(0)
-        master.attach(table, me)
+        master.actor(table).attach(me)
         assert not table.seats[0].zombie
         # a move the zombie bot was already committing when the player came back may still
         # land: wait until the table is idle at seat 0's turn
-        await until(lambda: table.state.to_move == 0 and not table.lock.locked())
+        await until(lambda: table.state.to_move == 0 and not master.actor(table).lock.locked())
         waited_on = table.version
         # nothing is scheduled for seat 0: no bot move, no clock; the table waits for them
-        assert table.timer is None and table.deadline is None
+        assert master.actor(table).timer is None and table.deadline is None
         view = me.last()["view"]
         assert view["to_move"] == 0 and view["legal"]
         await act(master, table, me, view["legal"][0])
@@ -196,7 +196,7 @@ def test_a_restart_resumes_every_game_from_its_last_committed_action(db_url: str
             seat = table.state.to_move
             assert seat is not None
             conn = Capture(seat)
-            master.attach(table, conn)
+            master.actor(table).attach(conn)
             await act(master, table, conn, rng.choice(table.state.legal_actions()))
         before = table.state.clone() if table.state else None
         await master.close()
@@ -207,7 +207,7 @@ def test_a_restart_resumes_every_game_from_its_last_committed_action(db_url: str
         assert resumed.state == before
         assert resumed.version == 25
         assert again.tables[waiting.id].status == "lobby"
-        assert again.authenticate(resumed, Hello(tokens[2])) == 2
+        assert again.actor(resumed).authenticate(Hello(tokens[2])) == 2
         await again.close()
 
     run(main())
@@ -223,7 +223,7 @@ def test_a_database_fault_refuses_the_move_and_changes_nothing(tmp_path: Any) ->
         await master.open()
         table, _ = await seated_table(master, 3)
         conn = Capture(0)
-        master.attach(table, conn)
+        master.actor(table).attach(conn)
         assert table.state is not None
         before = table.state.clone()
         blocker = sqlite3.connect(path, timeout=0.05)
@@ -247,7 +247,7 @@ def test_the_record_is_served_only_after_the_game(sqlite_url: str) -> None:
         await master.open()
         table, _ = await seated_table(master, 1, seats=3, bot_level="random")
         me = Capture(0)
-        master.attach(table, me)
+        master.actor(table).attach(me)
         with pytest.raises(LobbyError) as early:
             await master.record(table.id)
         assert early.value.status == 409
@@ -259,9 +259,10 @@ def test_the_record_is_served_only_after_the_game(sqlite_url: str) -> None:
         def my_turn() -> bool:
             return table.state is not None and table.state.to_move == 0
 
+        lock = master.actor(table).lock
         while not over():
             # the bots play the other seats: wait for seat 0's turn, with the table idle
-            await until(lambda: over() or (my_turn() and not table.lock.locked()), seconds=60)
+            await until(lambda: over() or (my_turn() and not lock.locked()), seconds=60)
             if not over():
                 assert table.state is not None
                 await act(master, table, me, rng.choice(table.state.legal_actions()))
@@ -277,7 +278,7 @@ def test_the_record_is_served_only_after_the_game(sqlite_url: str) -> None:
         assert step["step"] == 5 and all("draws" in h for h in step["view"]["hands"])
         last = await master.replay_step(table.id, len(table.state.actions))
         assert last["score"] == table.state.score().to_dict()
-        master.detach(table, me)  # the last watcher leaves: served from the archive now
+        master.actor(table).detach(me)  # the last watcher leaves: served from the archive now
         assert table.id not in master.tables
         assert (await master.record(table.id)) == record
         with pytest.raises(LobbyError):
@@ -302,8 +303,8 @@ def test_a_failing_bot_never_stalls_its_table(sqlite_url: str) -> None:
         table, tokens = await seated_table(master, 1, seats=3, bot_level="easy", start=False)
         master.bot_delay = 0.05  # time to swap the bots in before their first move
         await master.start(table.id, tokens[0])
-        table.bots[1] = BrokenBot()
-        table.bots[2] = BrokenBot()
+        master.actor(table).bots[1] = BrokenBot()
+        master.actor(table).bots[2] = BrokenBot()
         await until(lambda: table.version >= 2)
         assert table.state is not None
         assert table.state.history[0].seat == 1
@@ -321,13 +322,13 @@ def test_the_turn_clock_lets_a_bot_move_for_a_player_who_is_there(sqlite_url: st
         table, _ = await seated_table(master, 3, clock_seconds=5)
         conns = [Capture(s) for s in range(3)]
         for c in conns:
-            master.attach(table, c)
+            master.actor(table).attach(c)
         frame = conns[0].last()
         assert frame["clock"]["seat"] == 0
         assert frame["clock"]["deadline_ms"] > clock.time() * 1000 + 4000
         # time runs (the master reads the wall clock it was given): 4.95 s have passed
         master.wall_clock = lambda: clock.time() + 4.95
-        master.attach(table, Capture(None))  # any event re-arms the timer from the deadline
+        master.actor(table).attach(Capture(None))  # any event re-arms the timer from the deadline
         await until(lambda: table.version >= 1)
         assert table.version == 1 and table.state is not None
         assert table.state.history[0].seat == 0

@@ -50,7 +50,7 @@ def test_an_outage_refuses_the_move_retryably_and_memory_stays() -> None:
         await master.open()
         table, _ = await seated_table(master, 3)
         conn = Capture(0)
-        master.attach(table, conn)
+        master.actor(table).attach(conn)
         assert table.state is not None
         before = (table.version, table.state.actions)
         store.failing = True

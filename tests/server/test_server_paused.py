@@ -2,7 +2,11 @@
 SIGSTOP, another takes the table over once the lease runs out and plays on, and when the
 first is continued with a move in hand for that table, it commits nothing: it finds it lost
 the table, tells its sockets to reconnect (1012), and the stored game holds only the new
-owner's moves."""
+owner's moves. An owner stopped in the middle of its lease transaction, holding the lease
+row's lock, delays the successor by the database's idle-in-transaction timeout, never more.
+
+Every test here is bounded (pytest-timeout, thread method: a hang in a database call
+inside a worker thread ends the run with every thread's stack instead of stalling CI)."""
 
 from __future__ import annotations
 
@@ -10,25 +14,33 @@ import asyncio
 import json
 import os
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 import websockets
+from sqlalchemy import create_engine, text
 
 from kingsbreakfast.engine import Action
 from kingsbreakfast.server.master import Master
-from kingsbreakfast.server.storage import Storage
+from kingsbreakfast.server.storage import Storage, normalize_url
 from kingsbreakfast.server.wire import CLOSE_MOVED
 from server.conftest import POSTGRES_URL
 from server.kb_cluster import port_range
 from server.kb_harness import Capture, act
 from server.kb_live import LiveServer
 from server.kb_schema import empty_database
+from server.kb_stall import freeze_inside_renewal, take_over
 
-pytestmark = pytest.mark.skipif(
-    not POSTGRES_URL, reason="needs KINGSBREAKFAST_TEST_POSTGRES_URL (CI)"
-)
+LEASE = 1.0
+IDLE = 3.0
+"""The owner's ``--db-idle-timeout`` in the stalled-transaction test."""
+
+pytestmark = [
+    pytest.mark.skipif(not POSTGRES_URL, reason="needs KINGSBREAKFAST_TEST_POSTGRES_URL (CI)"),
+    pytest.mark.timeout(180, method="thread"),
+]
 
 
 def test_a_paused_owner_never_commits_after_its_table_was_taken_over(tmp_path: Path) -> None:
@@ -78,7 +90,8 @@ async def _pause_take_over_and_wake(
     successor = Master(Storage(url), bot_delay=3600.0, lease_seconds=1.0, owner="successor")
     await successor.open(migrate=False)
     try:
-        table = await successor.own(table_id, wait=15.0)  # once the paused lease ran out
+        held = await successor.own(table_id, wait=15.0)  # once the paused lease ran out
+        table = None if held is None else held.table
         assert table is not None and table.state is not None and table.version == 0
         # The paused owner's player sends a move on version 0, then the owner wakes. The new
         # owner has not moved yet, so action number 0 is free: only the fence stands between
@@ -107,10 +120,55 @@ async def _pause_take_over_and_wake(
 
         # the new owner plays on from where the store is
         player = Capture(seat)
-        successor.attach(table, player)
+        successor.actor(table).attach(player)
         await act(successor, table, player, table.state.legal_actions()[0])
         assert table.version == 1
     finally:
         for ws in sockets:
             await ws.close()
         await successor.close()
+
+
+def test_an_owner_stalled_inside_its_lease_transaction_loses_the_table_in_bounded_time(
+    tmp_path: Path,
+) -> None:
+    """The CI hang of before: the owner frozen between its ``UPDATE leases`` and the commit
+    (``idle in transaction``), the successor's take waiting on the row lock for ever. Here
+    the owner is frozen exactly there, every time: the test holds the lease row so that the
+    owner's renewal waits inside its transaction, stops the owner, and lets the row go; the
+    renewal then completes on the server and sits uncommitted under a stopped client."""
+    assert POSTGRES_URL is not None
+    url = empty_database(POSTGRES_URL)
+    storage = Storage(url)
+    storage.migrate()
+    owner = LiveServer(url, bot_delay=3600.0, port=port_range()[16],
+                       log_path=tmp_path / "owner.log",
+                       extra=("--lease-seconds", str(LEASE), "--no-migrate",
+                              "--db-idle-timeout", str(IDLE)))
+    owner.start()
+    engine = create_engine(normalize_url(url), isolation_level="AUTOCOMMIT")
+    try:
+        status, grant = owner.request("POST", "/api/tables", {"name": "Ann", "seats": 3})
+        assert status == 201
+        table_id = grant["table"]["id"]
+        assert owner.request("POST", f"/api/tables/{table_id}/start", None,
+                             grant["token"])[0] == 200
+        backend = freeze_inside_renewal(owner, engine, table_id)
+        stalled_at = time.monotonic()
+        taken_after = asyncio.run(take_over(url, table_id, LEASE, 4 * (IDLE + LEASE) + 10))
+        assert taken_after is not None, "the successor never got the table"
+        waited = time.monotonic() - stalled_at
+        assert waited <= IDLE + LEASE + 5.0, waited  # the idle timeout, the lease, a margin
+        with engine.connect() as connection:  # the stalled session was ended by the server
+            assert connection.execute(
+                text("SELECT count(*) FROM pg_stat_activity WHERE pid = :p"), {"p": backend}
+            ).scalar_one() == 0
+        stored = storage.load(table_id)
+        assert stored is not None and stored.status == "playing" and stored.actions == ()
+    finally:
+        assert owner.process is not None
+        if owner.process.poll() is None:
+            os.kill(owner.process.pid, signal.SIGCONT)
+        owner.stop()
+        engine.dispose()
+        storage.dispose()

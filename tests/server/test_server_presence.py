@@ -29,17 +29,17 @@ def test_spectators_cost_a_seated_player_nothing_and_players_a_small_update() ->
         await master.open()
         table, _ = await seated_table(master, 2, seats=3)
         ann = Capture(0)
-        master.attach(table, ann)
+        master.actor(table).attach(ann)
         await asyncio.sleep(PRESENCE_SECONDS * 2)  # let Ann's own arrival be told
         start = len(ann.frames)
         crowd = [Capture(None) for _ in range(200)]
         for conn in crowd:
-            master.attach(table, conn)
+            master.actor(table).attach(conn)
         for conn in crowd[:100]:
-            master.detach(table, conn)
+            master.actor(table).detach(conn)
         assert all(kinds(c) == ["state"] for c in crowd)  # each its own greeting, only
         bob = Capture(1)
-        master.attach(table, bob)
+        master.actor(table).attach(bob)
         await until(lambda: len(ann.frames) > start)
         await asyncio.sleep(PRESENCE_SECONDS * 2)
         assert kinds(ann, start) == ["presence"]  # the crowd and Bob: one small update
@@ -59,7 +59,7 @@ def test_a_freed_seat_needs_the_hosts_consent() -> None:
         await master.open()
         table, tokens = await seated_table(master, 3, seats=4)
         ann = Capture(0)
-        master.attach(table, ann)
+        master.actor(table).attach(ann)
         await master.leave(table.id, tokens[2])
         assert table.seats[2].kind == OPEN
 
@@ -79,7 +79,7 @@ def test_a_freed_seat_needs_the_hosts_consent() -> None:
         actor = master.actor(table)
         # only the host answers, and only a request that exists
         bob = Capture(1)
-        master.attach(table, bob)
+        master.actor(table).attach(bob)
         assert await actor.receive(bob, SeatAnswer(2, True)) is True
         assert bob.errors()[-1]["code"] == "not_host"
         assert await actor.receive(ann, SeatAnswer(3, True)) is True
@@ -88,12 +88,12 @@ def test_a_freed_seat_needs_the_hosts_consent() -> None:
         store.failing = True
         assert await actor.receive(ann, SeatAnswer(2, True)) is False
         assert ann.errors()[-1]["code"] == "storage_unavailable"
-        assert table.seats[2].kind == OPEN and 2 in actor.requests
+        assert table.seats[2].kind == OPEN and 2 in actor.consent.requests
         store.failing = False
         # a request nobody answers in time gives way to the next newcomer
-        actor.requests[2].asked_at -= consent.REQUEST_SECONDS + 1
+        actor.consent.requests[2].asked_at -= consent.REQUEST_SECONDS + 1
         seat, dee = await master.join(table.id, "Dee")
-        assert seat == 2 and actor.requests[2].name == "Dee"
+        assert seat == 2 and actor.consent.requests[2].name == "Dee"
         assert await actor.receive(ann, SeatAnswer(2, True)) is False
         assert table.seats[2].holds(dee) and table.seats[2].name == "Dee"
         assert [(h.seat, h.kind, h.name) for h in store.holders(table.id) if h.seat == 2] == [
@@ -123,14 +123,15 @@ def test_a_spectator_coming_or_going_never_restarts_a_bots_wait() -> None:
         master = Master(MemoryStore(), bot_delay=3600.0)
         await master.open()
         table, _ = await seated_table(master, 1, seats=3)
-        timer = table.timer  # a bot's wait, or the host's turn clock-less wait (None)
+        actor = master.actor(table)
+        timer = actor.timer  # a bot's wait, or the host's turn clock-less wait (None)
         watchers = [Capture(None) for _ in range(50)]
         for conn in watchers:
-            master.attach(table, conn)
-            assert table.timer is timer  # a crowd arriving would otherwise stall the table
+            actor.attach(conn)
+            assert actor.timer is timer  # a crowd arriving would otherwise stall the table
         for conn in watchers:
-            master.detach(table, conn)
-            assert table.timer is timer
+            actor.detach(conn)
+            assert actor.timer is timer
         await master.close()
 
     asyncio.run(main())

@@ -34,7 +34,7 @@ def test_each_refusal_of_a_move_is_one_exact_frame(sqlite_url: str) -> None:
         conns = [Capture(seat) for seat in range(3)]
         spectator, stranger = Capture(None), Capture(0)
         for conn in [*conns, spectator]:
-            master.attach(table, conn)
+            master.actor(table).attach(conn)
         state = table.state
         assert state is not None and state.to_move == 0
         version = table.version
@@ -58,15 +58,16 @@ def test_each_refusal_of_a_move_is_one_exact_frame(sqlite_url: str) -> None:
         # state already, so the answer is still the small error alone
         # (and the same refusal at the same version is counted, not told again)
         before = len(conns[1].frames)
-        assert await master.receive(table, conns[1], Act(version + 3, Action.parse("draw")))
+        assert await master.actor(table).receive(conns[1], Act(version + 3, Action.parse("draw")))
         assert conns[1].decoded()[before:] == []
         # a connection not yet sent the current version gets it, once
         late = Capture(1)
-        table.connections.add(late)  # in the table without its greeting frame
+        # in the table without its greeting frame
+        master.actor(table).audience.connections.add(late)
         await act(master, table, late, "draw", version=version + 3)
         await act(master, table, late, "draw", version=version + 3)
         assert [f["type"] for f in late.decoded()] == ["error", "state"]
-        table.connections.discard(late)
+        master.actor(table).audience.connections.discard(late)
         absent = next(d for d in range(7) if state.table[d] == 0)
         name = Action.take(absent).to_record()["dish"]
         await act(master, table, conns[0], Action.take(absent), version=version + 5)
@@ -79,7 +80,7 @@ def test_each_refusal_of_a_move_is_one_exact_frame(sqlite_url: str) -> None:
             "stale_version", "the game moved on since you chose this move",
             {"yours": version + 1, "current": version}, version,
         )
-        await master.receive(table, conns[0], Hello(None))
+        await master.actor(table).receive(conns[0], Hello(None))
         assert conns[0].errors()[-1] == error(
             "already_greeted", "this connection already said hello", {}, version
         )
@@ -95,7 +96,7 @@ def test_a_move_before_the_start_and_after_the_end(sqlite_url: str) -> None:
         await master.open()
         lobby, _ = await seated_table(master, 3, start=False)
         early = Capture(0)
-        master.attach(lobby, early)
+        master.actor(lobby).attach(early)
         await act(master, lobby, early, "draw")
         assert early.errors() == [
             error("not_started", "the game has not started yet", {}, lobby.version)
@@ -104,7 +105,7 @@ def test_a_move_before_the_start_and_after_the_end(sqlite_url: str) -> None:
         table, _ = await seated_table(master, 3)
         conns = [Capture(seat) for seat in range(3)]
         for conn in conns:
-            master.attach(table, conn)
+            master.actor(table).attach(conn)
         assert table.state is not None
         while not table.state.is_over:
             seat = table.state.to_move

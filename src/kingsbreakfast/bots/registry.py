@@ -57,6 +57,10 @@ class BotEntry:
     """Offered to a table's host as the opponent for the empty seats."""
     batch_policy: str | None = None
     """The batch simulator's policy that plays this way, if it has one."""
+    thinks_long: bool = False
+    """A move takes long enough (a median above a millisecond, measured by
+    ``benchmarks/bot_move_time.py``) that a server plays it in a thread, off the event loop
+    every table shares."""
 
     @property
     def description(self) -> str:
@@ -124,7 +128,8 @@ BOTS: Final[tuple[BotEntry, ...]] = (
         batch_policy="heuristic",
     ),
     BotEntry(
-        "ismcts", "Searches many deals of the unseen cards.", _ismcts(None), _ISMCTS_OPTIONS
+        "ismcts", "Searches many deals of the unseen cards.", _ismcts(None), _ISMCTS_OPTIONS,
+        thinks_long=True,
     ),
     BotEntry(
         "easy", "Easy is the greedy bot.", GreedyBot, level=1, offered=True,
@@ -142,7 +147,7 @@ BOTS: Final[tuple[BotEntry, ...]] = (
     ),
     BotEntry(
         "expert", f"Expert is the ismcts bot with {EXPERT_SIMULATIONS} simulations a move.",
-        _ismcts(EXPERT_SIMULATIONS), _ISMCTS_OPTIONS, level=4, offered=True,
+        _ismcts(EXPERT_SIMULATIONS), _ISMCTS_OPTIONS, level=4, offered=True, thinks_long=True,
     ),
     BotEntry(
         "master", "Master is a neural network trained on self-play; it wins about 40% of "

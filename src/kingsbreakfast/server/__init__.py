@@ -1,4 +1,4 @@
-"""Play online: the authoritative match master, its wire protocol, storage and ASGI app.
+"""Play online: the authoritative table actors, their wire protocol, storage and ASGI app.
 
 The server is the only place that holds a game's :class:`~kingsbreakfast.engine.State`; every
 client, human or bot, is sent a :class:`~kingsbreakfast.engine.View` built for its own seat.

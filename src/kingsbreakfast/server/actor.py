@@ -1,18 +1,23 @@
-"""One table's play: the table actor.
+"""One table's play and life: the table actor.
 
-Everything that changes a table in play goes through its actor, under the table's lock:
+Everything that changes a table in memory goes through its actor, under the actor's lock:
 each client message is checked in one fixed order (shape → token → game over → whose turn →
 legal action → state version), committed to the store, and only then applied and broadcast,
 each connection getting its own seat's view. So two tabs sending different moves on the same
 version see exactly one of them applied.
 
-Bots fill the seats nobody took, play for a player whose clock ran out while away (zombie
-mode, until they return) and for a seat whose player left.
+The actor owns the table's :class:`~.lifecycle.Phase` and its one way out of memory,
+:meth:`TableActor.close`. It holds the record (:class:`~.tables.Table`), the runtime no one
+else touches (lock, timer, bots, the bots' generator) and the sockets
+(:class:`~.audience.Audience`); presence, refusals and seat requests are its components
+(:mod:`.presence`, :mod:`.answers`, :mod:`.consent`).
 
-Why a little over 400 lines: the order of checks, commit-then-broadcast and the bots' turns
-share the table's lock and must be read together; what could stand apart already does
-(presence in :mod:`.presence`, refusals in :mod:`.answers`, seat requests in
-:mod:`.consent`).
+Bots fill the seats nobody took, play for a player whose clock ran out while away (zombie
+mode, until they return) and for a seat whose player left. A bot whose registry entry says it
+thinks long plays in the process's bot thread, so the event loop every table shares stays free.
+
+Why about 500 lines: the order of checks, commit-then-broadcast, the bots' turns and the
+phase changes share the lock and must be read together.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import secrets
 import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
@@ -28,25 +34,22 @@ from typing import Any, TypeVar
 
 from pydantic import JsonValue
 
-from kingsbreakfast.bots import IsmctsBot
+from kingsbreakfast.bots import Bot, find_bot, make_bot
 from kingsbreakfast.engine import CARD_IDS, Action, IllegalActionError, State
 
 from . import metrics
 from .answers import Answers
+from .audience import Audience, Outbox
 from .consent import SeatConsent
+from .lifecycle import Closed, CloseReason, Phase, TableEvents
 from .lobby import LobbyError, is_turn_based
 from .persistence import Journal
 from .presence import Fanout, Presence, WatcherFrame
-from .restore import make_bots
 from .store import LeaseLost, SeatRecord, StorageError
 from .tables import (
     BOT,
     HUMAN,
-    LOBBY,
     OPEN,
-    OVER,
-    PLAYING,
-    Outbox,
     Seat,
     Table,
     new_token,
@@ -56,6 +59,7 @@ from .tables import (
 )
 from .wire import (
     CLOSE_LEFT,
+    CLOSE_MOVED,
     Act,
     Hello,
     Message,
@@ -63,6 +67,7 @@ from .wire import (
     ProtocolError,
     SeatAnswer,
     Sync,
+    TableInfo,
     pong_frame,
 )
 
@@ -70,26 +75,22 @@ log = logging.getLogger("kingsbreakfast.server")
 
 T = TypeVar("T")
 Dealer = Callable[[int], tuple[tuple[int, ...], int]]  # a shuffled deck and the first cook
+MOVED = "this table moved to another server: reconnect"
 
 
 @dataclass(slots=True)
 class Hall:
     """What every table of one process shares: the bots' pace, the clocks' time, the thread
-    a searching bot thinks in, and the work in flight that closing must wait for."""
+    a long-thinking bot thinks in, the events tables announce, and the work in flight that
+    closing the process must wait for."""
 
     bot_delay: float = 0.6
     """Seconds a bot waits before moving, so people can follow the game."""
     zombie_grace: float = 30.0
     """How long a disconnected player's turn waits when the table has no clock."""
     wall_clock: Callable[[], float] = time.time
-    closing: bool = False
+    events: TableEvents = field(default_factory=TableEvents)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
-    lease_lost: Callable[[str], None] = lambda _table_id: None
-    """Told when a write was fenced off: the table belongs to another process now."""
-    game_over: Callable[[Table], None] = lambda _table: None
-    """Told when a table's last action was stored (results and ratings)."""
-    clock_started: Callable[[Table], None] = lambda _table: None
-    """Told when a turn's clock starts (turn-based tables store the deadline)."""
     bot_thread: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-bot")
     )
@@ -99,18 +100,87 @@ class Hall:
         task.add_done_callback(self.tasks.discard)
 
 
-class TableActor(SeatConsent):
+class TableActor:
     """The one place a table in memory changes."""
 
     def __init__(self, table: Table, journal: Journal, hall: Hall) -> None:
         self.table = table
         self.journal = journal
         self.hall = hall
-        self.presence = Presence(table)
-        self._consent_init()
-        self.answers = Answers(table)
-        self._watchers = WatcherFrame(table)
+        self.phase = Phase(table.status)
+        self.closed_for: CloseReason | None = None
+        # the runtime: nobody but the actor touches these
+        self.lock = asyncio.Lock()
+        self.timer: asyncio.Task[None] | None = None
+        """The pending bot move or clock of the player to move."""
+        self.bots: dict[int, Bot] = {}
+        """A bot for every seat once dealt: each plays whenever its seat is a bot's, a
+        zombie's or empty."""
+        self.rng = random.Random(secrets.randbits(64))
+        """The bots' generator: seeded from the system, never sent anywhere."""
+        self.active_at = time.monotonic()
+        """When someone last did something here (monotonic seconds): an idle lobby expires."""
+        self._thinks_long = find_bot(table.bot_level).thinks_long
+        if table.state is not None:
+            self._make_bots()
+        # the transport and the components
+        self._timed_out: set[int] = set()
+        """Seats whose player's time ran out in this game (a bot moved for them)."""
+        self.audience = Audience()
+        self.presence = Presence(table, self.audience)
+        self.answers = Answers(table, self.audience)
+        self.consent = SeatConsent(
+            table, journal, self.audience,
+            playing=lambda: self.phase is Phase.PLAYING, seated=self._changed,
+            refuse=self._refuse,
+        )
+        self._watchers = WatcherFrame(table, self.audience)
         self.fanout = Fanout(self.answers.sent)
+
+    def _make_bots(self) -> None:
+        self.bots = {n: make_bot(self.table.bot_level) for n in range(self.table.num_seats)}
+
+    def public_info(self) -> TableInfo:
+        return self.table.public_info(self.audience.present())
+
+    # -- the phase --------------------------------------------------------------------------
+    def _enter(self, phase: Phase) -> None:
+        """A stored phase reached: the record's status follows (a table already closing
+        keeps closing; only its stored status changes)."""
+        self.table.status = phase.value
+        if self.phase.open:
+            self.phase = phase
+
+    def close(self, reason: CloseReason) -> None:
+        """The one way a table leaves memory: no more bot turns, clocks or presence updates,
+        the sockets told as ``reason`` says, then announced (the registry forgets the table
+        and gives its lease back as the reason asks). Idempotent; takes no lock, so it may
+        be called from under the actor's own (a commit fenced off)."""
+        if not self.phase.open:
+            return
+        self.phase = Phase.CLOSING
+        self.closed_for = reason
+        self.presence.stop()
+        self.fanout.stop()
+        if self.timer is not None and self.timer is not asyncio.current_task():
+            self.timer.cancel()
+        self.timer = None
+        tells = reason.tells
+        if tells is not None:
+            self.audience.close_all(*tells)
+        self.phase = Phase.GONE
+        log.info("table %s: closed (%s)", self.table.id, reason.value)
+        self.hall.events.closed.emit(Closed(self, reason))
+
+    async def expire(self) -> bool:
+        """Delete a lobby table that never started (it has no record worth keeping) and
+        close it; False when it is no longer in the lobby."""
+        async with self.lock:
+            if self.phase is not Phase.LOBBY:
+                return False
+            await self.journal.call(self.journal.store.discard_lobby, self.table.id)
+            self.close(CloseReason.EXPIRED)
+        return True
 
     # -- seats ----------------------------------------------------------------------------
     async def claim_seat(
@@ -121,16 +191,19 @@ class TableActor(SeatConsent):
         use (an account's), else a new one; ``holder``: a token the newcomer already has,
         refused if it holds a seat here (one person, one seat)."""
         table = self.table
-        async with table.lock:
-            if table.status == OVER:
+        async with self.lock:
+            self.active_at = time.monotonic()
+            if self.phase is Phase.OVER:
                 raise LobbyError(409, "game_over", "this game is over")
-            if table.status == PLAYING:
-                return self.ask(display, holder, token)
+            if self.phase is Phase.PLAYING:
+                return self.consent.ask(display, holder, token)
             if holder is not None and table.seat_of(holder) is not None:
                 raise LobbyError(409, "already_seated", "you already hold a seat at this table")
             free = [n for n, s in enumerate(table.seats) if s.kind == OPEN]
             if not free:
                 raise LobbyError(409, "table_full", "every seat at this table is taken")
+            if table.name_taken(display):
+                raise LobbyError(409, "seat_name_taken", "a player at this table has this name")
             number = free[0]
             token = token or new_token()
             seat = table.seats[number]
@@ -146,18 +219,17 @@ class TableActor(SeatConsent):
                 raise
             seat.zombie = False
             log.info("table %s: seat %d joined", table.id, number)
-            self.schedule()  # first: the frame carries the new clock
-            self.broadcast()
+            self._changed()
         return number, token
 
     async def free_seat(self, token: str) -> None:
         """Free the token's seat and invalidate the token; its sockets are closed."""
         table = self.table
-        async with table.lock:
+        async with self.lock:
             number = table.seat_of(token)
             if number is None:
                 raise LobbyError(403, "bad_token", "this token holds no seat at this table")
-            if table.status == OVER:
+            if self.phase is Phase.OVER:
                 raise LobbyError(409, "game_over", "this game is over")
             seat = table.seats[number]
             old = (seat.kind, seat.name, seat.token_hash)
@@ -170,26 +242,25 @@ class TableActor(SeatConsent):
             except StorageError:
                 seat.kind, seat.name, seat.token_hash = old
                 raise
-            for conn in [c for c in table.connections if c.seat == number]:
-                table.connections.discard(conn)
+            for conn in [c for c in self.audience.connections if c.seat == number]:
+                self.audience.connections.discard(conn)
                 conn.close(CLOSE_LEFT, "you left this seat")
             log.info("table %s: seat %d left", table.id, number)
-            if table.status == PLAYING:
-                await self.note_holders([number])  # a bot holds it from here
-                self.seat_left(number)
-            self.schedule()  # first: the frame carries the new clock
-            self.broadcast()
+            if self.phase is Phase.PLAYING:
+                await self.consent.note_holders([number])  # a bot holds it from here
+                self.consent.seat_left(number)
+            self._changed()
 
     async def deal(self, token: str, dealer: Dealer) -> None:
         """The host deals: empty seats get bots, the deck is shuffled here and stays here."""
         table = self.table
-        async with table.lock:
+        async with self.lock:
             number = table.seat_of(token)
             if number is None:
                 raise LobbyError(403, "bad_token", "this token holds no seat at this table")
             if number != table.host:
                 raise LobbyError(403, "not_host", "only the host may start the game")
-            if table.status != LOBBY:
+            if self.phase is not Phase.LOBBY:
                 raise LobbyError(409, "already_started", "this game has already started")
             deck, first_cook = dealer(table.num_seats)
             state = State(deck, table.num_seats, first_cook, table.rules)
@@ -206,18 +277,23 @@ class TableActor(SeatConsent):
             )
             table.seats = seats
             table.state = state
-            table.status = PLAYING
-            make_bots(table)
-            await self.note_holders(list(range(table.num_seats)))
+            self._enter(Phase.PLAYING)
+            self._make_bots()
+            await self.consent.note_holders(list(range(table.num_seats)))
             log.info("table %s started", table.id)
-            self.schedule()  # first: the frame carries the new clock
-            self.broadcast()
+            self._changed()
+
+    def _changed(self) -> None:
+        """Seats or phase changed: decide the next turn first (the frame carries the new
+        clock), then send everyone their view."""
+        self.schedule()
+        self.broadcast()
 
     # -- connections ----------------------------------------------------------------------
     def authenticate(self, hello: Hello) -> int | None:
         """The seat a hello's token holds; None for a spectator (or a newcomer whose request
         for a seat waits for the host); ProtocolError otherwise."""
-        if hello.token is None or self.asked_with(hello.token) is not None:
+        if hello.token is None or self.consent.asked_with(hello.token) is not None:
             return None
         number = self.table.seat_of(hello.token)
         if number is None:
@@ -225,12 +301,19 @@ class TableActor(SeatConsent):
         return number
 
     def attach(self, conn: Outbox, hello: Hello | None = None) -> None:
-        """A connection joins: it gets the full current view at once (reconnect = resync)."""
+        """A connection joins: it gets the full current view at once (reconnect = resync).
+        If the table left memory meanwhile (moved to another process), the client is told
+        to reconnect."""
+        if not self.phase.open:
+            conn.close(CLOSE_MOVED, MOVED)
+            return
         table = self.table
-        table.connections.add(conn)
-        asked = None if hello is None or conn.seat is not None else self.asked_with(hello.token)
+        self.active_at = time.monotonic()
+        self.audience.connections.add(conn)
+        consent = self.consent
+        asked = None if hello is None or conn.seat is not None else consent.asked_with(hello.token)
         if asked is not None:
-            self.greet_asker(conn, asked)
+            consent.greet_asker(conn, asked)
         if conn.seat is not None:
             table.seats[conn.seat].zombie = False
             # first: the frame carries the new clock. Only a player changes whose turn waits
@@ -238,42 +321,47 @@ class TableActor(SeatConsent):
             # them arriving would stall the table.
             self.schedule()
             self.presence.changed()  # the others hear of it in a small batched update
-        conn.push(self._watchers.frame() if conn.seat is None else state_frame(table, conn.seat))
+        conn.push(
+            self._watchers.frame() if conn.seat is None
+            else state_frame(table, conn.seat, self.audience.present())
+        )
         self.answers.sent(conn)
-        self.host_arrived(conn)
+        consent.host_arrived(conn)
 
-    def detach(self, conn: Outbox) -> bool:
-        """A connection leaves; True when it was the last watcher of a finished game."""
-        table = self.table
-        if conn not in table.connections:
-            return False
-        table.connections.discard(conn)
+    def detach(self, conn: Outbox) -> None:
+        """A connection leaves; the last watcher of a finished game retires the table (it
+        lives on in the archive)."""
+        connections = self.audience.connections
+        if conn not in connections:
+            return
+        connections.discard(conn)
         self.answers.forget(conn)
-        self.forget_asker(conn)
-        if table.status == OVER and not table.connections:
-            return True
-        if not self.hall.closing and conn.seat is not None:
+        self.consent.forget_asker(conn)
+        if self.phase is Phase.OVER and not connections:
+            self.close(CloseReason.RETIRED)
+        elif self.phase.open and conn.seat is not None:
             self.schedule()  # first: the presence update carries the new clock
             self.presence.changed()
-        return False
 
     async def receive(self, conn: Outbox, message: Message) -> bool:
         """One parsed client message (shape was checked by the parser); True when it was
         refused (the socket counts it toward its strike limit)."""
         table = self.table
+        if not self.phase.open:  # moved while the socket was open
+            conn.close(CLOSE_MOVED, MOVED)
+            return False
         if isinstance(message, Ping):
             conn.push(pong_frame(table.version))
         elif isinstance(message, Sync):
             # one fresh frame per version; asked again at the same version, the client
-            # already has it: the version alone answers
-            if not self.answers.resync(conn):
-                conn.push(pong_frame(table.version))
+            # already has it: the version alone answers, once (:mod:`.answers`)
+            return self.answers.synced(conn)
         elif isinstance(message, Hello):
             return self._refuse(conn, "already_greeted", "this connection already said hello")
         elif isinstance(message, Act):
             return await self._uncancellable(self._act(conn, message))
         elif isinstance(message, SeatAnswer):
-            return await self._uncancellable(self.answer(conn, message.seat, message.accept))
+            return await self._uncancellable(self._answer(conn, message))
         return False
 
     async def _uncancellable(self, work: Coroutine[Any, Any, T]) -> T:
@@ -292,22 +380,29 @@ class TableActor(SeatConsent):
         self.answers.refuse(conn, code, message, params, resync)
         return True
 
+    async def _answer(self, conn: Outbox, answer: SeatAnswer) -> bool:
+        async with self.lock:
+            return await self.consent.answer(conn, answer.seat, answer.accept)
+
     async def _act(self, conn: Outbox, act: Act) -> bool:
         table = self.table
-        async with table.lock:
+        async with self.lock:
             # token: the connection was authenticated for one seat; it acts for that seat
             # only, and only while its token still holds it.
             seat = conn.seat
             if seat is None:
                 return self._refuse(conn, "spectator", "spectators cannot play")
-            if conn not in table.connections:
+            if conn not in self.audience.connections:
                 return self._refuse(conn, "bad_token", "this token no longer holds a seat")
             state = table.state
-            if state is None or table.status == LOBBY:
+            if state is None or self.phase is Phase.LOBBY:
                 return self._refuse(conn, "not_started", "the game has not started yet")
             behind = act.version != table.version
-            if state.is_over:
+            if self.phase is Phase.OVER:
                 return self._refuse(conn, "game_over", "the game is over", resync=behind)
+            if self.phase is not Phase.PLAYING:  # closed while this move waited for the lock
+                conn.close(CLOSE_MOVED, MOVED)
+                return False
             if state.to_move != seat:
                 return self._refuse(
                     conn, "not_your_turn", "it is not your turn", resync=behind,
@@ -339,8 +434,8 @@ class TableActor(SeatConsent):
                 )
         except StorageError as error:
             log.warning("table %s: commit refused (%s)", table.id, error)
-            if isinstance(error, LeaseLost):
-                self.hall.lease_lost(table.id)
+            if isinstance(error, LeaseLost):  # another process owns the table now
+                self.close(CloseReason.LET_GO)
             if conn is not None:
                 self._refuse(
                     conn, error.code,
@@ -352,18 +447,18 @@ class TableActor(SeatConsent):
         metrics.moved()
         table.deadline = None  # a new turn starts a new clock
         if trial.is_over:
-            table.status = OVER
-            table.deadline = None
+            self._enter(Phase.OVER)
             log.info("table %s: game over after %d actions", table.id, table.version)
-            self.hall.game_over(table)
+            self.hall.events.game_over.emit(table)
         self.schedule()
         self.broadcast()
         return True
 
     def broadcast(self) -> None:
         # players first, now; a crowd of spectators after, a chunk at a time (presence.Fanout)
-        connections = list(self.table.connections)
-        frames = state_frames(self.table, {conn.seat for conn in connections})
+        connections = list(self.audience.connections)
+        present = self.audience.present()
+        frames = state_frames(self.table, set(present), present)
         watchers = []
         for conn in connections:
             if conn.seat is None:
@@ -375,44 +470,37 @@ class TableActor(SeatConsent):
         self.presence.told_in_full()
 
     # -- bots, clocks and zombies --------------------------------------------------------
-    def stop(self) -> None:
-        """No more bot turns or clocks for this table (closing, or handing it over)."""
-        self.presence.stop()
-        self.fanout.stop()
-        if self.table.timer is not None:
-            self.table.timer.cancel()
-            self.table.timer = None
-
     def schedule(self) -> None:
         """Decide who plays next and when: a bot now, a human until the clock runs out."""
         table = self.table
         hall = self.hall
-        if table.timer is not None and table.timer is not asyncio.current_task():
-            table.timer.cancel()
-        table.timer = None
+        if self.timer is not None and self.timer is not asyncio.current_task():
+            self.timer.cancel()
+        self.timer = None
         state = table.state
-        if hall.closing or state is None or state.is_over or table.status != PLAYING:
+        if self.phase is not Phase.PLAYING or state is None:
             table.deadline = None
             return
         seat_no = state.to_move
         assert seat_no is not None
         seat = table.seats[seat_no]
         version = table.version
-        if seat.kind != HUMAN or (seat.zombie and not table.connected(seat_no)):
+        connected = self.audience.connected(seat_no)
+        if seat.kind != HUMAN or (seat.zombie and not connected):
             table.deadline = None
             delay = hall.bot_delay
         elif table.clock_seconds is not None:
             if table.deadline is None:
                 table.deadline = hall.wall_clock() + table.clock_seconds
-                hall.clock_started(table)
+                hall.events.clock_started.emit(table)
             delay = max(0.0, table.deadline - hall.wall_clock())
-        elif not table.connected(seat_no):
+        elif not connected:
             table.deadline = None
             delay = hall.zombie_grace
         else:
             table.deadline = None
             return
-        table.timer = asyncio.get_running_loop().create_task(
+        self.timer = asyncio.get_running_loop().create_task(
             self._bot_turn(seat_no, version, delay)
         )
 
@@ -422,12 +510,12 @@ class TableActor(SeatConsent):
 
     async def _bot_move(self, seat_no: int, version: int) -> None:
         table = self.table
-        async with table.lock:
+        async with self.lock:
             state = table.state
             if state is None or table.version != version or state.to_move != seat_no:
                 return
             seat = table.seats[seat_no]
-            if seat.kind == HUMAN and table.connected(seat_no):
+            if seat.kind == HUMAN and self.audience.connected(seat_no):
                 # The player came back while this move waited (the timer may already have
                 # been past cancelling): their turn is theirs unless their own clock ran out.
                 if table.deadline is None or self.hall.wall_clock() < table.deadline:
@@ -436,11 +524,14 @@ class TableActor(SeatConsent):
                 seat.zombie = True  # away when the clock ran out: a bot plays until return
             # (at a turn-based table a bot plays only the move whose clock ran out: nobody
             # is expected to be there between moves)
+            if seat.kind == HUMAN and seat_no not in self._timed_out:
+                self._timed_out.add(seat_no)  # the player's time ran out: told once
+                self.hall.events.timed_out.emit((table, seat_no))
             view = state.view(seat_no)
-            bot = table.bots[seat_no]
-            seed = table.rng.getrandbits(64)
+            bot = self.bots[seat_no]
+            seed = self.rng.getrandbits(64)
             try:
-                if isinstance(bot, IsmctsBot):  # a search takes time: keep the loop free
+                if self._thinks_long:  # the registry says so: keep the loop free
                     loop = asyncio.get_running_loop()
                     action = await loop.run_in_executor(
                         self.hall.bot_thread, lambda: bot.act(view, random.Random(seed))
@@ -455,8 +546,8 @@ class TableActor(SeatConsent):
                 trial = state.clone()
                 trial.play(action, seat=seat_no)
             committed = await self._commit(seat_no, action, trial, None)
-            if not committed and not self.hall.closing:
+            if not committed and self.phase is Phase.PLAYING:
                 # the database is away: try again a little later
-                table.timer = asyncio.get_running_loop().create_task(
+                self.timer = asyncio.get_running_loop().create_task(
                     self._bot_turn(seat_no, version, max(self.hall.bot_delay, 1.0))
                 )

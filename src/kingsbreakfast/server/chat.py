@@ -13,8 +13,8 @@ import unicodedata
 from typing import Any, Final
 
 from .accounts import Accounts
+from .actor import TableActor
 from .lobby import LobbyError
-from .tables import Table
 from .wire import chat_frame
 
 MAX_CHARS: Final = 200
@@ -52,7 +52,8 @@ class Chat:
         if len(self._allowance) > 50_000:
             self._allowance.pop(next(iter(self._allowance)))
 
-    async def say(self, table: Table, seat: int, text: object) -> dict[str, Any]:
+    async def say(self, actor: TableActor, seat: int, text: object) -> dict[str, Any]:
+        table = actor.table
         line = clean_line(text)
         now = self.accounts.wall_clock()
         self._spend(table.id, seat, now)
@@ -60,9 +61,7 @@ class Chat:
         stored = await self.accounts.call(
             self.accounts.store.add_chat, table.id, seat, name, line, now
         )
-        frame = chat_frame(stored.id, seat, name, line, now)
-        for conn in list(table.connections):
-            conn.push(frame)
+        actor.audience.tell(chat_frame(stored.id, seat, name, line, now))
         return _line(stored.id, seat, name, line, now)
 
     async def lines(self, table_id: str) -> list[dict[str, Any]]:

@@ -1,8 +1,8 @@
 """Seats change hands during play only by the host's consent.
 
-A seat freed during play holds a hand others must not see. Before, whoever called ``join``
-first got it, and its hidden cards with it: any lobby visitor, even someone already seated
-at the table (one person, two seats). Now taking such a seat is a *request*: the newcomer
+A seat freed during play holds a hand others must not see, so it never goes to whoever calls
+``join`` first (any lobby visitor, even someone already seated at the table: one person, two
+seats). Taking such a seat is a *request*: the newcomer
 gets a token that holds nothing yet and watches as a spectator; the host is asked at the
 table (a ``seat_request`` frame) and answers with a ``seat_answer`` frame; a bot keeps
 playing the seat meanwhile. Accepted, the newcomer's sockets become the seat's and are sent
@@ -17,22 +17,23 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
+from .audience import Audience, Outbox
 from .lobby import LobbyError
+from .persistence import Journal
 from .store import SeatHolder, SeatRecord, StorageError
-from .tables import BOT, HUMAN, OPEN, PLAYING, Outbox, Table, new_token, token_digest
+from .tables import BOT, HUMAN, OPEN, Table, new_token, token_digest
 from .wire import CLOSE_DECLINED, SeatRequestFrame, encode, error_frame
-
-if TYPE_CHECKING:
-    from .actor import Hall
-    from .persistence import Journal
 
 log = logging.getLogger("kingsbreakfast.server")
 
-REQUEST_SECONDS: Final = 300.0
-"""A request the host has not answered in this time may be replaced by someone else's."""
+REQUEST_SECONDS: Final = 60.0
+"""A request the host has not answered in this time is dropped (its asker is told) when
+someone else asks, so one asker holds a freed seat against the others for a minute at
+most."""
 
 
 @dataclass(slots=True)
@@ -44,17 +45,23 @@ class SeatRequest:
 
 
 class SeatConsent:
-    """The table actor's part that handles requests for seats freed during play."""
+    """A table actor's component for requests for seats freed during play, and for the
+    game's history of seat holders. Its methods run under the actor's lock."""
 
-    table: Table
-    journal: Journal
-    hall: Hall
-
-    def broadcast(self) -> None: ...  # provided by the actor
-
-    def schedule(self) -> None: ...  # provided by the actor
-
-    def _consent_init(self) -> None:
+    def __init__(
+        self, table: Table, journal: Journal, audience: Audience,
+        playing: Callable[[], bool], seated: Callable[[], None],
+        refuse: Callable[[Outbox, str, str], bool],
+    ) -> None:
+        self.table = table
+        self.journal = journal
+        self.audience = audience
+        self._playing = playing
+        """Whether the actor's phase is playing (only then is a seat asked for)."""
+        self._seated = seated
+        """The actor's answer to a seat changing hands: the next turn, then a broadcast."""
+        self._refuse = refuse
+        """The actor's refusal, told once per version (:mod:`.answers`)."""
         self.requests: dict[int, SeatRequest] = {}
         self.asking: dict[Outbox, int] = {}
         """Sockets of newcomers waiting for an answer, and the seat each asked for."""
@@ -72,7 +79,7 @@ class SeatConsent:
             raise LobbyError(
                 409, "no_host", "nobody hosts this table any more to let you sit"
             )
-        if any(s.kind == HUMAN and s.name == display for s in table.seats):
+        if table.name_taken(display):
             raise LobbyError(409, "seat_name_taken", "a player at this table has this name")
         now = time.monotonic()
         for number, old in list(self.requests.items()):
@@ -116,57 +123,55 @@ class SeatConsent:
                 "version": self.table.version,
             }
             text = encode(frame)
-            for conn in list(self.table.connections):
+            for conn in list(self.audience.connections):
                 if conn.seat == host and conn.seat is not None and only in (None, conn):
                     conn.push(text)
 
     # -- answering ------------------------------------------------------------------------
     async def answer(self, conn: Outbox, seat: int, accept: bool) -> bool:
-        """The host's answer; True when refused (the socket counts a strike)."""
+        """The host's answer (under the actor's lock); True when refused (the socket counts
+        a strike)."""
         table = self.table
-        async with table.lock:
-            refusal = self._cannot_answer(conn, seat)
-            if refusal is not None:
-                conn.push(error_frame(refusal[0], refusal[1], {}, table.version))
-                return True
-            request = self.requests[seat]
-            if not accept:
-                self._drop_request(seat, "seat_declined", "the host declined your request")
-                log.info("table %s: seat %d request declined", table.id, seat)
-                return False
-            chair = table.seats[seat]
-            try:
-                await self.journal.call(
-                    self.journal.store.save_seat, table.id,
-                    SeatRecord(seat, HUMAN, request.name, request.token_hash),
-                    self.journal.fence(),
-                )
-            except StorageError:
-                conn.push(error_frame(
-                    "storage_unavailable", "the seat could not be saved; try again",
-                    {"retryable": True}, table.version,
-                ))
-                return False
-            del self.requests[seat]
-            chair.kind, chair.name, chair.token_hash = HUMAN, request.name, request.token_hash
-            chair.zombie = False
-            await self.note_holders([seat])
-            for waiting, asked in list(self.asking.items()):
-                if asked == seat:
-                    del self.asking[waiting]
-                    waiting.seat = seat
-            log.info("table %s: seat %d handed over with the host's consent", table.id, seat)
-            self.schedule()  # first: the frame carries the new clock
-            self.broadcast()  # each socket, the newcomer's too, gets its own seat's view
+        refusal = self._cannot_answer(conn, seat)
+        if refusal is not None:
+            return self._refuse(conn, *refusal)
+        request = self.requests[seat]
+        if not accept:
+            self._drop_request(seat, "seat_declined", "the host declined your request")
+            log.info("table %s: seat %d request declined", table.id, seat)
+            return False
+        chair = table.seats[seat]
+        try:
+            await self.journal.call(
+                self.journal.store.save_seat, table.id,
+                SeatRecord(seat, HUMAN, request.name, request.token_hash),
+                self.journal.fence(),
+            )
+        except StorageError:
+            conn.push(error_frame(
+                "storage_unavailable", "the seat could not be saved; try again",
+                {"retryable": True}, table.version,
+            ))
+            return False
+        del self.requests[seat]
+        chair.kind, chair.name, chair.token_hash = HUMAN, request.name, request.token_hash
+        chair.zombie = False
+        await self.note_holders([seat])
+        for waiting, asked in list(self.asking.items()):
+            if asked == seat:
+                del self.asking[waiting]
+                waiting.seat = seat
+        log.info("table %s: seat %d handed over with the host's consent", table.id, seat)
+        self._seated()  # each socket, the newcomer's too, gets its own seat's view
         return False
 
     def _cannot_answer(self, conn: Outbox, seat: int) -> tuple[str, str] | None:
         table = self.table
-        if conn.seat is None or conn.seat != table.host or conn not in table.connections:
+        if conn.seat is None or conn.seat != table.host or conn not in self.audience.connections:
             return "not_host", "only the host may answer a request for a seat"
         if seat not in self.requests:
             return "no_request", "nobody is asking for this seat"
-        if table.status != PLAYING or table.seats[seat].kind != OPEN:
+        if not self._playing() or table.seats[seat].kind != OPEN:
             return "no_request", "nobody is asking for this seat"
         return None
 

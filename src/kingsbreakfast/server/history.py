@@ -27,7 +27,8 @@ async def my_games(accounts: Accounts, account: Account) -> dict[str, list[dict[
     running: list[dict[str, Any]] = []
     finished: list[dict[str, Any]] = []
     for game_id, seat, status in await accounts.call(accounts.store.account_seats, account.id):
-        table = master.tables.get(game_id)
+        held = master.actors.get(game_id)
+        table = None if held is None else held.table
         if table is None:
             record = await accounts.call(master.storage.load, game_id)
             if record is None:

@@ -14,15 +14,17 @@ import logging
 import os
 import secrets
 import socket
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
 from typing import TYPE_CHECKING
 
+from .lifecycle import CloseReason
 from .lobby import LobbyError
 from .persistence import Journal
 from .store import Fence, StorageError
 
 if TYPE_CHECKING:
-    from .master import Master
+    from .actor import TableActor
 
 log = logging.getLogger("kingsbreakfast.server")
 
@@ -80,32 +82,50 @@ class Leases:
     def forget(self, game_id: str) -> None:
         self.epochs.pop(game_id, None)
 
+    async def hand_over(self, actor: TableActor) -> None:
+        """Another process has a client for this table: finish what is in flight (the
+        actor's lock), close it, then release the lease so the other can take it at once."""
+        async with actor.lock:
+            actor.close(CloseReason.HANDED_OVER)
+            await self.journal.call(
+                self.journal.store.release_leases, self.owner, [actor.table.id], self.seconds
+            )
+
 
 KEEPER_ORPHANS = 100
 """Orphaned tables one process adopts per round, so a dead process's tables spread out."""
 
 
-async def keep_leases(master: Master) -> None:
-    """Renew this process's leases a few times per lease, let go of tables it lost, hand
-    over those another process has clients for, and adopt orphaned tables (a dead owner's
-    tables nobody asked for yet: their bots and clocks must go on)."""
-    leases = master.leases
-    assert leases is not None
-    store = master.storage
+async def keep_leases(
+    leases: Leases, actors: Mapping[str, TableActor],
+    adopt: Callable[[str], Awaitable[None]],
+) -> None:
+    """Renew this process's leases a few times per lease, close the tables it lost, hand
+    over those another process has clients for, and ``adopt`` orphaned tables (a dead
+    owner's tables nobody asked for yet: their bots and clocks must go on). ``actors``: the
+    registry's live mapping of the tables held here."""
+    journal = leases.journal
+    store = journal.store
     loop = asyncio.get_running_loop()
-    while not master.hall.closing:
+    while True:
         started = loop.time()
         try:
-            renewal = await master.journal.call(store.renew_leases, leases.owner, leases.seconds)
+            renewal = await journal.call(store.renew_leases, leases.owner, leases.seconds)
             for table_id in [t for t in list(leases.epochs) if t not in renewal.kept]:
                 log.warning("table %s: lease lost", table_id)
-                master.let_go(table_id)
+                actor = actors.get(table_id)
+                if actor is None:
+                    leases.forget(table_id)
+                else:
+                    actor.close(CloseReason.LET_GO)
             for table_id in renewal.wanted:
-                await master.hand_over(table_id)
-            for table_id in await master.journal.call(store.orphans, KEEPER_ORPHANS):
-                if table_id not in master.tables:
+                actor = actors.get(table_id)
+                if actor is not None:
+                    await leases.hand_over(actor)
+            for table_id in await journal.call(store.orphans, KEEPER_ORPHANS):
+                if table_id not in actors:
                     with suppress(LobbyError):
-                        await master.own(table_id, wait=0.0, ask=False)
+                        await adopt(table_id)
         except StorageError as error:  # the database is away: keep trying; fencing guards
             log.warning("lease keeper: %s", error)
         except Exception:  # never let the keeper die: without it every lease would lapse

@@ -1,12 +1,11 @@
-"""The match master of one process: which tables it holds, and the door to each.
+"""The registry of one process's tables: it finds a table's actor, and creates one.
 
-It keeps the process's tables and their actors, brings unfinished games back at start-up,
-and hands each request to the right place: lobby checks to :mod:`.lobby`, a table's play to
-its :class:`~.actor.TableActor`, the store to :class:`~.persistence.Journal`.
-
-Why a little over 400 lines: it is the one door to every table (lobby calls, sockets,
-ownership in a cluster, the archive), each method a few lines handing on to the module that
-does the work.
+It brings unfinished games back at start-up, takes a table from the store when another
+process had it (cluster), opens new tables and answers the read-only archive calls. Play,
+seats and a table's life belong to the table's :class:`~.actor.TableActor`; the registry
+only learns, from :attr:`~.lifecycle.TableEvents.closed`, that an actor has closed, and then
+forgets it and gives its lease back as the close reason asks. Lobby checks live in
+:mod:`.lobby`, the lease keeper in :mod:`.leases`, lobby expiry in :mod:`.expiry`.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Mapping
 from contextlib import suppress
 from typing import Any
 
@@ -26,6 +25,7 @@ from kingsbreakfast.engine import Record, State
 from .actor import Dealer, Hall, TableActor
 from .expiry import keep_lobby_fresh
 from .leases import Leases, keep_leases
+from .lifecycle import Closed, CloseReason, Phase, TableEvents
 from .lobby import (
     ArchivedGame,
     LobbyError,
@@ -40,8 +40,8 @@ from .lobby import (
 from .persistence import Journal
 from .restore import restore, seat_records
 from .store import GameStore, StorageError
-from .tables import HUMAN, LOBBY, OPEN, OVER, PLAYING, Outbox, Seat, Table, new_token, token_digest
-from .wire import CLOSE_MOVED, Hello, Message, TableInfo
+from .tables import HUMAN, OPEN, OVER, Seat, Table, new_token, token_digest
+from .wire import TableInfo
 
 __all__ = ["ArchivedGame", "LobbyError", "Master", "ReplayStep", "clean_name", "deal"]
 
@@ -49,7 +49,7 @@ log = logging.getLogger("kingsbreakfast.server")
 
 
 class Master:
-    """All tables of one server process."""
+    """All tables of one server process, by id."""
 
     def __init__(
         self,
@@ -69,9 +69,8 @@ class Master:
         self.journal = Journal(storage)
         self.dealer = dealer or deal
         self.hall = Hall(bot_delay=bot_delay, zombie_grace=zombie_grace, wall_clock=wall_clock)
-        self.hall.lease_lost = self._lease_lost
-        self.tables: dict[str, Table] = {}
-        self._actors: dict[str, TableActor] = {}
+        self.events.closed.connect(self._closed)
+        self.actors: dict[str, TableActor] = {}
         self.leases: Leases | None = None
         """None: this process owns every table (one process, SQLite or PostgreSQL). Else
         several processes share the database and each table is held by lease (cluster)."""
@@ -81,9 +80,16 @@ class Master:
         self._keeper: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._taking: dict[str, asyncio.Lock] = {}
-        self.on_restore: Callable[[Table], Awaitable[None]] = _nothing
-        """Told of a table brought back from the store before its clock starts again
-        (turn-based tables take their stored deadline back)."""
+
+    @property
+    def events(self) -> TableEvents:
+        """What this process's tables announce (subscribe with ``events.<kind>.connect``)."""
+        return self.hall.events
+
+    @property
+    def tables(self) -> Mapping[str, Table]:
+        """The record of every table held here, by id."""
+        return {table_id: actor.table for table_id, actor in self.actors.items()}
 
     # The pace of every table lives in the hall; tests tune it through the master.
     @property
@@ -110,7 +116,7 @@ class Master:
     def wall_clock(self, value: Callable[[], float]) -> None:
         self.hall.wall_clock = value
 
-    # -- life cycle -----------------------------------------------------------------------
+    # -- the process's life -----------------------------------------------------------------
     async def open(self, migrate: bool = True) -> None:
         """Migrate the schema and bring back every unfinished table (restart recovery). In a
         cluster, tables are taken on demand and orphans by the lease keeper instead."""
@@ -118,30 +124,32 @@ class Master:
             await self.journal.call(self.storage.migrate)
         if self.lobby_expiry > 0:
             self._sweeper = asyncio.get_running_loop().create_task(
-                keep_lobby_fresh(self, self.lobby_expiry)
+                keep_lobby_fresh(self.actors, self.lobby_expiry)
             )
         if self.leases is not None:
-            self._keeper = asyncio.get_running_loop().create_task(keep_leases(self))
+            self._keeper = asyncio.get_running_loop().create_task(
+                keep_leases(self.leases, self.actors, self._adopt)
+            )
             return
         for record in await self.journal.call(self.storage.load_unfinished):
             table = restore(record)
-            await self.on_restore(table)
-            actor = self._hold(table)
-            actor.schedule()
-        log.info("resumed %d unfinished tables", len(self.tables))
+            await self.events.restored.emit(table)
+            self._hold(table).schedule()
+        log.info("resumed %d unfinished tables", len(self.actors))
 
     async def close(self) -> None:
-        self.hall.closing = True
+        """Stop every chore, close every table (:attr:`CloseReason.SHUTDOWN`), wait for the
+        work in flight, then release every lease at once: a rolling restart waits for no
+        lease to expire."""
         for chore in (self._keeper, self._sweeper):
             if chore is not None:
                 chore.cancel()
                 await asyncio.gather(chore, return_exceptions=True)
-        for actor in self._actors.values():
-            actor.stop()
+        for actor in list(self.actors.values()):
+            actor.close(CloseReason.SHUTDOWN)
         await asyncio.gather(*self.hall.tasks, return_exceptions=True)
         self.hall.bot_thread.shutdown(wait=False, cancel_futures=True)
         if self.leases is not None and self.leases.epochs:
-            # hand every table over at once: a rolling restart waits for no lease to expire
             with suppress(StorageError):
                 await self.journal.call(
                     self.storage.release_leases, self.leases.owner, list(self.leases.epochs),
@@ -151,28 +159,25 @@ class Master:
 
     def _hold(self, table: Table) -> TableActor:
         actor = TableActor(table, self.journal, self.hall)
-        self.tables[table.id] = table
-        self._actors[table.id] = actor
+        old = self.actors.get(table.id)
+        self.actors[table.id] = actor
+        if old is not None:  # replaced: its sockets are told to reconnect if they act
+            old.close(CloseReason.RETIRED)
         return actor
 
-    def _drop(self, table_id: str) -> None:
-        self.tables.pop(table_id, None)
-        actor = self._actors.pop(table_id, None)
-        if actor is not None:
-            actor.stop()
-
-    def forget(self, table_id: str) -> None:
-        """Drop a table that no longer exists (an expired lobby table)."""
-        self._drop(table_id)
-        if self.leases is not None:
-            self.leases.forget(table_id)
-
-    def _retire(self, table_id: str) -> None:
-        """A finished game's last watcher left: it lives on in the archive only, and its
-        lease (if any) is given back, so no process renews it for ever."""
-        self._drop(table_id)
-        if self.leases is not None and self.leases.holds(table_id):
-            self.leases.forget(table_id)
+    def _closed(self, event: Closed) -> None:
+        """An actor closed: forget it, and its lease as the reason asks."""
+        table_id = event.actor.table.id
+        if self.actors.get(table_id) is not event.actor:
+            return  # an actor already replaced: the table itself stays
+        del self.actors[table_id]
+        leases = self.leases
+        if leases is None or event.reason is CloseReason.SHUTDOWN:
+            return  # (shutdown releases every lease at once, after the work in flight)
+        held = leases.holds(table_id)
+        leases.forget(table_id)
+        if event.reason is CloseReason.RETIRED and held:
+            # given back at once, so no process renews a finished game's lease for ever
             task = asyncio.get_running_loop().create_task(self._release(table_id))
             self.hall.keep(task)
 
@@ -183,46 +188,18 @@ class Master:
                 self.storage.release_leases, self.leases.owner, [table_id], 0.0
             )
 
-    # -- ownership (cluster) ----------------------------------------------------------------
-    def _lease_lost(self, table_id: str) -> None:
-        """A write was fenced off: let the table go (its clients reconnect to the owner)."""
-        self.let_go(table_id)
-
-    def let_go(self, table_id: str) -> None:
-        """Forget a table another process owns now; its sockets are closed so their clients
-        reconnect, and the proxy sends them to the new owner."""
-        table = self.tables.get(table_id)
-        self._drop(table_id)
-        if self.leases is not None:
-            self.leases.forget(table_id)
-        if table is not None:
-            for conn in list(table.connections):
-                conn.close(CLOSE_MOVED, "this table moved to another server: reconnect")
-            table.connections.clear()
-            log.info("table %s: handed to another process", table_id)
-
-    async def hand_over(self, table_id: str) -> None:
-        """Another process has a client for this table: finish what is in flight, then
-        release the lease so it can take the table at once."""
-        table = self.tables.get(table_id)
-        if self.leases is None or table is None:
-            return
-        async with table.lock:
-            self.let_go(table_id)
-            await self.journal.call(
-                self.storage.release_leases, self.leases.owner, [table_id], self.leases.seconds
-            )
-
+    # -- finding a table's actor --------------------------------------------------------------
     async def own(
         self, table_id: str, wait: float | None = None, ask: bool = True
-    ) -> Table | None:
-        """The table, held by this process: taken from the store (its game replayed) when
-        another process had it. None when there is no such table in the lobby or in play."""
-        table = self.tables.get(table_id)
+    ) -> TableActor | None:
+        """The table's actor, held by this process: taken from the store (its game replayed)
+        when another process had it. None when there is no such table in the lobby or in
+        play."""
+        actor = self.actors.get(table_id)
         if self.leases is None or len(table_id) > 32:
-            return table
-        if table is not None and (self.leases.holds(table_id) or table.status == OVER):
-            return table
+            return actor
+        if actor is not None and (self.leases.holds(table_id) or actor.phase is Phase.OVER):
+            return actor
         if wait is None:
             wait = self.leases.seconds + 2.0
         lock = self._taking.setdefault(table_id, asyncio.Lock())
@@ -233,11 +210,15 @@ class Master:
             if not lock.locked():
                 self._taking.pop(table_id, None)
 
-    async def _take(self, table_id: str, wait: float, ask: bool) -> Table | None:
+    async def _adopt(self, table_id: str) -> None:
+        """An orphan (its owner died): taken at once, nobody asked."""
+        await self.own(table_id, wait=0.0, ask=False)
+
+    async def _take(self, table_id: str, wait: float, ask: bool) -> TableActor | None:
         assert self.leases is not None
-        table = self.tables.get(table_id)
-        if table is not None and (self.leases.holds(table_id) or table.status == OVER):
-            return table
+        actor = self.actors.get(table_id)
+        if actor is not None and (self.leases.holds(table_id) or actor.phase is Phase.OVER):
+            return actor
         record = await self.journal.call(self.storage.load, table_id)
         if record is None or record.status == OVER:
             return None
@@ -251,46 +232,41 @@ class Master:
         if record is None:
             return None
         table = restore(record)
-        await self.on_restore(table)
+        await self.events.restored.emit(table)
         actor = self._hold(table)
         actor.schedule()
-        log.info("table %s: taken over at version %d", table_id, actor.table.version)
-        return actor.table
+        log.info("table %s: taken over at version %d", table_id, table.version)
+        return actor
 
-    async def held(self, table_id: str) -> Table:
-        """The table for a lobby call on it (404 when there is none)."""
-        table = await self.own(table_id)
-        if table is None:
+    async def held(self, table_id: str) -> TableActor:
+        """The actor of the table a lobby call names (404 when there is none)."""
+        actor = await self.own(table_id)
+        if actor is None:
             raise LobbyError(404, "no_table", "there is no such table", table=table_id[:40])
-        return table
+        return actor
 
     def actor(self, table: Table) -> TableActor:
-        actor = self._actors.get(table.id)
+        """The actor holding this very record (404 when it left memory)."""
+        actor = self.actors.get(table.id)
         if actor is None or actor.table is not table:
             raise LobbyError(404, "no_table", "there is no such table", table=table.id[:40])
         return actor
 
-    # -- lobby ----------------------------------------------------------------------------
-    def get(self, table_id: str) -> Table:
-        table = self.tables.get(table_id)
-        if table is None:
-            raise LobbyError(404, "no_table", "there is no such table", table=table_id[:40])
-        return table
-
-    async def find(self, table_id: str) -> Table | None:
-        """A table in memory, or a finished one brought back from the archive so a returning
+    async def find(self, table_id: str) -> TableActor | None:
+        """A table's actor, or a finished game brought back from the archive so a returning
         player still sees the final view and the score."""
-        table = await self.own(table_id)
-        if table is not None or len(table_id) > 32:
-            return table
+        actor = await self.own(table_id)
+        if actor is not None or len(table_id) > 32:
+            return actor
         record = await self.journal.call(self.storage.load, table_id)
         if record is None or record.status != OVER:
             return None
-        table = self.tables.get(table_id)
-        if table is None:
-            table = self._hold(restore(record)).table
-        return table
+        actor = self.actors.get(table_id)
+        if actor is None:
+            actor = self._hold(restore(record))
+        return actor
 
+    # -- opening tables, and the lobby's calls on one ----------------------------------------
     async def create_table(
         self,
         name: str,
@@ -342,9 +318,7 @@ class Master:
         left during play (the token then holds nothing until the host accepts). ``token``:
         the seat token to use (an account's); ``holder``: one the newcomer already holds."""
         display = clean_name(name)
-        table = await self.held(table_id)
-        table.active_at = time.monotonic()
-        return await self.actor(table).claim_seat(display, token, holder)
+        return await (await self.held(table_id)).claim_seat(display, token, holder)
 
     async def open_table(self, table: Table) -> None:
         """Store and hold a table made ready elsewhere (a rematch, its seats already set)."""
@@ -363,17 +337,17 @@ class Master:
 
     async def leave(self, table_id: str, token: str) -> None:
         """Free the token's seat and invalidate the token; its sockets are closed."""
-        await self.actor(await self.held(table_id)).free_seat(token)
+        await (await self.held(table_id)).free_seat(token)
 
     async def start(self, table_id: str, token: str) -> None:
         """The host deals: empty seats get bots, the deck is shuffled here and stays here."""
-        await self.actor(await self.held(table_id)).deal(token, self.dealer)
+        await (await self.held(table_id)).deal(token, self.dealer)
 
     def public_tables(self) -> list[TableInfo]:
         return [
-            t.public_info()
-            for t in self.tables.values()
-            if t.public and t.status in (LOBBY, PLAYING)
+            actor.public_info()
+            for actor in self.actors.values()
+            if actor.table.public and actor.phase in (Phase.LOBBY, Phase.PLAYING)
         ]
 
     async def lobby_tables(self) -> list[TableInfo]:
@@ -386,42 +360,12 @@ class Master:
         for record in records:
             if not record.public:
                 continue
-            table = self.tables.get(record.id)
-            if table is None:
-                table = restore(record, replay=False)
-            infos.append(table.public_info())
+            actor = self.actors.get(record.id)
+            infos.append(
+                actor.public_info() if actor is not None
+                else restore(record, replay=False).public_info()
+            )
         return infos
-
-    # -- connections ----------------------------------------------------------------------
-    def authenticate(self, table: Table, hello: Hello) -> int | None:
-        """The seat a hello's token holds; None for a spectator; ProtocolError otherwise."""
-        return self.actor(table).authenticate(hello)
-
-    def attach(self, table: Table, conn: Outbox, hello: Hello | None = None) -> None:
-        """A connection joins: it gets the full current view at once (reconnect = resync).
-        If the table moved to another process meanwhile, the client is told to reconnect."""
-        actor = self._actors.get(table.id)
-        if actor is None or actor.table is not table:
-            conn.close(CLOSE_MOVED, "this table moved to another server: reconnect")
-            return
-        table.active_at = time.monotonic()
-        actor.attach(conn, hello)
-
-    def detach(self, table: Table, conn: Outbox) -> None:
-        actor = self._actors.get(table.id)
-        if actor is None or actor.table is not table:
-            table.connections.discard(conn)
-            return
-        if actor.detach(conn):
-            self._retire(table.id)
-
-    async def receive(self, table: Table, conn: Outbox, message: Message) -> bool:
-        """One parsed client message (shape was checked by the parser); True if refused."""
-        actor = self._actors.get(table.id)
-        if actor is None or actor.table is not table:  # moved while the socket was open
-            conn.close(CLOSE_MOVED, "this table moved to another server: reconnect")
-            return False
-        return await actor.receive(conn, message)
 
     # -- archive --------------------------------------------------------------------------
     async def record(self, table_id: str) -> dict[str, Any]:
@@ -433,8 +377,9 @@ class Master:
         """The finished game as it stood after ``step`` actions, every hand shown."""
         state, names = await self._finished(table_id)
         answer = replay_step(state, names, step)
-        table = self.tables.get(table_id)
-        if table is not None:
+        actor = self.actors.get(table_id)
+        if actor is not None:
+            table = actor.table
             answer["seats"] = seat_kinds([(s.kind, s.name) for s in table.seats], table.bot_level)
         else:
             record = await self.journal.call(self.storage.load, table_id)
@@ -445,10 +390,10 @@ class Master:
         return answer
 
     async def _finished(self, table_id: str) -> tuple[State, list[str]]:
-        table = self.tables.get(table_id)
-        if table is not None and table.state is not None and table.status == OVER:
-            return table.state, table.names()
-        if table is not None:
+        actor = self.actors.get(table_id)
+        if actor is not None and actor.table.state is not None and actor.phase is Phase.OVER:
+            return actor.table.state, actor.table.names()
+        if actor is not None:
             raise LobbyError(409, "not_over", "the record is served once the game is over")
         record = await self.journal.call(self.storage.load, table_id)
         if record is None:
@@ -462,6 +407,3 @@ class Master:
     async def archive(self, limit: int = 50) -> list[ArchivedGame]:
         return archived(await self.journal.call(self.storage.list_archive, limit))
 
-
-async def _nothing(_table: Table) -> None:
-    return None

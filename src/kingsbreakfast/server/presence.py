@@ -2,8 +2,8 @@
 bytes, at most a few times a second, never a full state frame each.
 
 A full state frame is a view of the whole game (a couple of kilobytes); sending one to every
-connection whenever anyone connects made a crowd of spectators joining at once bury the
-seated players' sockets. Now the joining socket alone gets the full frame, and the others a
+connection whenever anyone connects would let a crowd of spectators joining at once bury the
+seated players' sockets. So the joining socket alone gets the full frame, and the others a
 :class:`~.wire.PresenceFrame` once the table has been quiet for a moment (batched), and only
 if what it says differs from what they last heard.
 
@@ -17,16 +17,18 @@ import asyncio
 from collections.abc import Callable
 from typing import Final
 
-from .tables import Outbox, Table, state_frame, table_clock
+from .audience import Audience, Outbox
+from .tables import Table, state_frame, table_clock
 from .wire import PresenceFrame, SeatPresence, encode
 
 PRESENCE_SECONDS: Final = 0.25
 """How long presence changes gather before one update goes out: at most four a second."""
 
 
-def presence_frame(table: Table) -> str:
+def presence_frame(table: Table, audience: Audience) -> str:
+    present = audience.present()
     seats: list[SeatPresence] = [
-        {"connected": table.connected(number), "zombie": seat.zombie}
+        {"connected": number in present, "zombie": seat.zombie}
         for number, seat in enumerate(table.seats)
     ]
     frame: PresenceFrame = {
@@ -35,9 +37,9 @@ def presence_frame(table: Table) -> str:
     return encode(frame)
 
 
-def _snapshot(table: Table) -> object:
+def _snapshot(table: Table, audience: Audience) -> object:
     """What a presence frame would say, cheaply comparable (a broadcast takes one)."""
-    present = {conn.seat for conn in table.connections}
+    present = audience.present()
     return (
         table.version, table.deadline,
         tuple((number in present, seat.zombie) for number, seat in enumerate(table.seats)),
@@ -47,8 +49,9 @@ def _snapshot(table: Table) -> object:
 class Presence:
     """One table's batched presence updates."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, audience: Audience) -> None:
         self.table = table
+        self.audience = audience
         self._told: object = None
         """The presence everyone last heard (in a presence or a state frame)."""
         self._pending: asyncio.Task[None] | None = None
@@ -60,7 +63,7 @@ class Presence:
 
     def told_in_full(self) -> None:
         """A state frame went to everyone: it carried the presence too."""
-        self._told = _snapshot(self.table)
+        self._told = _snapshot(self.table, self.audience)
 
     def stop(self) -> None:
         if self._pending is not None:
@@ -70,33 +73,32 @@ class Presence:
     async def _tell(self) -> None:
         await asyncio.sleep(PRESENCE_SECONDS)
         self._pending = None
-        now = _snapshot(self.table)
+        now = _snapshot(self.table, self.audience)
         if now == self._told:
             return
         self._told = now
-        frame = presence_frame(self.table)
-        for conn in list(self.table.connections):
-            conn.push(frame)
+        self.audience.tell(presence_frame(self.table, self.audience))
 
 
 class WatcherFrame:
     """The spectators' greeting, built once while the table stays the same: a crowd arriving
     together costs one view, not one each."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, audience: Audience) -> None:
         self.table = table
+        self.audience = audience
         self._key: object = None
         self._frame = ""
 
     def frame(self) -> str:
         table = self.table
-        present = frozenset(conn.seat for conn in table.connections)
+        present = self.audience.present()
         key = (
             table.version, table.status, table.deadline, present,
             tuple((s.kind, s.name, s.zombie) for s in table.seats),
         )
         if key != self._key:
-            self._key, self._frame = key, state_frame(table, None)
+            self._key, self._frame = key, state_frame(table, None, present)
         return self._frame
 
 

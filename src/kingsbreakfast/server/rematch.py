@@ -17,9 +17,11 @@ import secrets
 from dataclasses import dataclass
 
 from .accounts import Accounts
+from .actor import TableActor
+from .lifecycle import Phase
 from .lobby import LobbyError
 from .sessions import digest
-from .tables import HUMAN, LOBBY, OPEN, OVER, Seat, Table
+from .tables import HUMAN, OPEN, Seat, Table
 from .wire import rematch_frame
 
 
@@ -46,15 +48,16 @@ class Rematches:
         assert token_hash is not None
         return keys.rematch_token(new_id, token_hash)
 
-    async def vote(self, old: Table, seat: int) -> RematchSeat:
-        """``seat`` of the finished table ``old`` wants a rematch."""
-        if old.status != OVER:
+    async def vote(self, actor: TableActor, seat: int) -> RematchSeat:
+        """``seat`` of the finished table ``actor`` holds wants a rematch."""
+        if actor.phase is not Phase.OVER:
             raise LobbyError(409, "not_over", "a rematch is offered once the game is over")
-        lock = self._locks.setdefault(old.id, asyncio.Lock())
+        lock = self._locks.setdefault(actor.table.id, asyncio.Lock())
         async with lock:
-            return await self._vote(old, seat)
+            return await self._vote(actor, seat)
 
-    async def _vote(self, old: Table, seat: int) -> RematchSeat:
+    async def _vote(self, actor: TableActor, seat: int) -> RematchSeat:
+        old = actor.table
         store = self.accounts.store
         master = self.accounts.master
         owners = await self.accounts.call(store.seat_owners, old.id)
@@ -82,14 +85,13 @@ class Rematches:
             new_id, votes = known
         votes.add(seat)
         await self.accounts.call(store.save_rematch, old.id, new_id, votes)
-        frame = rematch_frame(new_id, sorted(votes), needed)
-        for conn in list(old.connections):
-            conn.push(frame)
+        actor.audience.tell(rematch_frame(new_id, sorted(votes), needed))
         started = False
         if votes >= set(needed):
             new = await master.find(new_id)  # (a rematch played out already comes back too)
-            if new is not None and new.status == LOBBY and new.host is not None:
-                await master.start(new_id, self._token(new_id, old, new.host, owners))
+            host = None if new is None else new.table.host
+            if new is not None and new.phase is Phase.LOBBY and host is not None:
+                await master.start(new_id, self._token(new_id, old, host, owners))
             started = True
         return RematchSeat(
             new_id, seat, self._token(new_id, old, seat, owners), sorted(votes), needed, started

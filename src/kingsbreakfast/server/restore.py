@@ -3,17 +3,10 @@ stored actions (a restart, a takeover from another process, a finished game reop
 
 from __future__ import annotations
 
-from kingsbreakfast.bots import make_bot
 from kingsbreakfast.engine import Action, Rules, State
 
 from .store import GameRecord, SeatRecord
 from .tables import Seat, Table
-
-
-def make_bots(table: Table) -> None:
-    """A bot for every seat: each plays whenever its seat is a bot's, a zombie's or empty."""
-    for number in range(table.num_seats):
-        table.bots[number] = make_bot(table.bot_level)
 
 
 def replay_state(record: GameRecord) -> State:
@@ -41,7 +34,6 @@ def restore(record: GameRecord, replay: bool = True) -> Table:
     table.version = len(record.actions)
     if record.deck is not None and replay:
         table.state = replay_state(record)
-        make_bots(table)
     return table
 
 

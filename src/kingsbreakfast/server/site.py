@@ -1,73 +1,48 @@
-"""Everything a player keeps between games, wired into one app: accounts and sessions,
-seats owned by accounts, results and ratings, chat, rematch and turn-based clocks.
+"""Everything a player keeps between games, in one object: accounts and sessions, seats
+owned by accounts, results and ratings, chat, rematch and turn-based clocks.
 
-:func:`install` adds the routes (docs/accounts.md lists them) and the hooks the table actor
-and the match master call; the app's lobby routes ask :class:`Site` who a request is and
-which seat credential it carries (a header token, an account's seat, a guest's cookie).
+:class:`Site` subscribes its parts to the tables' events (a game over settles ratings, a
+turn clock started or a table restored keeps turn-based deadlines); the routes
+(:mod:`.routes.accounts`, :mod:`.routes.at_table`, docs/accounts.md) and the lobby's seat
+calls ask it who a request is and which seat credential it carries (a header token, an
+account's seat, a guest's cookie).
 """
 
 from __future__ import annotations
 
-import json
+import asyncio
+import logging
 import os
 import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket
-from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, JsonValue
+from fastapi import Request, WebSocket
+from fastapi.responses import Response
 
-from .account_store import START_MU, START_SIGMA, Account
+from .account_store import Account
 from .accounts import Accounts
 from .chat import Chat
 from .clocks import TurnClocks
-from .history import my_games
+from .hint_gate import HintGate
+from .limits import ServerLimits
 from .lobby import LobbyError
 from .master import Master
-from .rating_plot import rating_svg
-from .ratings import Ratings, ordinal, profile_body
+from .ratings import Ratings, ordinal
 from .rematch import Rematches
 from .sessions import (
     SEAT_COOKIE_SECONDS,
-    SESSION_COOKIE,
-    SESSION_SECONDS,
     check_csrf,
     clear_cookie,
-    csrf_value,
     same_origin,
     seat_cookie,
     seat_cookie_name,
     set_cookie,
-    set_csrf,
 )
+from .store import StorageError
 from .tables import Table
 
-
-async def secret_body(request: Request) -> dict[str, JsonValue]:
-    """A body holding a password, read by hand: whatever is wrong with it, the refusal never
-    repeats what was sent (the framework's own validation errors do). Not JSON, or not an
-    object, reads as an empty object, whose missing fields are then refused by name."""
-    if len(await request.body()) > 4096:
-        raise LobbyError(413, "body_too_big", "a request body here has at most 4096 bytes")
-    try:
-        body = json.loads(await request.body())
-    except (ValueError, UnicodeDecodeError):
-        return {}
-    return body if isinstance(body, dict) else {}
-
-
-def body_schema(*names: str) -> dict[str, Any]:
-    """The OpenAPI description of a body :func:`secret_body` reads."""
-    properties = {name: {"type": "string"} for name in names}
-    return {"requestBody": {"required": True, "content": {"application/json": {"schema": {
-        "type": "object", "properties": properties, "required": list(names),
-    }}}}}
-
-
-class ChatLine(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    text: JsonValue = None
+log = logging.getLogger("kingsbreakfast.server")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,17 +64,21 @@ def account_body(account: Account) -> dict[str, Any]:
 
 
 class Site:
-    def __init__(self, master: Master, site_key: str | None = None) -> None:
+    def __init__(
+        self, master: Master, site_key: str | None = None, limits: ServerLimits | None = None
+    ) -> None:
         self.master = master
-        self.accounts = Accounts(master)
+        self.accounts = Accounts(master, limits=limits)
+        self.hints = HintGate()
         self.ratings = Ratings(self.accounts)
         self.chat = Chat(self.accounts)
         self.rematches = Rematches(self.accounts)
         self.clocks = TurnClocks(self.accounts)
         self._site_key = site_key or os.environ.get("KINGSBREAKFAST_SITE_KEY") or None
-        master.hall.game_over = self.ratings.game_over
-        master.hall.clock_started = self.clocks.started
-        master.on_restore = self.clocks.restore
+        master.events.game_over.connect(self.ratings.game_over)
+        master.events.clock_started.connect(self.clocks.started)
+        master.events.restored.connect(self.clocks.restore)
+        master.events.timed_out.connect(self._timed_out)
 
     async def open(self) -> None:
         await self.accounts.open(self._site_key)
@@ -177,142 +156,31 @@ class Site:
             raise LobbyError(403, "bad_token", "this token holds no seat at this table")
         return number
 
+    async def leaving(self, table: Table, seat: int, why: str = "left") -> None:
+        """An account's player leaves a game in play (or its time ran out): it ranks last
+        when the game is rated (:mod:`.ratings`). A guest's seat changes nothing for the
+        accounts: guests never count, and the accounts' order among themselves stands."""
+        state = table.state
+        if state is None or state.is_over:
+            return
+        store = self.accounts.store
+        owner = (await self.accounts.call(store.seat_owners, table.id)).get(seat)
+        if owner is not None:
+            await self.accounts.call(
+                store.record_leaver, table.id, owner, seat, table.version, why
+            )
+
+    def _timed_out(self, event: tuple[Table, int]) -> None:
+        table, seat = event
+        task = asyncio.get_running_loop().create_task(self._timed_out_quietly(table, seat))
+        self.master.hall.keep(task)
+
+    async def _timed_out_quietly(self, table: Table, seat: int) -> None:
+        try:
+            await self.leaving(table, seat, "clock")
+        except StorageError as error:
+            log.warning("table %s: a seat's time out not stored (%s)", table.id, error)
+
     async def left(self, request: Request, response: Response, table_id: str, seat: int) -> None:
         await self.accounts.call(self.accounts.store.disown_seat, table_id, seat)
         clear_cookie(response, request, seat_cookie_name(table_id))
-
-
-def install(app: FastAPI, master: Master, site_key: str | None = None) -> Site:
-    """Add the account, rating, history, chat and rematch routes to ``app``."""
-    site = Site(master, site_key)
-    accounts = site.accounts
-
-    def answer(request: Request, body: dict[str, Any], status: int = 200) -> JSONResponse:
-        csrf, fresh = csrf_value(request)
-        response = JSONResponse(
-            {**body, "csrf": csrf}, status_code=status, headers={"cache-control": "no-store"}
-        )
-        if fresh:
-            set_csrf(response, request, csrf)
-        return response
-
-    async def session_answer(request: Request, account: Account, status: int) -> JSONResponse:
-        cookie = await accounts.start_session(account, request.cookies.get(SESSION_COOKIE))
-        response = answer(request, {"account": account_body(account)}, status)
-        set_cookie(response, request, SESSION_COOKIE, cookie, SESSION_SECONDS)
-        return response
-
-    @app.get("/api/account", tags=["accounts"])
-    async def who_am_i(request: Request) -> JSONResponse:
-        """The logged-in account (or null) and the CSRF value to send back in X-CSRF-Token."""
-        account = await accounts.current(request)
-        return answer(request, {"account": None if account is None else account_body(account)})
-
-    @app.post("/api/account/register", tags=["accounts"], status_code=201,
-              openapi_extra=body_schema("name", "password"))
-    async def register(request: Request) -> JSONResponse:
-        """A new account, logged in at once."""
-        check_csrf(request)
-        body = await secret_body(request)
-        account = await accounts.register(body.get("name"), body.get("password"))
-        return await session_answer(request, account, 201)
-
-    @app.post("/api/account/login", tags=["accounts"],
-              openapi_extra=body_schema("name", "password"))
-    async def login(request: Request) -> JSONResponse:
-        """A new session for this browser."""
-        check_csrf(request)
-        body = await secret_body(request)
-        address = request.client.host if request.client else "?"
-        account = await accounts.login(body.get("name"), body.get("password"), address)
-        return await session_answer(request, account, 200)
-
-    @app.post("/api/account/logout", tags=["accounts"], status_code=204)
-    async def logout(request: Request) -> Response:
-        check_csrf(request)
-        cookie = request.cookies.get(SESSION_COOKIE)
-        if cookie:
-            await accounts.end_session(cookie)
-        response = Response(status_code=204)
-        clear_cookie(response, request, SESSION_COOKIE)
-        return response
-
-    @app.post("/api/account/password", tags=["accounts"],
-              openapi_extra=body_schema("old", "new"))
-    async def change_password(request: Request) -> JSONResponse:
-        """Every session of the account ends; this browser gets a new one."""
-        account = await _need_account(request)
-        body = await secret_body(request)
-        await accounts.change_password(account, body.get("old"), body.get("new"))
-        return await session_answer(request, account, 200)
-
-    async def _need_account(request: Request) -> Account:
-        account = await site.writer(request)
-        if account is None:
-            raise LobbyError(401, "not_logged_in", "log in first")
-        return account
-
-    @app.get("/api/me/games", tags=["accounts"])
-    async def games(request: Request) -> dict[str, list[dict[str, Any]]]:
-        account = await accounts.current(request)
-        if account is None:
-            raise LobbyError(401, "not_logged_in", "log in first")
-        return await my_games(accounts, account)
-
-    @app.get("/api/leaderboard", tags=["accounts"])
-    async def leaderboard(page: int = 1, size: int = 20) -> dict[str, Any]:
-        """Accounts with a rated game, best conservative rating (μ − 3σ) first."""
-        return await site.ratings.leaderboard(page, size)
-
-    @app.get("/api/players/{name}", tags=["accounts"])
-    async def profile(name: str) -> dict[str, Any]:
-        account, totals, results = await site.ratings.profile(name[:64])
-        return profile_body(account, totals, results)
-
-    @app.get("/api/players/{name}/rating.svg", tags=["accounts"])
-    async def rating_plot(name: str, title: str = "", desc: str = "") -> Response:
-        """The rating history as SVG; ``title`` and ``desc`` are the page's translated
-        words for screen readers."""
-        account, _totals, results = await site.ratings.profile(name[:64])
-        ratings = [round(ordinal(START_MU, START_SIGMA), 2)]  # where everyone starts
-        ratings += [round(ordinal(r.mu, r.sigma), 2) for r in results if r.rated]
-        svg = rating_svg(ratings, title[:120] or account.name, desc[:300])
-        return Response(svg, media_type="image/svg+xml",
-                        headers={"cache-control": "no-cache"})
-
-    @app.get("/api/tables/{table_id}/chat", tags=["table"])
-    async def chat_lines(table_id: str) -> list[dict[str, Any]]:
-        table = await _found(table_id)
-        return await site.chat.lines(table.id)
-
-    @app.post("/api/tables/{table_id}/chat", tags=["table"], status_code=201)
-    async def say(request: Request, table_id: str, body: ChatLine) -> dict[str, Any]:
-        table = await _found(table_id)
-        seat = await site.seat_of(request, table, request.headers.get("x-seat-token"))
-        return await site.chat.say(table, seat, body.text)
-
-    @app.post("/api/tables/{table_id}/rematch", tags=["table"])
-    async def rematch(request: Request, table_id: str) -> JSONResponse:
-        """One click of one player: the new table, their seat and token there."""
-        table = await _found(table_id)
-        seat = await site.seat_of(request, table, request.headers.get("x-seat-token"))
-        again = await site.rematches.vote(table, seat)
-        response = answer(request, {
-            "table": again.table, "seat": again.seat, "token": again.token,
-            "invite": f"/t/{again.table}", "votes": again.votes, "needed": again.needed,
-            "started": again.started,
-        })
-        if table.seats[seat].kind == "human":
-            owners = await accounts.call(accounts.store.seat_owners, again.table)
-            if seat not in owners:
-                set_cookie(response, request, seat_cookie_name(again.table), again.token,
-                           SEAT_COOKIE_SECONDS)
-        return response
-
-    async def _found(table_id: str) -> Table:
-        table = await master.find(table_id)
-        if table is None:
-            raise LobbyError(404, "no_table", "there is no such table", table=table_id[:40])
-        return table
-
-    return site

@@ -1,6 +1,6 @@
-"""What the match master needs from a database, as a ``Protocol``: the SQL store
+"""What the server needs from a database, as a ``Protocol``: the SQL store
 (:mod:`.storage`) serves SQLite and PostgreSQL, the in-memory one (:mod:`.memory_store`)
-serves tests, and the master cannot tell them apart.
+serves tests, and the table actors cannot tell them apart.
 
 Every call is synchronous and short; :mod:`.persistence` runs them in one worker thread.
 """

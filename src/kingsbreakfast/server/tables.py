@@ -1,26 +1,26 @@
-"""One table in memory: its seats, its game state and who is watching.
+"""What is kept about one table: its seats, its game state and its version.
 
-The state lives only here and in the database's record (deck + actions). Everything a
+This is the table's record, the part the store holds too (the deck and the actions rebuild
+the state); the actor's runtime (lock, timer, bots, generator) lives in
+:class:`~.actor.TableActor` and its sockets in :class:`~.audience.Audience`. Everything a
 connection is sent is built by :func:`state_frame` from ``state.view(seat)``, never from the
 state itself.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import hmac
-import random
 import secrets
-import time
-from dataclasses import dataclass, field, replace
-from typing import Final, Protocol, cast
+from collections.abc import Collection
+from dataclasses import dataclass, replace
+from typing import Final, cast
 
 from orjson import Fragment
 
-from kingsbreakfast.bots import Bot
 from kingsbreakfast.engine import Rules, State, TurnDict
 
+from .names import look_alike_key
 from .wire import Clock, SeatInfo, StateFrame, TableInfo, encode, shared_part
 
 OPEN: Final = "open"
@@ -30,17 +30,8 @@ BOT: Final = "bot"
 LOBBY: Final = "lobby"
 PLAYING: Final = "playing"
 OVER: Final = "over"
-
-
-class Outbox(Protocol):
-    """Where a connection's frames go. Pushing never blocks a table: a connection that cannot
-    keep up is closed by its own outbox."""
-
-    seat: int | None
-
-    def push(self, text: str) -> None: ...
-
-    def close(self, code: int, reason: str) -> None: ...
+"""The stored status of a game (:class:`~.lifecycle.Phase` values): written by the actor as
+its phase changes, read from the store for tables no actor holds."""
 
 
 def new_token() -> str:
@@ -77,21 +68,13 @@ class Table:
     public: bool
     seats: list[Seat]
     status: str = LOBBY
+    """As stored: a held table's actor writes it from its phase."""
     state: State | None = None
-    connections: set[Outbox] = field(default_factory=set)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    timer: asyncio.Task[None] | None = None
     deadline: float | None = None
     """Wall-clock time (seconds) at which the clock runs out for the player to move."""
-    bots: dict[int, Bot] = field(default_factory=dict)
-    rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
-    """The bots' generator: seeded from the system, never sent anywhere."""
-
-    active_at: float = field(default_factory=time.monotonic)
-    """When someone last did something here (monotonic seconds): an idle lobby expires."""
     version: int = 0
     """How many actions were accepted: every client action names the version it saw. Kept
-    by the match master beside ``state`` (counting the history on every frame is slow)."""
+    by the actor beside ``state`` (counting the history on every frame is slow)."""
 
     @property
     def host(self) -> int | None:
@@ -107,8 +90,11 @@ class Table:
                 return number
         return None
 
-    def connected(self, seat: int) -> bool:
-        return any(c.seat == seat for c in self.connections)
+    def name_taken(self, display: str) -> bool:
+        """A person at this table has a name that reads like ``display`` (:mod:`.names`):
+        ``Zed``, ``zed`` and ``ZED`` never sit at one table."""
+        key = look_alike_key(display)
+        return any(s.kind == HUMAN and look_alike_key(s.name) == key for s in self.seats)
 
     def names(self) -> list[str]:
         return [
@@ -116,9 +102,9 @@ class Table:
             for number, seat in enumerate(self.seats)
         ]
 
-    def public_info(self) -> TableInfo:
-        """What anyone may see of the table (lobby list, invite page): never the deck."""
-        present = {conn.seat for conn in self.connections}  # one pass, not one per seat
+    def public_info(self, present: Collection[int | None] = ()) -> TableInfo:
+        """What anyone may see of the table (lobby list, invite page): never the deck.
+        ``present``: the seats with a socket connected (the actor's audience)."""
         seats: list[SeatInfo] = [
             {
                 "kind": seat.kind,
@@ -147,13 +133,15 @@ def bot_name(seat: int, level: str) -> str:
     return f"Bot {seat + 1} ({level})"
 
 
-def state_frames(table: Table, seats: set[int | None]) -> dict[int | None, str]:
+def state_frames(
+    table: Table, seats: set[int | None], present: Collection[int | None] = ()
+) -> dict[int | None, str]:
     """The frames of :func:`state_frame` for several seats at once, byte for byte the same,
     with the parts every seat shares (the public history, the table's public information)
     encoded once. Each seat's own part is still ``state.view(seat).to_dict()``."""
     if table.state is None:
-        return {seat: state_frame(table, seat) for seat in seats}
-    shared_table = shared_part(table.public_info())
+        return {seat: state_frame(table, seat, present) for seat in seats}
+    shared_table = shared_part(table.public_info(present))
     shared_history: Fragment | None = None
     clock = _clock(table)
     frames: dict[int | None, str] = {}
@@ -190,14 +178,15 @@ def table_clock(table: Table) -> Clock | None:
     return _clock(table)
 
 
-def state_frame(table: Table, seat: int | None) -> str:
-    """The full picture of the table for one seat (None: a spectator)."""
+def state_frame(table: Table, seat: int | None, present: Collection[int | None] = ()) -> str:
+    """The full picture of the table for one seat (None: a spectator); ``present`` as for
+    :meth:`Table.public_info`."""
     view = None if table.state is None else table.state.view(seat)
     scoring = view.score() if view is not None and view.finished else None
     frame: StateFrame = {
         "type": "state",
         "you": seat,
-        "table": table.public_info(),
+        "table": table.public_info(present),
         "version": table.version,
         "view": None if view is None else view.to_dict(),
         "score": None if scoring is None else scoring.to_dict(),

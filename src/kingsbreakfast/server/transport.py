@@ -18,9 +18,9 @@ from starlette.types import Message as AsgiMessage
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from . import metrics
-from .master import Master
-from .tables import Table
+from .actor import TableActor
 from .wire import (
+    CLOSE_CROWDED,
     CLOSE_POLICY,
     CLOSE_TOO_BIG,
     CLOSE_TRY_LATER,
@@ -114,11 +114,13 @@ class SocketOutbox:
 
 
 async def session(
-    master: Master, table: Table, websocket: WebSocket, cookie_token: str | None = None
+    actor: TableActor, websocket: WebSocket, cookie_token: str | None = None,
+    seated_only: bool = False,
 ) -> None:
-    """Hello, then messages until the socket closes: the shape check happens here, the rest
-    in the match master. ``cookie_token`` is the seat this socket's cookies hold, used when
-    the hello asks for it."""
+    """Hello, then messages until the socket closes: the shape and the pace are checked
+    here, the rest by the table's actor. ``cookie_token`` is the seat this socket's cookies
+    hold, used when the hello asks for it; ``seated_only``: the socket came past its
+    address's cap, so a hello that holds no seat is turned away."""
     try:
         first = await asyncio.wait_for(websocket.receive(), HELLO_SECONDS)
     except TimeoutError:
@@ -139,12 +141,19 @@ async def session(
             raise ProtocolError("no_hello", "the first message must be a hello")
         if hello.cookie and hello.token is None:
             hello = Hello(token=cookie_token)
-        seat = master.authenticate(table, hello)
+        seat = actor.authenticate(hello)
     except ProtocolError as error:
         await send_and_close(websocket, error.code, error.message, error.close)
         return
+    if seated_only and seat is None:
+        metrics.refused("too_many_sockets")
+        await send_and_close(
+            websocket, "too_many_sockets", "too many connections from your address",
+            CLOSE_CROWDED,
+        )
+        return
     outbox = SocketOutbox(websocket, seat)
-    master.attach(table, outbox, hello)
+    actor.attach(outbox, hello)
     allowance = RATE_BURST
     last = time.monotonic()
     strikes = 0.0
@@ -173,7 +182,7 @@ async def session(
                     outbox.push(
                         error_frame(
                             "rate_limited", "too many messages: slow down",
-                            {"per_second": RATE_PER_SECOND}, table.version,
+                            {"per_second": RATE_PER_SECOND}, actor.table.version,
                         )
                     )
             else:
@@ -191,7 +200,7 @@ async def session(
                         outbox.close(CLOSE_TOO_BIG, error.message)
                         break
                 else:
-                    if await master.receive(table, outbox, message):
+                    if await actor.receive(outbox, message):
                         strikes += 1
             if strikes >= MAX_STRIKES:
                 outbox.close(CLOSE_POLICY, "too many refused messages")
@@ -199,7 +208,7 @@ async def session(
     except WebSocketDisconnect:
         pass
     finally:
-        master.detach(table, outbox)
+        actor.detach(outbox)
         await outbox.wait_closed()
 
 

@@ -259,8 +259,8 @@ def _first_fetches(request: Request) -> tuple[str, ...]:
     """The API answers the client asks for as soon as it starts on this route: who is
     logged in (where the server has accounts), in the lobby both lists, in a replay its
     first step."""
-    served = {getattr(route, "path", "") for route in request.app.routes}
-    wanted = ["/api/account"] if "/api/account" in served else []
+    has_accounts = getattr(request.app.state, "site", None) is not None
+    wanted = ["/api/account"] if has_accounts else []
     path = request.url.path
     if path == "/":
         wanted += ["/api/tables", "/api/archive"]

@@ -1,7 +1,7 @@
 """The WebSocket protocol: the shape of every frame, both ways, declared once here.
 
 A client frame is validated by pydantic against a union tagged by its ``type`` (the first
-check of the match master's fixed order: shape). A refusal carries a stable code naming the
+check of the table actor's fixed order: shape). A refusal carries a stable code naming the
 first fault in the order a reader meets them: not JSON, not an object, unknown type, unknown
 field, then the faulty field. Server frames are TypedDicts written with sorted keys and no
 blanks, so the same content is always the same bytes: a property test relies on that to show

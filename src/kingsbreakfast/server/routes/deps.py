@@ -1,0 +1,41 @@
+"""What a route needs from the app it serves: the registry of tables, the site (accounts,
+seats held by cookie), the socket gate and the table openers' allowance. Each is set on
+``app.state`` once by :func:`~kingsbreakfast.server.app.create_app`."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, cast
+
+from fastapi import Depends
+from fastapi.requests import HTTPConnection
+
+from ..limits import Allowance, SocketGate
+from ..master import Master
+from ..site import Site
+
+
+def _master(connection: HTTPConnection) -> Master:
+    return cast(Master, connection.app.state.master)
+
+
+def _site(connection: HTTPConnection) -> Site:
+    return cast(Site, connection.app.state.site)
+
+
+def _gate(connection: HTTPConnection) -> SocketGate:
+    return cast(SocketGate, connection.app.state.gate)
+
+
+def _openers(connection: HTTPConnection) -> Allowance:
+    return cast(Allowance, connection.app.state.openers)
+
+
+MasterDep = Annotated[Master, Depends(_master)]
+SiteDep = Annotated[Site, Depends(_site)]
+GateDep = Annotated[SocketGate, Depends(_gate)]
+OpenersDep = Annotated[Allowance, Depends(_openers)]
+
+
+def address(client: Any) -> str:
+    """The peer's address (the proxy's view of it when uvicorn trusts the proxy)."""
+    return str(client.host) if client is not None else "unknown"

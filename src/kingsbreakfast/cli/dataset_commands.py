@@ -9,7 +9,8 @@ from typing import Annotated
 
 import typer
 
-from kingsbreakfast.cli.options import LangOption, fail, need_extra
+from kingsbreakfast.cli.extras import need_extra
+from kingsbreakfast.cli.options import LangOption, fail
 from kingsbreakfast.i18n import _, ngettext
 
 DB_ENV = "KINGSBREAKFAST_DB"
@@ -25,13 +26,13 @@ def export_games(
     output: Annotated[Path, typer.Argument(help="file to write (.jsonl, or .parquet)")],
     db: Annotated[
         str,
-        typer.Option(envvar=DB_ENV, help=f"database URL, as for serve (also read from {DB_ENV})"),
+        typer.Option(envvar=DB_ENV, help="database URL, as for serve (also read from {db_env})"),
     ] = "sqlite:///kingsbreakfast.db",
     salt_file: Annotated[
         Path | None,
         typer.Option(
             help="file holding the secret salt of the pseudonyms (or set "
-            f"{SALT_ENV}); the same salt gives the same pseudonyms in every export"
+            "KINGSBREAKFAST_EXPORT_SALT); the same salt gives the same pseudonyms in every export"
         ),
     ] = None,
     parquet: Annotated[

@@ -249,7 +249,7 @@ class KingsBreakfastVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             for item in seed:
                 if item is None:
                     item = int(np.random.default_rng().integers(2**63))
-                entropy.append(_check_int("seed", item, 0, 2**64 - 1))
+                entropy.append(check_int("seed", item, 0, 2**64 - 1))
             seed = int(np.random.SeedSequence(entropy).generate_state(1, np.uint64)[0])
         elif seed is None:
             seed = int(np.random.default_rng().integers(2**63))

@@ -24,7 +24,7 @@ def test_batch_prints_statistics_and_json() -> None:
     result = runner.invoke(app, ["batch", "--games", "500", "--json", "--variant",
                                  "empty_table=must_draw"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["games"] == 500
     assert data["rules"]["empty_table"] == "must_draw"
     assert abs(sum(data["win_rate"]) - 1) < 1e-9

@@ -190,4 +190,4 @@ def test_the_batch_command_plays_the_hard_and_medium_levels() -> None:
          "--policy", "random", "--json"],
     )
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["policies"] == ["heuristic", "medium", "random"]
+    assert json.loads(result.stdout)["policies"] == ["heuristic", "medium", "random"]

@@ -29,6 +29,6 @@ def test_the_batch_command_takes_a_level_by_its_name() -> None:
         app, ["batch", "--games", "20", "--players", "3", "--policy", "easy", "--json"]
     )
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["policies"] == ["greedy"] * 3
+    assert json.loads(result.stdout)["policies"] == ["greedy"] * 3
     refused = CliRunner().invoke(app, ["batch", "--games", "20", "--policy", "expert"])
     assert refused.exit_code == 2 and "unknown batch policy 'expert'" in refused.output

@@ -12,6 +12,7 @@ import { turnCue, clearTurnCue, askToNotify } from "./turncue.js";
 import { displayName } from "./names.js";
 import { csrfToken, initAccount, accountNav, wireNav, routeAccount, onAccountChange, seatName as seatKindName } from "./pages.js";
 import { ChatPanel } from "./chat.js";
+import { confirmLeave, closeLeave } from "./leave.js";
 
 const app = document.getElementById("app");
 const LOCK = '<svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true"><rect x="3" y="7" width="10" height="8" rx="1.5" fill="currentColor"/><path d="M5 7V5a3 3 0 0 1 6 0v2" stroke="currentColor" stroke-width="2" fill="none"/></svg>';
@@ -80,6 +81,7 @@ function drawHeader(header) {
 
 // ---- routing -----------------------------------------------------------------------------
 let session = null; // the live table session, if any
+let notice = "";     // what the lobby says first, once (after leaving a game)
 
 function route() {
   if (session) { session.stop(); session = null; }
@@ -117,7 +119,9 @@ onLanguageChange(() => {
 // ---- lobby -------------------------------------------------------------------------------
 async function renderLobby() {
   const levels = ["random", "easy", "medium", "hard", "expert", "master"];
-  app.innerHTML = `<section class="panel lobby-create">
+  const said = notice;
+  notice = "";
+  app.innerHTML = `${said ? `<p class="panel notice" role="status" id="notice">${esc(said)}</p>` : ""}<section class="panel lobby-create">
       <h1>${esc(t("lobby.create"))}</h1>
       <p class="tagline">${esc(t("app.tagline"))}</p>
       <form id="create" class="form">
@@ -195,6 +199,7 @@ class TableSession {
 
   stop() {
     this.chat.stop();
+    closeLeave();
     this.closed = true;
     leaveTable();
     clearTurnCue();
@@ -281,7 +286,8 @@ class TableSession {
   seatName(seat) {
     const s = this.frame.table.seats[seat];
     if (s.kind === "human") return s.name;
-    if (s.kind === "bot") return t("seat.bot", { seat: seat + 1, level: t("level." + this.frame.table.bot_level) });
+    // a seat its player left during the game is played by a bot until the end
+    if (s.kind === "bot" || this.frame.view) return t("seat.bot", { seat: seat + 1, level: t("level." + this.frame.table.bot_level) });
     return t("seat.open");
   }
 
@@ -501,6 +507,7 @@ class TableSession {
         <span id="clock" class="clock"></span>
         <span class="conn ${this.connected ? "ok" : "bad"}">${esc(this.connected ? t("game.connected") : t("game.reconnecting"))}</span>
         ${f.you === null ? `<span class="muted">${esc(t("game.spectating"))}</span>` : ""}
+        ${f.you !== null && !f.score ? `<button type="button" id="leave-game" class="leave-game">${esc(t("leave.button"))}</button>` : ""}
       </section>
       <p id="refusal" class="error" role="alert">${esc(this.error)}</p>
       ${f.score ? this.scoreHtml() : ""}
@@ -520,6 +527,9 @@ class TableSession {
     ${this.dragonChoice && mine && v.pending_dragon ? this.dragonDialog(canFeed) : ""}`;
 
     app.querySelector("[data-rematch]")?.addEventListener("click", () => this.askRematch());
+    app.querySelector("#leave-game")?.addEventListener("click", (e) => confirmLeave(this.id, () => document.getElementById("leave-game"), () => {
+      forgetToken(this.id); this.token = null; notice = t("leave.done"); navigate("/");
+    }));
     app.querySelectorAll("[data-take]").forEach((b) => b.addEventListener("click", () => this.take(b.dataset.take)));
     app.querySelectorAll("[data-pick]").forEach((b) => b.addEventListener("click", () => this.pick(b.dataset.pick)));
     app.querySelectorAll("[data-act]").forEach((b) => b.addEventListener("click", () => {

@@ -13,6 +13,8 @@ import { displayName } from "./names.js";
 import { csrfToken, initAccount, accountNav, wireNav, routeAccount, onAccountChange, seatName as seatKindName } from "./pages.js";
 import { ChatPanel } from "./chat.js";
 import { confirmLeave, closeLeave } from "./leave.js";
+import { timeLeft } from "./clock.js";
+import { handScore, wholeHand, lastRound } from "./reckoning.js";
 
 const app = document.getElementById("app");
 const LOCK = '<svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true"><rect x="3" y="7" width="10" height="8" rx="1.5" fill="currentColor"/><path d="M5 7V5a3 3 0 0 1 6 0v2" stroke="currentColor" stroke-width="2" fill="none"/></svg>';
@@ -429,9 +431,8 @@ class TableSession {
     const box = app.querySelector("#clock");
     const f = this.frame;
     if (!box || !f || !f.clock) return;
-    const seconds = Math.max(0, Math.round((f.clock.deadline_ms - Date.now()) / 1000));
-    if (seconds > 3600) box.textContent = t("game.clockLong", { hours: Math.floor(seconds / 3600), minutes: Math.floor((seconds % 3600) / 60) });
-    else box.textContent = t("game.clock", { seconds });
+    const text = timeLeft(f.clock.deadline_ms);
+    if (box.textContent !== text) box.textContent = text;
   }
 
   renderGame() {
@@ -461,14 +462,24 @@ class TableSession {
       return `<div class="stack ${n ? "" : "empty"} ${picked}" data-dish="${d}" role="img" aria-label="${esc(label)}">${cardHtml(d, esc(dishName(d)), n)}</div>`;
     }).join("");
 
-    const handCards = (counts, cls) => DISHES.filter((d) => counts && counts[d]).map((d) => cardHtml(d, esc(dishName(d)), counts[d], cls)).join("");
+    const handCards = (counts, cls, over = new Set()) => DISHES.filter((d) => counts && counts[d]).map((d) => cardHtml(d, esc(dishName(d)), counts[d], over.has(d) ? `${cls} over` : cls)).join("");
     let myHand = "";
     if (f.you !== null) {
       const h = v.hands[f.you];
+      const whole = wholeHand(h);
+      const now = handScore(v.king, whole);
+      const over = new Set(now.over);
+      // R11 as the terminal says it: the points if the game ended now, and a warning for
+      // every dish held more often than the king has it
+      const warnings = now.over.map((d) => `<li>${esc(t("game.overDish", { dish: dishName(d), held: whole[d], king: v.king[d] }))}</li>`).join("");
       myHand = `<section class="panel hand" aria-label="${esc(t("game.yourHand"))}">
         <h2>${esc(t("game.yourHand"))}</h2>
-        <div class="hand-part"><h3>${esc(t("game.public"))}</h3><div class="cards">${handCards(h.takes, "") || "—"}</div></div>
-        <div class="hand-part private"><h3>${LOCK} ${esc(t("game.private"))}</h3><div class="cards">${handCards(h.draws, "private") || "—"}</div></div>
+        <div class="hand-part"><h3>${esc(t("game.public"))}</h3><div class="cards">${handCards(h.takes, "", over) || "—"}</div></div>
+        <div class="hand-part private"><h3>${LOCK} ${esc(t("game.private"))}</h3><div class="cards">${handCards(h.draws, "private", over) || "—"}</div></div>
+        <p class="running" id="running">${esc(now.discarded
+          ? tCount("game.nowDiscardedOne", "game.nowDiscarded", now.discarded, { points: now.points })
+          : tCount("game.nowOne", "game.now", now.points))}</p>
+        ${warnings ? `<ul class="over-list">${warnings}</ul>` : ""}
       </section>`;
     }
 
@@ -509,6 +520,7 @@ class TableSession {
         ${f.you === null ? `<span class="muted">${esc(t("game.spectating"))}</span>` : ""}
         ${f.you !== null && !f.score ? `<button type="button" id="leave-game" class="leave-game">${esc(t("leave.button"))}</button>` : ""}
       </section>
+      ${lastRound(v) ? `<p class="panel last-round" id="last-round"><strong>${esc(t("game.lastRound"))}</strong></p>` : ""}
       <p id="refusal" class="error" role="alert">${esc(this.error)}</p>
       ${f.score ? this.scoreHtml() : ""}
       <div class="main-col">

@@ -169,7 +169,18 @@ class WebAssets:
         block = f'<script type="application/json" id="boot">{data}</script>'
         extra = "\n  ".join([*preload, block])
         text = text.replace("</head>", f"  {extra}\n</head>", 1)
+        # the tab's title and the search engines' description in the player's language
+        words = strings.catalog(self.static, language)
+        text = _TITLE.sub(f"<title>{html.escape(words['app.title'])}</title>", text, count=1)
+        text = _DESCRIPTION.sub(
+            f'<meta name="description" content="{html.escape(words["app.description"])}">',
+            text, count=1,
+        )
         return text.replace('<html lang="en">', f'<html lang="{html.escape(language)}">', 1)
+
+
+_TITLE: Final = re.compile(r"<title>[^<]*</title>")
+_DESCRIPTION: Final = re.compile(r'<meta name="description" content="[^"]*">')
 
 
 @cache

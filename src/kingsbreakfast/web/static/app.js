@@ -10,7 +10,8 @@ import { RoundWitness } from "./tablelog.js";
 import { motionFor, animate } from "./motion.js";
 import { turnCue, clearTurnCue, askToNotify } from "./turncue.js";
 import { displayName } from "./names.js";
-import { csrfToken, initAccount, accountNav, wireNav, routeAccount, onAccountChange, seatName as seatKindName } from "./pages.js";
+import { csrfToken, initAccount, accountNav, wireNav, routeAccount, onAccountChange, account, seatName as seatKindName } from "./pages.js";
+import { finishedLine, withResults } from "./results.js";
 import { ChatPanel } from "./chat.js";
 import { confirmLeave, closeLeave } from "./leave.js";
 import { timeLeft } from "./clock.js";
@@ -85,9 +86,19 @@ function drawHeader(header) {
 let session = null; // the live table session, if any
 let notice = "";     // what the lobby says first, once (after leaving a game)
 
+// The tab's title names the page and the game, and the description says what the site is,
+// both in the player's language (the server writes them into the page for the first load).
+function nameThePage() {
+  const path = location.pathname;
+  const page = /^\/t\//.test(path) ? "game.titleTable" : /^\/replay\//.test(path) ? "replay.title" : path === "/rules" ? "app.rules" : null;
+  document.title = page ? `${t(page)} · ${t("app.title")}` : t("app.title");
+  document.querySelector('meta[name="description"]')?.setAttribute("content", t("app.description"));
+}
+
 function route() {
   if (session) { session.stop(); session = null; }
   const path = location.pathname;
+  nameThePage();
   renderHeader();
   let m = path.match(/^\/t\/([\w-]+)$/);
   if (m) { session = new TableSession(m[1]); return; }
@@ -112,6 +123,7 @@ async function renderRules() {
 
 window.addEventListener("popstate", route);
 onLanguageChange(() => {
+  nameThePage();
   renderHeader();
   if (session) session.render();
   else if (location.pathname === "/rules") renderRules();
@@ -121,13 +133,14 @@ onLanguageChange(() => {
 // ---- lobby -------------------------------------------------------------------------------
 async function renderLobby() {
   const levels = ["random", "easy", "medium", "hard", "expert", "master"];
+  const me = account();  // an account plays under its own name: the form asks none
   const said = notice;
   notice = "";
   app.innerHTML = `${said ? `<p class="panel notice" role="status" id="notice">${esc(said)}</p>` : ""}<section class="panel lobby-create">
       <h1>${esc(t("lobby.create"))}</h1>
       <p class="tagline">${esc(t("app.tagline"))}</p>
       <form id="create" class="form">
-        <label>${esc(t("lobby.yourName"))} <input name="name" required maxlength="32" autocomplete="nickname" value="${esc(savedName())}"></label>
+        ${me ? `<p class="playing-as">${esc(t("lobby.playingAs", { name: me.name }))}</p>` : `<label>${esc(t("lobby.yourName"))} <input name="name" required maxlength="32" autocomplete="nickname" value="${esc(savedName())}"></label>`}
         <label>${esc(t("lobby.seats"))} <select name="seats"><option>3</option><option selected>4</option><option>5</option></select></label>
         <label>${esc(t("lobby.botLevel"))} <select name="bot_level">${levels.map((l) => `<option value="${l}" ${l === "easy" ? "selected" : ""}>${esc(t("level." + l))}</option>`).join("")}</select></label>
         <label>${esc(t("lobby.clock"))} <input name="clock" type="number" min="5" max="3600" inputmode="numeric"></label>
@@ -145,10 +158,11 @@ async function renderLobby() {
     e.preventDefault();
     const f = new FormData(e.target);
     const clock = f.get("turn_clock") ? Number(f.get("turn_clock")) : f.get("clock") ? Number(f.get("clock")) : null;
-    saveName(f.get("name"));
+    const name = me ? me.name : f.get("name");
+    if (!me) saveName(name);
     try {
       const grant = await api("POST", "/api/tables", {
-        name: f.get("name"), seats: Number(f.get("seats")), bot_level: f.get("bot_level"),
+        name, seats: Number(f.get("seats")), bot_level: f.get("bot_level"),
         clock_seconds: clock, public: f.get("public") === "on",
         rules: { empty_table: f.get("empty_table"), dragon_min_on_table: Number(f.get("dragon_min")) },
       });
@@ -172,7 +186,9 @@ async function renderLobby() {
     }).join("") : `<li class="muted">${esc(t("lobby.noTables"))}</li>`;
     const archive = app.querySelector("#archive");
     if (!archive) return;
-    archive.innerHTML = games.length === 0 ? `<li class="muted">${esc(t("lobby.noArchive"))}</li>` : games.map((g) => `<li><span>${(g.seats ? g.seats.map((s, i) => seatKindName(s, i)) : g.players.map(displayName)).map(esc).join(", ")}</span><a href="/replay/${esc(g.id)}" class="button" data-link>${esc(t("lobby.replay"))}</a></li>`).join("");
+    const ended = await withResults(games, (g) => (g.seats ? g.seats.map((s, i) => seatKindName(s, i)) : g.players.map(displayName)));
+    if (!app.querySelector("#archive")) return;
+    archive.innerHTML = ended.length === 0 ? `<li class="muted">${esc(t("lobby.noArchive"))}</li>` : ended.map((g) => `<li>${finishedLine(g)}<a href="/replay/${esc(g.id)}" class="button" data-link>${esc(t("lobby.replay"))}</a></li>`).join("");
     app.querySelectorAll("[data-link]").forEach((a) => a.addEventListener("click", (e) => { e.preventDefault(); navigate(a.getAttribute("href")); }));
   } catch (_) { /* the lists are a convenience */ }
 }
@@ -361,6 +377,10 @@ class TableSession {
   // -- drawing the page --------------------------------------------------------------------
   render() {
     redrawKeepingFocus(app, () => this.paint(), "#turn, h1");
+    // a new screen (the waiting room after "Create table", the game after the deal): the
+    // keyboard starts at its heading instead of falling back to the page body
+    const active = document.activeElement;
+    if (!active || active === document.body) focusOn(app, "#turn, h1");
   }
 
   paint() {

@@ -126,5 +126,5 @@ def test_on_a_phone_nothing_is_cut_and_every_target_is_big_enough(
     small = page.evaluate(SMALL_TARGETS)
     assert small == [], small
     assert no_sideways_scroll(page)
-    shot(page, f"phone-table-{code}")
+    shot(page, f"phone-five-seats-{code}")
     context.close()

@@ -12,9 +12,9 @@ import { turnCue, clearTurnCue, askToNotify } from "./turncue.js";
 import { displayName } from "./names.js";
 import { csrfToken, initAccount, accountNav, wireNav, routeAccount, onAccountChange, account, seatName as seatKindName } from "./pages.js";
 import { finishedLine, withResults } from "./results.js";
-import { ChatPanel } from "./chat.js";
+import { ChatPanel, mutedNames } from "./chat.js";
 import { confirmLeave, closeLeave } from "./leave.js";
-import { timeLeft } from "./clock.js";
+import { timeLeft, durationText } from "./clock.js";
 import { handScore, wholeHand, lastRound } from "./reckoning.js";
 
 const app = document.getElementById("app");
@@ -85,6 +85,7 @@ function drawHeader(header) {
 // ---- routing -----------------------------------------------------------------------------
 let session = null; // the live table session, if any
 let notice = "";     // what the lobby says first, once (after leaving a game)
+let playWait = null; // how long play now waits for strangers (seconds), once the server said
 
 // The tab's title names the page and the game, and the description says what the site is,
 // both in the player's language (the server writes them into the page for the first load).
@@ -136,7 +137,17 @@ async function renderLobby() {
   const me = account();  // an account plays under its own name: the form asks none
   const said = notice;
   notice = "";
-  app.innerHTML = `${said ? `<p class="panel notice" role="status" id="notice">${esc(said)}</p>` : ""}<section class="panel lobby-create">
+  app.innerHTML = `${said ? `<p class="panel notice" role="status" id="notice">${esc(said)}</p>` : ""}<section class="panel play-now" aria-labelledby="play-title">
+      <h2 id="play-title">${esc(t("play.title"))}</h2>
+      <p id="play-text">${playWait === null ? "" : esc(t("play.text", { time: durationText(playWait) }))}</p>
+      <form id="play-now" class="form inline">
+        ${me ? "" : `<label>${esc(t("lobby.yourName"))} <input name="player" required maxlength="32" autocomplete="nickname" value="${esc(savedName())}"></label>`}
+        <label>${esc(t("lobby.seats"))} <select name="size"><option>3</option><option selected>4</option><option>5</option></select></label>
+        <label>${esc(t("play.speed"))} <select name="speed"><option value="live">${esc(t("play.live"))}</option><option value="turn">${esc(t("play.turn"))}</option></select></label>
+        <button type="submit" class="primary">${esc(t("play.button"))}</button>
+        <p class="error" role="alert" id="play-error"></p>
+      </form>
+    </section><section class="panel lobby-create">
       <h1>${esc(t("lobby.create"))}</h1>
       <p class="tagline">${esc(t("app.tagline"))}</p>
       <form id="create" class="form">
@@ -154,6 +165,25 @@ async function renderLobby() {
     </section>
     <section class="panel"><h2>${esc(t("lobby.publicTables"))}</h2><ul id="tables" class="table-list"></ul></section>
     <section class="panel"><h2>${esc(t("lobby.archive"))}</h2><ul id="archive" class="table-list"></ul></section>`;
+  app.querySelector("#play-now").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const f = new FormData(e.target);
+    const name = me ? me.name : f.get("player");
+    if (!me) saveName(name);
+    try {
+      const seat = await api("POST", "/api/play-now", { name, seats: Number(f.get("size")), speed: f.get("speed"), avoid: mutedNames() });
+      navigate(seat.invite);
+    } catch (err) {
+      app.querySelector("#play-error").textContent = errorText(err);
+    }
+  });
+  if (playWait === null) {  // the wait is said before anyone asks
+    api("GET", "/api/play-now").then((plan) => {
+      playWait = plan.wait_seconds;
+      const text = app.querySelector("#play-text");
+      if (text) text.textContent = t("play.text", { time: durationText(playWait) });
+    }).catch(() => { /* said after the click instead */ });
+  }
   app.querySelector("#create").addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = new FormData(e.target);
@@ -211,6 +241,8 @@ class TableSession {
     document.addEventListener("keydown", this.keys);
     this.chat = new ChatPanel(tableId);
     this.rematch = null;    // the last rematch frame: who said yes to playing again
+    this.match = null;      // a play-now table's wait: {table, deadline_ms}, or null
+    api("GET", `/api/play-now/tables/${encodeURIComponent(tableId)}`).then((m) => { this.match = m; this.render(); }).catch(() => { /* not a play-now table */ });
     this.connect();
     this.render();
   }
@@ -409,8 +441,11 @@ class TableSession {
     }).join("");
     const free = f.table.seats.some((s) => s.kind === "open");
     const join = f.you === null ? (free ? `<form id="join" class="form inline"><label>${esc(t("lobby.yourName"))} <input name="name" required maxlength="32" value="${esc(savedName())}"></label><button class="primary" type="submit">${esc(t("wait.joinButton"))}</button></form>` : `<p>${esc(t("wait.full"))}</p>`) : "";
+    const match = this.match && this.match.table === this.id ? `<div class="matching" id="matching">
+        <p role="status"><strong>${esc(t("play.waiting", { players: f.table.seats.filter((s) => s.kind === "human").length, seats: f.table.num_seats }))}</strong></p>
+        <p id="match-clock">${esc(t("play.startsBy", { time: durationText((this.match.deadline_ms - Date.now()) / 1000) }))}</p></div>` : "";
     app.innerHTML = `<section class="panel waiting">
-      <h1>${esc(t("wait.title"))}</h1>
+      <h1>${esc(t("wait.title"))}</h1>${match}
       <label class="invite">${esc(t("wait.invite"))} <span class="row"><input readonly id="invite" value="${esc(invite)}"><button id="copy" type="button">${esc(t("wait.copy"))}</button></span></label>
       <ol class="seats">${seats}</ol>
       ${join}
@@ -448,6 +483,11 @@ class TableSession {
   }
 
   renderClock() {
+    const waiting = app.querySelector("#match-clock");
+    if (waiting && this.match) {
+      const text = t("play.startsBy", { time: durationText(Math.max(0, (this.match.deadline_ms - Date.now()) / 1000)) });
+      if (waiting.textContent !== text) waiting.textContent = text;
+    }
     const box = app.querySelector("#clock");
     const f = this.frame;
     if (!box || !f || !f.clock) return;

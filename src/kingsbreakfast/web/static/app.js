@@ -5,7 +5,7 @@ import { t, tCount, errorText, dishName, languages, language, setLanguage, initL
 import { DISHES, cardHtml } from "./cards.js";
 import { extraFrame, leaveTable } from "./seats.js";
 import { redrawKeepingFocus, focusOn } from "./focus.js";
-import { shortcutsOn, setShortcuts, pref, setPref } from "./prefs.js";
+import { shortcutsOn, setShortcuts, pref, setPref, THEMES, applyTheme, setTheme } from "./prefs.js";
 import { RoundWitness } from "./tablelog.js";
 import { motionFor, animate } from "./motion.js";
 import { turnCue, clearTurnCue, askToNotify } from "./turncue.js";
@@ -75,10 +75,12 @@ function drawHeader(header) {
   const options = languages().map((l) => `<option value="${l.code}" ${l.code === language() ? "selected" : ""}>${esc(l.name)}</option>`).join("");
   header.innerHTML = `<a href="/" class="brand" data-link>${cardHtml("dragon", "", null, "mini")}<span>${esc(t("app.title"))}</span></a>
     <a href="/rules" class="rules-link" id="rules-link">${esc(t("app.rules"))}</a>
-    <label class="lang"><span class="lang-label">${esc(t("app.language"))}</span> <select id="lang">${options}</select></label>${accountNav()}`;
+    <label class="lang"><span class="lang-label">${esc(t("app.language"))}</span> <select id="lang">${options}</select></label>
+    <label class="theme"><span class="lang-label">${esc(t("theme.label"))}</span> <select id="theme">${THEMES.map((k) => `<option value="${k}" ${k === pref("theme") ? "selected" : ""}>${esc(t("theme." + k))}</option>`).join("")}</select></label>${accountNav()}`;
   wireNav(header, navigate);
   header.querySelector("#rules-link").addEventListener("click", (e) => { e.preventDefault(); navigate("/rules"); });
   header.querySelector("#lang").addEventListener("change", (e) => setLanguage(e.target.value));
+  header.querySelector("#theme").addEventListener("change", (e) => setTheme(e.target.value));
   header.querySelector("[data-link]").addEventListener("click", (e) => { e.preventDefault(); navigate("/"); });
 }
 
@@ -803,5 +805,9 @@ document.addEventListener("click", (e) => {
   if (a) { e.preventDefault(); navigate(a.getAttribute("href")); }
 });
 
+applyTheme();
 await Promise.all([initLanguage(), initAccount()]);
 route();
+// the static shell is kept by a service worker, so the site installs as an app (play itself
+// always needs the server)
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => { /* not installable here */ });

@@ -19,7 +19,18 @@ from fastapi.staticfiles import StaticFiles
 from . import collector, metrics, web_assets
 from .limits import BodyLimit, PerAddress, ServerLimits, SocketGate
 from .master import Master
-from .routes import accounts, at_table, health, leaving, pages, play, play_now, results, shell, tables
+from .routes import (
+    accounts,
+    at_table,
+    health,
+    leaving,
+    pages,
+    play,
+    play_now,
+    results,
+    shell,
+    tables,
+)
 from .routes.errors import install_errors
 from .routes.pages import static_dir
 from .site import Site
@@ -79,7 +90,8 @@ def create_app(
     app.state.openers = PerAddress(bounds.tables_per_minute, bounds.tables_burst)
     app.add_middleware(BodyLimit, limit=bounds.body_bytes)
     install_errors(app)
-    for area in (accounts, at_table, leaving, play_now, results, shell, tables, pages, health, play):
+    areas = (accounts, at_table, leaving, play_now, results, shell, tables, pages, health, play)
+    for area in areas:
         app.include_router(area.router)
     static = static_dir()
     web_assets.install(app, static)  # versioned assets, compression, security headers

@@ -22,16 +22,19 @@ router = APIRouter()
 _SHELL_FILES: Final = ("style.css", "pages.css", "strings/en.json", "favicon.svg",
                        "manifest.json", "icon-192.png", "icon-512.png")
 
-_WORKER: Final = """// King's Breakfast: the static shell of client version {version}, kept for quick starts.
+_WORKER: Final = """// King's Breakfast: the static shell of client version {version}.
 const CACHE = "kb-shell-{version}";
 const PREFIX = {prefix};
 const SHELL = {shell};
 self.addEventListener("install", (event) => {{
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL))
+    .then(() => self.skipWaiting()));
 }});
 self.addEventListener("activate", (event) => {{
   event.waitUntil(caches.keys()
-    .then((keys) => Promise.all(keys.filter((k) => k.startsWith("kb-shell-") && k !== CACHE).map((k) => caches.delete(k))))
+    .then((keys) => Promise.all(keys
+      .filter((k) => k.startsWith("kb-shell-") && k !== CACHE)
+      .map((k) => caches.delete(k))))
     .then(() => self.clients.claim()));
 }});
 self.addEventListener("fetch", (event) => {{
@@ -41,11 +44,15 @@ self.addEventListener("fetch", (event) => {{
   if (url.origin !== location.origin) return;
   if (url.pathname.startsWith(PREFIX)) {{
     // a versioned file never changes: the kept copy, else the network (and keep it)
-    event.respondWith(caches.open(CACHE).then((cache) => cache.match(request).then((hit) => hit
-      || fetch(request).then((reply) => {{ if (reply.ok) cache.put(request, reply.clone()); return reply; }}))));
+    event.respondWith(caches.open(CACHE).then((cache) => cache.match(request)
+      .then((hit) => hit || fetch(request).then((reply) => {{
+        if (reply.ok) cache.put(request, reply.clone());
+        return reply;
+      }}))));
   }} else if (request.mode === "navigate") {{
     // the page names the current version: always the network's, the kept one only without it
-    event.respondWith(fetch(request).catch(() => caches.open(CACHE).then((cache) => cache.match("/"))
+    event.respondWith(fetch(request).catch(() => caches.open(CACHE)
+      .then((cache) => cache.match("/"))
       .then((hit) => hit || Response.error())));
   }}
 }});

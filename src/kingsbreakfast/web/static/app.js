@@ -218,10 +218,18 @@ async function renderLobby() {
     }).join("") : `<li class="muted">${esc(t("lobby.noTables"))}</li>`;
     const archive = app.querySelector("#archive");
     if (!archive) return;
-    const ended = await withResults(games, (g) => (g.seats ? g.seats.map((s, i) => seatKindName(s, i)) : g.players.map(displayName)));
-    if (!app.querySelector("#archive")) return;
-    archive.innerHTML = ended.length === 0 ? `<li class="muted">${esc(t("lobby.noArchive"))}</li>` : ended.map((g) => `<li>${finishedLine(g)}<a href="/replay/${esc(g.id)}" class="button" data-link>${esc(t("lobby.replay"))}</a></li>`).join("");
-    app.querySelectorAll("[data-link]").forEach((a) => a.addEventListener("click", (e) => { e.preventDefault(); navigate(a.getAttribute("href")); }));
+    const namesOf = (g) => (g.seats ? g.seats.map((s, i) => seatKindName(s, i)) : g.players.map(displayName));
+    const drawArchive = (ended) => {
+      archive.innerHTML = ended.length === 0 ? `<li class="muted">${esc(t("lobby.noArchive"))}</li>` : ended.map((g) => `<li>${finishedLine(g)}<a href="/replay/${esc(g.id)}" class="button" data-link>${esc(t("lobby.replay"))}</a></li>`).join("");
+      archive.querySelectorAll("[data-link]").forEach((a) => a.addEventListener("click", (e) => { e.preventDefault(); navigate(a.getAttribute("href")); }));
+    };
+    // the players at once; the points and winners as soon as the results arrive
+    drawArchive(games.map((g) => ({ ...g, names: namesOf(g) })));
+    list.querySelectorAll("[data-link]").forEach((a) => a.addEventListener("click", (e) => { e.preventDefault(); navigate(a.getAttribute("href")); }));
+    if (games.length) {
+      const ended = await withResults(games, namesOf);
+      if (app.querySelector("#archive") === archive) drawArchive(ended);
+    }
   } catch (_) { /* the lists are a convenience */ }
 }
 

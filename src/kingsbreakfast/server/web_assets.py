@@ -36,7 +36,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from kingsbreakfast.i18n import UnknownLanguageError
 from kingsbreakfast.i18n import accept_language as i18n_accept_language
 
-from . import strings
+from . import matching, strings
 
 _brotli: Any
 try:  # brotli is optional (it ships untyped): gzip alone is fine
@@ -162,6 +162,7 @@ class WebAssets:
             "language": language,
             "languages": strings.languages(),
             "catalogues": {code: self.catalogue_url(code) for code in wanted},
+            "play_now_wait": round(matching.WAIT),  # said in the lobby before anyone asks
         }
         # a data block is never run, so the CSP needs no exception for it; "<" is escaped so
         # nothing in it can close the element

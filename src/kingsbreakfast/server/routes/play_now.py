@@ -201,12 +201,13 @@ async def play_now(
         return answer
 
 
-@router.get("/api/play-now/tables/{table_id}", response_model=Waiting, responses=ERRORS,
+@router.get("/api/play-now/tables/{table_id}", response_model=Waiting,
+            responses={204: {"description": "no play-now group waits at this table"}},
             tags=["play now"])
-async def waiting(table_id: str, request: Request) -> Waiting:
-    """A waiting play-now table: how many sit there and when the bots fill the rest."""
+async def waiting(table_id: str, request: Request) -> Waiting | Response:
+    """A waiting play-now table: how many sit there and when the bots fill the rest; 204
+    for any other table (every table page asks, so that is no error)."""
     group = matchmaker(request).pool.groups.get(table_id)
     if group is None:
-        raise LobbyError(404, "no_table", "no table waits for players under this id",
-                         table=table_id[:40])
+        return Response(status_code=204)
     return _waiting(group, -1)

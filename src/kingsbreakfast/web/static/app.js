@@ -87,7 +87,8 @@ function drawHeader(header) {
 // ---- routing -----------------------------------------------------------------------------
 let session = null; // the live table session, if any
 let notice = "";     // what the lobby says first, once (after leaving a game)
-let playWait = null; // how long play now waits for strangers (seconds), once the server said
+// how long play now waits for strangers (seconds): the page says it (else asked once)
+let playWait = (() => { try { return JSON.parse(document.getElementById("boot").textContent).play_now_wait ?? null; } catch (_) { return null; } })();
 
 // The tab's title names the page and the game, and the description says what the site is,
 // both in the player's language (the server writes them into the page for the first load).
@@ -252,7 +253,7 @@ class TableSession {
     this.chat = new ChatPanel(tableId);
     this.rematch = null;    // the last rematch frame: who said yes to playing again
     this.match = null;      // a play-now table's wait: {table, deadline_ms}, or null
-    api("GET", `/api/play-now/tables/${encodeURIComponent(tableId)}`).then((m) => { this.match = m; this.render(); }).catch(() => { /* not a play-now table */ });
+    api("GET", `/api/play-now/tables/${encodeURIComponent(tableId)}`).then((m) => { if (m) { this.match = m; this.render(); } }).catch(() => { /* said by the table itself */ });
     this.connect();
     this.render();
   }

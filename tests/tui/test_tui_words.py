@@ -114,7 +114,7 @@ def test_vietnamese_says_neither_where_it_means_neither() -> None:
     ("code", "sentence"),
     [
         ("en", "The king is served nothing this round."),
-        ("fr", "Le roi ne reçoit rien ce tour-ci."),
+        ("fr", "Le roi ne reçoit rien dans cette manche."),
         ("hu", "A király ebben a fordulóban nem kap semmit."),
     ],
 )

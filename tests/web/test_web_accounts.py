@@ -75,7 +75,9 @@ def test_two_accounts_play_rated_rematch_and_chat(server: LiveServer, browser: A
     assert "kb_session" not in ann.evaluate("document.cookie")  # HttpOnly: scripts can't see it
 
     ann.goto(server.base + "/")
-    ann.fill("form#create input[name=name]", "Ann")
+    # an account plays under its own name: the form asks for none
+    assert ann.locator("form#create input[name=name]").count() == 0
+    assert "Ann" in ann.locator("form#create .playing-as").inner_text()
     ann.select_option("select[name=seats]", "3")
     ann.select_option("select[name=bot_level]", "random")
     ann.click("form#create button[type=submit]")

@@ -83,3 +83,24 @@ def test_every_quick_press_in_the_replay_counts(server: LiveServer, browser: Any
     page.wait_for_selector("text=Step 4 of")
     expect(page.locator("button[data-go=next]")).to_be_focused()  # kept its place
     context.close()
+
+
+def test_focus_is_kept_after_create_table_and_the_deal(server: LiveServer, browser: Any) -> None:
+    """Pressing "Create table" from the keyboard leaves the keyboard on the waiting room's
+    heading, and "Start the game" leaves it in the game: never on the page body."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(server.base + "/")
+    page.fill("input[name=name]", "Ann")
+    page.select_option("select[name=seats]", "3")
+    page.locator("form#create button[type=submit]").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#start")
+    expect(page.locator(".waiting h1")).to_be_focused()
+    page.locator("#start").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".game")
+    page.wait_for_timeout(300)
+    assert page.evaluate(FOCUS_IN_APP)
+    context.close()
+

@@ -82,6 +82,13 @@ def ask_for_the_seat(page: Any, base: str, table_id: str, name: str) -> None:
 def answer(host: Any, name: str, button: str) -> None:
     request = host.locator("#seat-requests p", has_text=f"{name} asks to take seat {SEAT + 1}")
     request.wait_for(timeout=WAIT)
+    # the request bar never hides the bottom of the page: scrolled to the end, the last part
+    # of the page (the table's chat) ends above the bar
+    host.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    bar = host.locator("#seat-requests").bounding_box()
+    chat = host.locator(".chat").bounding_box()
+    assert bar is not None and chat is not None
+    assert chat["y"] + chat["height"] <= bar["y"] + 1, (chat, bar)
     request.get_by_role("button", name=button).click()
     request.wait_for(state="detached", timeout=WAIT)
 

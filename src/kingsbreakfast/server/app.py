@@ -20,7 +20,18 @@ from . import collector, metrics, web_assets
 from .accounts import ADDRESS_FAILURES, ADDRESS_WINDOW
 from .limits import Allowance, BodyLimit, PerAddress, ServerLimits, SocketGate
 from .master import Master
-from .routes import accounts, at_table, health, pages, play, tables
+from .routes import (
+    accounts,
+    at_table,
+    health,
+    leaving,
+    pages,
+    play,
+    play_now,
+    results,
+    shell,
+    tables,
+)
 from .routes.errors import install_errors
 from .routes.pages import static_dir
 from .shared_counts import SharedSocketGate, shared_bounds
@@ -96,7 +107,8 @@ def create_app(
     app.state.openers = openers
     app.add_middleware(BodyLimit, limit=bounds.body_bytes)
     install_errors(app)
-    for area in (accounts, at_table, tables, pages, health, play):
+    areas = (accounts, at_table, leaving, play_now, results, shell, tables, pages, health, play)
+    for area in areas:
         app.include_router(area.router)
     static = static_dir()
     web_assets.install(app, static)  # versioned assets, compression, security headers

@@ -36,7 +36,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from kingsbreakfast.i18n import UnknownLanguageError
 from kingsbreakfast.i18n import accept_language as i18n_accept_language
 
-from . import strings
+from . import matching, strings
 
 _brotli: Any
 try:  # brotli is optional (it ships untyped): gzip alone is fine
@@ -162,6 +162,7 @@ class WebAssets:
             "language": language,
             "languages": strings.languages(),
             "catalogues": {code: self.catalogue_url(code) for code in wanted},
+            "play_now_wait": round(matching.WAIT),  # said in the lobby before anyone asks
         }
         # a data block is never run, so the CSP needs no exception for it; "<" is escaped so
         # nothing in it can close the element
@@ -169,7 +170,18 @@ class WebAssets:
         block = f'<script type="application/json" id="boot">{data}</script>'
         extra = "\n  ".join([*preload, block])
         text = text.replace("</head>", f"  {extra}\n</head>", 1)
+        # the tab's title and the search engines' description in the player's language
+        words = strings.catalog(self.static, language)
+        text = _TITLE.sub(f"<title>{html.escape(words['app.title'])}</title>", text, count=1)
+        text = _DESCRIPTION.sub(
+            f'<meta name="description" content="{html.escape(words["app.description"])}">',
+            text, count=1,
+        )
         return text.replace('<html lang="en">', f'<html lang="{html.escape(language)}">', 1)
+
+
+_TITLE: Final = re.compile(r"<title>[^<]*</title>")
+_DESCRIPTION: Final = re.compile(r'<meta name="description" content="[^"]*">')
 
 
 @cache

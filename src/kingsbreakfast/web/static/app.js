@@ -5,13 +5,17 @@ import { t, tCount, errorText, dishName, languages, language, setLanguage, initL
 import { DISHES, cardHtml } from "./cards.js";
 import { extraFrame, leaveTable } from "./seats.js";
 import { redrawKeepingFocus, focusOn } from "./focus.js";
-import { shortcutsOn, setShortcuts, pref, setPref } from "./prefs.js";
+import { shortcutsOn, setShortcuts, pref, setPref, THEMES, applyTheme, setTheme } from "./prefs.js";
 import { RoundWitness } from "./tablelog.js";
 import { motionFor, animate } from "./motion.js";
 import { turnCue, clearTurnCue, askToNotify } from "./turncue.js";
 import { displayName } from "./names.js";
-import { csrfToken, initAccount, accountNav, wireNav, routeAccount, onAccountChange, seatName as seatKindName } from "./pages.js";
-import { ChatPanel } from "./chat.js";
+import { csrfToken, initAccount, accountNav, wireNav, routeAccount, onAccountChange, account, seatName as seatKindName } from "./pages.js";
+import { finishedLine, withResults } from "./results.js";
+import { ChatPanel, mutedNames } from "./chat.js";
+import { confirmLeave, closeLeave } from "./leave.js";
+import { timeLeft, durationText } from "./clock.js";
+import { handScore, wholeHand, lastRound } from "./reckoning.js";
 
 const app = document.getElementById("app");
 const LOCK = '<svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true"><rect x="3" y="7" width="10" height="8" rx="1.5" fill="currentColor"/><path d="M5 7V5a3 3 0 0 1 6 0v2" stroke="currentColor" stroke-width="2" fill="none"/></svg>';
@@ -71,19 +75,34 @@ function drawHeader(header) {
   const options = languages().map((l) => `<option value="${l.code}" ${l.code === language() ? "selected" : ""}>${esc(l.name)}</option>`).join("");
   header.innerHTML = `<a href="/" class="brand" data-link>${cardHtml("dragon", "", null, "mini")}<span>${esc(t("app.title"))}</span></a>
     <a href="/rules" class="rules-link" id="rules-link">${esc(t("app.rules"))}</a>
-    <label class="lang"><span class="lang-label">${esc(t("app.language"))}</span> <select id="lang">${options}</select></label>${accountNav()}`;
+    <label class="lang"><span class="lang-label">${esc(t("app.language"))}</span> <select id="lang">${options}</select></label>
+    <label class="theme"><span class="lang-label">${esc(t("theme.label"))}</span> <select id="theme">${THEMES.map((k) => `<option value="${k}" ${k === pref("theme") ? "selected" : ""}>${esc(t("theme." + k))}</option>`).join("")}</select></label>${accountNav()}`;
   wireNav(header, navigate);
   header.querySelector("#rules-link").addEventListener("click", (e) => { e.preventDefault(); navigate("/rules"); });
   header.querySelector("#lang").addEventListener("change", (e) => setLanguage(e.target.value));
+  header.querySelector("#theme").addEventListener("change", (e) => setTheme(e.target.value));
   header.querySelector("[data-link]").addEventListener("click", (e) => { e.preventDefault(); navigate("/"); });
 }
 
 // ---- routing -----------------------------------------------------------------------------
 let session = null; // the live table session, if any
+let notice = "";     // what the lobby says first, once (after leaving a game)
+// how long play now waits for strangers (seconds): the page says it (else asked once)
+let playWait = (() => { try { return JSON.parse(document.getElementById("boot").textContent).play_now_wait ?? null; } catch (_) { return null; } })();
+
+// The tab's title names the page and the game, and the description says what the site is,
+// both in the player's language (the server writes them into the page for the first load).
+function nameThePage() {
+  const path = location.pathname;
+  const page = /^\/t\//.test(path) ? "game.titleTable" : /^\/replay\//.test(path) ? "replay.title" : path === "/rules" ? "app.rules" : null;
+  document.title = page ? `${t(page)} · ${t("app.title")}` : t("app.title");
+  document.querySelector('meta[name="description"]')?.setAttribute("content", t("app.description"));
+}
 
 function route() {
   if (session) { session.stop(); session = null; }
   const path = location.pathname;
+  nameThePage();
   renderHeader();
   let m = path.match(/^\/t\/([\w-]+)$/);
   if (m) { session = new TableSession(m[1]); return; }
@@ -108,6 +127,7 @@ async function renderRules() {
 
 window.addEventListener("popstate", route);
 onLanguageChange(() => {
+  nameThePage();
   renderHeader();
   if (session) session.render();
   else if (location.pathname === "/rules") renderRules();
@@ -117,11 +137,24 @@ onLanguageChange(() => {
 // ---- lobby -------------------------------------------------------------------------------
 async function renderLobby() {
   const levels = ["random", "easy", "medium", "hard", "expert", "master"];
-  app.innerHTML = `<section class="panel lobby-create">
+  const me = account();  // an account plays under its own name: the form asks none
+  const said = notice;
+  notice = "";
+  app.innerHTML = `${said ? `<p class="panel notice" role="status" id="notice">${esc(said)}</p>` : ""}<section class="panel play-now" aria-labelledby="play-title">
+      <h2 id="play-title">${esc(t("play.title"))}</h2>
+      <p id="play-text">${playWait === null ? "" : esc(t("play.text", { time: durationText(playWait) }))}</p>
+      <form id="play-now" class="form inline">
+        ${me ? "" : `<label>${esc(t("lobby.yourName"))} <input name="player" required maxlength="32" autocomplete="nickname" value="${esc(savedName())}"></label>`}
+        <label>${esc(t("lobby.seats"))} <select name="size"><option>3</option><option selected>4</option><option>5</option></select></label>
+        <label>${esc(t("play.speed"))} <select name="speed"><option value="live">${esc(t("play.live"))}</option><option value="turn">${esc(t("play.turn"))}</option></select></label>
+        <button type="submit" class="primary">${esc(t("play.button"))}</button>
+        <p class="error" role="alert" id="play-error"></p>
+      </form>
+    </section><section class="panel lobby-create">
       <h1>${esc(t("lobby.create"))}</h1>
       <p class="tagline">${esc(t("app.tagline"))}</p>
       <form id="create" class="form">
-        <label>${esc(t("lobby.yourName"))} <input name="name" required maxlength="32" autocomplete="nickname" value="${esc(savedName())}"></label>
+        ${me ? `<p class="playing-as">${esc(t("lobby.playingAs", { name: me.name }))}</p>` : `<label>${esc(t("lobby.yourName"))} <input name="name" required maxlength="32" autocomplete="nickname" value="${esc(savedName())}"></label>`}
         <label>${esc(t("lobby.seats"))} <select name="seats"><option>3</option><option selected>4</option><option>5</option></select></label>
         <label>${esc(t("lobby.botLevel"))} <select name="bot_level">${levels.map((l) => `<option value="${l}" ${l === "easy" ? "selected" : ""}>${esc(t("level." + l))}</option>`).join("")}</select></label>
         <label>${esc(t("lobby.clock"))} <input name="clock" type="number" min="5" max="3600" inputmode="numeric"></label>
@@ -135,14 +168,34 @@ async function renderLobby() {
     </section>
     <section class="panel"><h2>${esc(t("lobby.publicTables"))}</h2><ul id="tables" class="table-list"></ul></section>
     <section class="panel"><h2>${esc(t("lobby.archive"))}</h2><ul id="archive" class="table-list"></ul></section>`;
+  app.querySelector("#play-now").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const f = new FormData(e.target);
+    const name = me ? me.name : f.get("player");
+    if (!me) saveName(name);
+    try {
+      const seat = await api("POST", "/api/play-now", { name, seats: Number(f.get("size")), speed: f.get("speed"), avoid: mutedNames() });
+      navigate(seat.invite);
+    } catch (err) {
+      app.querySelector("#play-error").textContent = errorText(err);
+    }
+  });
+  if (playWait === null) {  // the wait is said before anyone asks
+    api("GET", "/api/play-now").then((plan) => {
+      playWait = plan.wait_seconds;
+      const text = app.querySelector("#play-text");
+      if (text) text.textContent = t("play.text", { time: durationText(playWait) });
+    }).catch(() => { /* said after the click instead */ });
+  }
   app.querySelector("#create").addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = new FormData(e.target);
     const clock = f.get("turn_clock") ? Number(f.get("turn_clock")) : f.get("clock") ? Number(f.get("clock")) : null;
-    saveName(f.get("name"));
+    const name = me ? me.name : f.get("name");
+    if (!me) saveName(name);
     try {
       const grant = await api("POST", "/api/tables", {
-        name: f.get("name"), seats: Number(f.get("seats")), bot_level: f.get("bot_level"),
+        name, seats: Number(f.get("seats")), bot_level: f.get("bot_level"),
         clock_seconds: clock, public: f.get("public") === "on",
         rules: { empty_table: f.get("empty_table"), dragon_min_on_table: Number(f.get("dragon_min")) },
       });
@@ -166,8 +219,18 @@ async function renderLobby() {
     }).join("") : `<li class="muted">${esc(t("lobby.noTables"))}</li>`;
     const archive = app.querySelector("#archive");
     if (!archive) return;
-    archive.innerHTML = games.length === 0 ? `<li class="muted">${esc(t("lobby.noArchive"))}</li>` : games.map((g) => `<li><span>${(g.seats ? g.seats.map((s, i) => seatKindName(s, i)) : g.players.map(displayName)).map(esc).join(", ")}</span><a href="/replay/${esc(g.id)}" class="button" data-link>${esc(t("lobby.replay"))}</a></li>`).join("");
-    app.querySelectorAll("[data-link]").forEach((a) => a.addEventListener("click", (e) => { e.preventDefault(); navigate(a.getAttribute("href")); }));
+    const namesOf = (g) => (g.seats ? g.seats.map((s, i) => seatKindName(s, i)) : g.players.map(displayName));
+    const drawArchive = (ended) => {
+      archive.innerHTML = ended.length === 0 ? `<li class="muted">${esc(t("lobby.noArchive"))}</li>` : ended.map((g) => `<li>${finishedLine(g)}<a href="/replay/${esc(g.id)}" class="button" data-link>${esc(t("lobby.replay"))}</a></li>`).join("");
+      archive.querySelectorAll("[data-link]").forEach((a) => a.addEventListener("click", (e) => { e.preventDefault(); navigate(a.getAttribute("href")); }));
+    };
+    // the players at once; the points and winners as soon as the results arrive
+    drawArchive(games.map((g) => ({ ...g, names: namesOf(g) })));
+    list.querySelectorAll("[data-link]").forEach((a) => a.addEventListener("click", (e) => { e.preventDefault(); navigate(a.getAttribute("href")); }));
+    if (games.length) {
+      const ended = await withResults(games, namesOf);
+      if (app.querySelector("#archive") === archive) drawArchive(ended);
+    }
   } catch (_) { /* the lists are a convenience */ }
 }
 
@@ -189,12 +252,15 @@ class TableSession {
     document.addEventListener("keydown", this.keys);
     this.chat = new ChatPanel(tableId);
     this.rematch = null;    // the last rematch frame: who said yes to playing again
+    this.match = null;      // a play-now table's wait: {table, deadline_ms}, or null
+    api("GET", `/api/play-now/tables/${encodeURIComponent(tableId)}`).then((m) => { if (m) { this.match = m; this.render(); } }).catch(() => { /* said by the table itself */ });
     this.connect();
     this.render();
   }
 
   stop() {
     this.chat.stop();
+    closeLeave();
     this.closed = true;
     leaveTable();
     clearTurnCue();
@@ -281,7 +347,8 @@ class TableSession {
   seatName(seat) {
     const s = this.frame.table.seats[seat];
     if (s.kind === "human") return s.name;
-    if (s.kind === "bot") return t("seat.bot", { seat: seat + 1, level: t("level." + this.frame.table.bot_level) });
+    // a seat its player left during the game is played by a bot until the end
+    if (s.kind === "bot" || this.frame.view) return t("seat.bot", { seat: seat + 1, level: t("level." + this.frame.table.bot_level) });
     return t("seat.open");
   }
 
@@ -353,6 +420,10 @@ class TableSession {
   // -- drawing the page --------------------------------------------------------------------
   render() {
     redrawKeepingFocus(app, () => this.paint(), "#turn, h1");
+    // a new screen (the waiting room after "Create table", the game after the deal): the
+    // keyboard starts at its heading instead of falling back to the page body
+    const active = document.activeElement;
+    if (!active || active === document.body) focusOn(app, "#turn, h1");
   }
 
   paint() {
@@ -381,8 +452,11 @@ class TableSession {
     }).join("");
     const free = f.table.seats.some((s) => s.kind === "open");
     const join = f.you === null ? (free ? `<form id="join" class="form inline"><label>${esc(t("lobby.yourName"))} <input name="name" required maxlength="32" value="${esc(savedName())}"></label><button class="primary" type="submit">${esc(t("wait.joinButton"))}</button></form>` : `<p>${esc(t("wait.full"))}</p>`) : "";
+    const match = this.match && this.match.table === this.id ? `<div class="matching" id="matching">
+        <p role="status"><strong>${esc(t("play.waiting", { players: f.table.seats.filter((s) => s.kind === "human").length, seats: f.table.num_seats }))}</strong></p>
+        <p id="match-clock">${esc(t("play.startsBy", { time: durationText((this.match.deadline_ms - Date.now()) / 1000) }))}</p></div>` : "";
     app.innerHTML = `<section class="panel waiting">
-      <h1>${esc(t("wait.title"))}</h1>
+      <h1>${esc(t("wait.title"))}</h1>${match}
       <label class="invite">${esc(t("wait.invite"))} <span class="row"><input readonly id="invite" value="${esc(invite)}"><button id="copy" type="button">${esc(t("wait.copy"))}</button></span></label>
       <ol class="seats">${seats}</ol>
       ${join}
@@ -420,12 +494,16 @@ class TableSession {
   }
 
   renderClock() {
+    const waiting = app.querySelector("#match-clock");
+    if (waiting && this.match) {
+      const text = t("play.startsBy", { time: durationText(Math.max(0, (this.match.deadline_ms - Date.now()) / 1000)) });
+      if (waiting.textContent !== text) waiting.textContent = text;
+    }
     const box = app.querySelector("#clock");
     const f = this.frame;
     if (!box || !f || !f.clock) return;
-    const seconds = Math.max(0, Math.round((f.clock.deadline_ms - Date.now()) / 1000));
-    if (seconds > 3600) box.textContent = t("game.clockLong", { hours: Math.floor(seconds / 3600), minutes: Math.floor((seconds % 3600) / 60) });
-    else box.textContent = t("game.clock", { seconds });
+    const text = timeLeft(f.clock.deadline_ms);
+    if (box.textContent !== text) box.textContent = text;
   }
 
   renderGame() {
@@ -455,14 +533,24 @@ class TableSession {
       return `<div class="stack ${n ? "" : "empty"} ${picked}" data-dish="${d}" role="img" aria-label="${esc(label)}">${cardHtml(d, esc(dishName(d)), n)}</div>`;
     }).join("");
 
-    const handCards = (counts, cls) => DISHES.filter((d) => counts && counts[d]).map((d) => cardHtml(d, esc(dishName(d)), counts[d], cls)).join("");
+    const handCards = (counts, cls, over = new Set()) => DISHES.filter((d) => counts && counts[d]).map((d) => cardHtml(d, esc(dishName(d)), counts[d], over.has(d) ? `${cls} over` : cls)).join("");
     let myHand = "";
     if (f.you !== null) {
       const h = v.hands[f.you];
+      const whole = wholeHand(h);
+      const now = handScore(v.king, whole);
+      const over = new Set(now.over);
+      // R11 as the terminal says it: the points if the game ended now, and a warning for
+      // every dish held more often than the king has it
+      const warnings = now.over.map((d) => `<li>${esc(t("game.overDish", { dish: dishName(d), held: whole[d], king: v.king[d] }))}</li>`).join("");
       myHand = `<section class="panel hand" aria-label="${esc(t("game.yourHand"))}">
         <h2>${esc(t("game.yourHand"))}</h2>
-        <div class="hand-part"><h3>${esc(t("game.public"))}</h3><div class="cards">${handCards(h.takes, "") || "—"}</div></div>
-        <div class="hand-part private"><h3>${LOCK} ${esc(t("game.private"))}</h3><div class="cards">${handCards(h.draws, "private") || "—"}</div></div>
+        <div class="hand-part"><h3>${esc(t("game.public"))}</h3><div class="cards">${handCards(h.takes, "", over) || "—"}</div></div>
+        <div class="hand-part private"><h3>${LOCK} ${esc(t("game.private"))}</h3><div class="cards">${handCards(h.draws, "private", over) || "—"}</div></div>
+        <p class="running" id="running">${esc(now.discarded
+          ? tCount("game.nowDiscardedOne", "game.nowDiscarded", now.discarded, { points: now.points })
+          : tCount("game.nowOne", "game.now", now.points))}</p>
+        ${warnings ? `<ul class="over-list">${warnings}</ul>` : ""}
       </section>`;
     }
 
@@ -501,7 +589,9 @@ class TableSession {
         <span id="clock" class="clock"></span>
         <span class="conn ${this.connected ? "ok" : "bad"}">${esc(this.connected ? t("game.connected") : t("game.reconnecting"))}</span>
         ${f.you === null ? `<span class="muted">${esc(t("game.spectating"))}</span>` : ""}
+        ${f.you !== null && !f.score ? `<button type="button" id="leave-game" class="leave-game">${esc(t("leave.button"))}</button>` : ""}
       </section>
+      ${lastRound(v) ? `<p class="panel last-round" id="last-round"><strong>${esc(t("game.lastRound"))}</strong></p>` : ""}
       <p id="refusal" class="error" role="alert">${esc(this.error)}</p>
       ${f.score ? this.scoreHtml() : ""}
       <div class="main-col">
@@ -520,6 +610,9 @@ class TableSession {
     ${this.dragonChoice && mine && v.pending_dragon ? this.dragonDialog(canFeed) : ""}`;
 
     app.querySelector("[data-rematch]")?.addEventListener("click", () => this.askRematch());
+    app.querySelector("#leave-game")?.addEventListener("click", (e) => confirmLeave(this.id, () => document.getElementById("leave-game"), () => {
+      forgetToken(this.id); this.token = null; notice = t("leave.done"); navigate("/");
+    }));
     app.querySelectorAll("[data-take]").forEach((b) => b.addEventListener("click", () => this.take(b.dataset.take)));
     app.querySelectorAll("[data-pick]").forEach((b) => b.addEventListener("click", () => this.pick(b.dataset.pick)));
     app.querySelectorAll("[data-act]").forEach((b) => b.addEventListener("click", () => {
@@ -721,5 +814,9 @@ document.addEventListener("click", (e) => {
   if (a) { e.preventDefault(); navigate(a.getAttribute("href")); }
 });
 
+applyTheme();
 await Promise.all([initLanguage(), initAccount()]);
 route();
+// the static shell is kept by a service worker, so the site installs as an app (play itself
+// always needs the server)
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => { /* not installable here */ });

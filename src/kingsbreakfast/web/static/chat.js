@@ -50,6 +50,7 @@ export class ChatPanel {
   toggle(seat) {
     if (this.muted.has(seat)) this.muted.delete(seat); else this.muted.add(seat);
     try { sessionStorage.setItem("kingsbreakfast.muted." + this.id, JSON.stringify([...this.muted])); } catch (_) { /* private mode */ }
+    rememberMuted(this.names[seat], this.muted.has(seat));
     this.render();
   }
 
@@ -100,4 +101,16 @@ export class ChatPanel {
     } catch (err) { box.textContent = errorText(err); }
     input.focus();
   }
+}
+
+// The names this browser muted, at any table: play now never seats it with them again.
+const MUTED_NAMES = "kingsbreakfast.mutedNames";
+export function mutedNames() {
+  try { return JSON.parse(localStorage.getItem(MUTED_NAMES) || "[]"); } catch (_) { return []; }
+}
+function rememberMuted(name, muted) {
+  if (!name) return;
+  const names = new Set(mutedNames());
+  if (muted) names.add(name); else names.delete(name);
+  try { localStorage.setItem(MUTED_NAMES, JSON.stringify([...names].slice(-200))); } catch (_) { /* private mode */ }
 }

@@ -5,6 +5,8 @@
 // HttpOnly cookies the server sets. The one value a script reads is the CSRF cookie, which
 // grants nothing alone and is sent back in X-CSRF-Token on every state-changing call.
 import { t, errorText, dishName } from "./strings.js";
+import { timeLeft } from "./clock.js";
+import { finishedLine, withResults } from "./results.js";
 
 let current = null; // the logged-in account, or null
 const listeners = new Set();
@@ -148,12 +150,12 @@ async function myGamesPage(app, navigate) {
   const who = (g) => g.seats.map((s, i) => esc(seatName(s, i))).join(", ");
   const left = (g) => {
     if (!g.your_move || !g.deadline_ms) return "";
-    const seconds = Math.max(0, Math.round((g.deadline_ms - Date.now()) / 1000));
-    return " · " + esc(seconds > 3600 ? t("game.clockLong", { hours: Math.floor(seconds / 3600), minutes: Math.floor((seconds % 3600) / 60) }) : t("game.clock", { seconds }));
+    return " · " + esc(timeLeft(g.deadline_ms));
   };
   const running = data.running.map((g) => `<li class="${g.your_move ? "your-move" : ""}"><span>${g.your_move ? `<strong>${esc(t("games.yourMove"))}</strong> · ` : ""}${who(g)} · ${esc(t("status." + g.status))}${left(g)}</span>
       <a class="button" href="/t/${esc(g.id)}" data-link>${esc(t("games.open"))}</a></li>`).join("");
-  const finished = data.finished.map((g) => `<li><span>${who(g)}</span>
+  const ended = await withResults(data.finished, (g) => g.seats.map((s, i) => seatName(s, i)));
+  const finished = ended.map((g) => `<li>${finishedLine(g)}
       <a class="button" href="${esc(g.replay)}" data-link>${esc(t("lobby.replay"))}</a>
       <a class="button" href="${esc(g.record)}" download="kingsbreakfast-${esc(g.id)}.json">${esc(t("games.record"))}</a></li>`).join("");
   box.innerHTML = `<h2>${esc(t("games.running"))}</h2><ul class="table-list">${running || `<li class="muted">${esc(t("games.none"))}</li>`}</ul>

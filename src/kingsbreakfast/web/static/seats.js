@@ -26,8 +26,10 @@ function box() {
     el.className = "seat-requests";
     el.setAttribute("role", "alertdialog");
     el.setAttribute("aria-live", "assertive");
+    // sticky at the foot of the window while it is open, yet in the page's flow: it takes
+    // room of its own after everything else, so it never hides the bottom of the page
     Object.assign(el.style, {
-      position: "fixed", left: "1rem", right: "1rem", bottom: "1rem", zIndex: "10",
+      position: "sticky", bottom: "0", margin: "0 1rem 1rem", zIndex: "10",
       background: "var(--panel, #fff)", border: "2px solid currentColor", borderRadius: "0.5rem",
       padding: "0 1rem",
     });

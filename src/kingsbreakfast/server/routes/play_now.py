@@ -155,6 +155,8 @@ async def play_now(
     accounts with their equals in rating when there are enough), else a new one."""
     account = await site.writer(request)
     name = clean_name(account.name if account else body.name)
+    if account is None:  # a guest never sits under a name an account has
+        await site.accounts.guest_may_use(name)
     rating = ordinal(account.mu, account.sigma) if account else None
     avoids = frozenset(n.strip().casefold() for n in body.avoid if n.strip())
     maker = matchmaker(request)
@@ -175,7 +177,7 @@ async def play_now(
             body.seats, body.speed, name, account.id if account else None, rating, avoids
         )
         if group_found is None:
-            openers.take(address(request.client))
+            await openers.admit(address(request.client))
             plan_ = await site.creating(request)
             table, seat, token = await master.create_table(
                 name, seats=body.seats, rules={}, bot_level=BOT_LEVEL,

@@ -28,6 +28,7 @@ import multiprocessing
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -173,7 +174,7 @@ async def post(http: httpx.AsyncClient, path: str, body: Any, token: str | None 
 
 
 async def drive(base: str, ws_base: str, tables: int, seconds: float, think: float,
-                seed: int) -> dict[str, Any]:
+                seed: int, marker: str | None = None) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=20, max_keepalive_connections=10)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=120) as http:
         rng = random.Random(seed)
@@ -193,6 +194,8 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
         connect_seconds = time.monotonic() - setup_start
         await asyncio.gather(*(limited(r.start(http)) for r in runs))
         measure[0] = time.monotonic()
+        if marker is not None:  # tell the parent the window began (it starts the profiler)
+            Path(marker).touch()
         await asyncio.sleep(seconds)
         end = time.monotonic()
         await asyncio.sleep(0.5)  # let the moves in flight be acknowledged
@@ -221,7 +224,9 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
         }
 
 
-def client_process(args: tuple[str, str, int, float, float, int]) -> dict[str, Any]:
+def client_process(
+    args: tuple[str, str, int, float, float, int, str | None],
+) -> dict[str, Any]:
     try:
         import uvloop
 
@@ -259,6 +264,12 @@ def main() -> None:
                         help="put HAProxy in front even of one server")
     parser.add_argument("--lease-seconds", type=float, default=3.0)
     parser.add_argument("--port-base", type=int, default=18300)
+    parser.add_argument("--profile", type=Path, default=None,
+                        help="record the (first) server with py-spy over the measurement "
+                        "window into this file (py-spy's raw collapsed stacks)")
+    parser.add_argument("--ws", default=None,
+                        help="the server's --ws (uvicorn's WebSocket implementation)")
+    parser.add_argument("--http", default=None, help="the server's --http (HTTP parser)")
     parser.add_argument("--deflate", action="store_true",
                         help="serve with permessage-deflate (the server's default is without)")
     options = parser.parse_args()
@@ -278,10 +289,13 @@ def main() -> None:
             proxy.start()
             base, ws_base = proxy.base, proxy.ws_base
         else:
+            layers = (*(("--ws", options.ws) if options.ws else ()),
+                      *(("--http", options.http) if options.http else ()))
             servers = [LiveServer(db, bot_delay=0.0, zombie_grace=600.0,
-                                  log_path=Path(tmp) / "server.log",
-                                  extra=(*LOAD_LIMITS, "--ws-deflate") if options.deflate
-                                  else LOAD_LIMITS).start()]
+                                  log_path=Path(tmp) / "server.log", port=options.port_base,
+                                  extra=(*LOAD_LIMITS, *layers,
+                                         *(("--ws-deflate",) if options.deflate else ())),
+                                  ).start()]
             base, ws_base = servers[0].base, servers[0].ws_base
         pids = [s.process.pid for s in servers if s.process is not None]
         rss_before = sum(rss_mib(pid) for pid in pids)
@@ -289,15 +303,27 @@ def main() -> None:
         try:
             procs = max(1, options.client_procs)
             shares = [options.tables // procs + (i < options.tables % procs) for i in range(procs)]
+            marker = Path(tmp) / "measuring"
             jobs = [(base, ws_base, n, options.seconds, options.think,
-                     options.seed + i) for i, n in enumerate(shares) if n]
+                     options.seed + i, str(marker) if i == 0 else None)
+                    for i, n in enumerate(shares) if n]
             peak = 0.0
+            profiler: subprocess.Popen[bytes] | None = None
             with multiprocessing.Pool(len(jobs)) as pool:
                 pending = pool.map_async(client_process, jobs)
                 while not pending.ready():
-                    pending.wait(1.0)
+                    pending.wait(0.5)
                     peak = max(peak, sum(rss_mib(pid) for pid in pids))
+                    if options.profile and profiler is None and marker.exists():
+                        profiler = subprocess.Popen([
+                            str(Path(sys.executable).with_name("py-spy")), "record",
+                            "--pid", str(pids[0]), "--duration", str(int(options.seconds)),
+                            "--rate", "200", "--format", "raw", "--nonblocking",
+                            "-o", str(options.profile),
+                        ], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 results = pending.get()
+            if profiler is not None:
+                profiler.wait(60)
             server_cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
             elapsed = max(r["window"] for r in results)
         finally:
@@ -322,6 +348,8 @@ def main() -> None:
         "servers": options.servers,
         "proxy": clustered,
         "deflate": options.deflate,
+        "ws": options.ws or "auto",
+        "http": options.http or "auto",
         "window_s": round(elapsed, 1),
         "games_finished_in_window": sum(r["finished"] for r in results),
         "connect_all_s": round(max(r["connect_seconds"] for r in results), 1),

@@ -50,6 +50,7 @@ from .tables import (
     BOT,
     HUMAN,
     OPEN,
+    EncodedHistory,
     Seat,
     Table,
     new_token,
@@ -132,6 +133,8 @@ class TableActor:
             playing=lambda: self.phase is Phase.PLAYING, seated=self._changed,
         )
         self._watchers = WatcherFrame(table, self.audience)
+        self._history = EncodedHistory()
+        """The public history as sent, encoded once per turn."""
         self.fanout = Fanout(self.answers.sent)
 
     def _make_bots(self) -> None:
@@ -423,12 +426,11 @@ class TableActor:
     ) -> bool:
         """Commit, then apply and broadcast; on a database fault nothing changes."""
         table = self.table
+        started = time.perf_counter()
         try:
-            with metrics.commit_timer():
-                await self.journal.append(
-                    table.id, table.version, seat, int(action), trial.is_over
-                )
+            await self.journal.append(table.id, table.version, seat, int(action), trial.is_over)
         except StorageError as error:
+            metrics.committed(started)
             log.warning("table %s: commit refused (%s)", table.id, error)
             if isinstance(error, LeaseLost):  # another process owns the table now
                 self.close(CloseReason.LET_GO)
@@ -438,6 +440,7 @@ class TableActor:
                     "the move could not be saved; try again in a moment", retryable=True,
                 )
             return False
+        metrics.committed(started)
         table.state = trial
         table.version += 1
         metrics.moved()
@@ -454,7 +457,7 @@ class TableActor:
         # players first, now; a crowd of spectators after, a chunk at a time (presence.Fanout)
         connections = list(self.audience.connections)
         present = self.audience.present()
-        frames = state_frames(self.table, set(present), present)
+        frames = state_frames(self.table, set(present), present, self._history)
         watchers = []
         for conn in connections:
             if conn.seat is None:

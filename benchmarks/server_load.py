@@ -58,6 +58,7 @@ class TableRun:
         self.errors: list[str] = []
         self.closes = 0
         self.moves = 0
+        self.sent_at: list[float] = []  # when each move was sent
         self.table_id = ""
         self.tokens: list[str] = []
         self.seen = [0] * SEATS
@@ -146,6 +147,7 @@ class TableRun:
                             elif words[0] == "feed":
                                 action["dishes"] = words[1:]
                             self.sent[version + 1] = time.monotonic()
+                            self.sent_at.append(self.sent[version + 1])
                             self.moves += 1
                             await ws.send(json.dumps(
                                 {"type": "act", "version": version, "action": action}
@@ -194,10 +196,12 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
         connect_seconds = time.monotonic() - setup_start
         await asyncio.gather(*(limited(r.start(http)) for r in runs))
         measure[0] = time.monotonic()
-        if marker is not None:  # tell the parent the window began (it starts the profiler)
+        if marker is not None:  # tell the parent the window began (its CPU reading, py-spy)
             Path(marker).touch()
         await asyncio.sleep(seconds)
         end = time.monotonic()
+        if marker is not None:
+            Path(marker + ".end").touch()
         await asyncio.sleep(0.5)  # let the moves in flight be acknowledged
         for task in players:
             task.cancel()
@@ -215,6 +219,7 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
         return {
             "latencies": in_window,
             "moves": sum(r.moves for r in runs),
+            "moves_in_window": sum(measure[0] <= t < end for r in runs for t in r.sent_at),
             "window": end - measure[0],
             "errors": [e for r in runs for e in r.errors],
             "closes": sum(r.closes for r in runs),
@@ -303,24 +308,34 @@ def main() -> None:
         try:
             procs = max(1, options.client_procs)
             shares = [options.tables // procs + (i < options.tables % procs) for i in range(procs)]
-            marker = Path(tmp) / "measuring"
+            markers = [Path(tmp) / f"window-{i}" for i in range(len(shares))]
             jobs = [(base, ws_base, n, options.seconds, options.think,
-                     options.seed + i, str(marker) if i == 0 else None)
-                    for i, n in enumerate(shares) if n]
+                     options.seed + i, str(markers[i])) for i, n in enumerate(shares) if n]
+            markers = markers[:len(jobs)]
             peak = 0.0
             profiler: subprocess.Popen[bytes] | None = None
+            window_cpu: list[tuple[float, float]] = []  # (monotonic, server CPU) at its ends
             with multiprocessing.Pool(len(jobs)) as pool:
                 pending = pool.map_async(client_process, jobs)
                 while not pending.ready():
-                    pending.wait(0.5)
+                    pending.wait(0.1)
                     peak = max(peak, sum(rss_mib(pid) for pid in pids))
-                    if options.profile and profiler is None and marker.exists():
-                        profiler = subprocess.Popen([
-                            str(Path(sys.executable).with_name("py-spy")), "record",
-                            "--pid", str(pids[0]), "--duration", str(int(options.seconds)),
-                            "--rate", "200", "--format", "raw", "--nonblocking",
-                            "-o", str(options.profile),
-                        ], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    if not window_cpu and all(m.exists() for m in markers):
+                        # every client process is in its window: no set-up work from here
+                        window_cpu.append((time.monotonic(),
+                                           sum(cpu_seconds(pid) for pid in pids)))
+                        if options.profile:
+                            profiler = subprocess.Popen([
+                                str(Path(sys.executable).with_name("py-spy")), "record",
+                                "--pid", str(pids[0]), "--duration",
+                                str(int(options.seconds * 0.8)), "--rate", "200",
+                                "--format", "raw", "--nonblocking", "-o", str(options.profile),
+                            ], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    if len(window_cpu) == 1 and any(
+                        Path(f"{m}.end").exists() for m in markers
+                    ):  # the first process left its window
+                        window_cpu.append((time.monotonic(),
+                                           sum(cpu_seconds(pid) for pid in pids)))
                 results = pending.get()
             if profiler is not None:
                 profiler.wait(60)
@@ -332,6 +347,13 @@ def main() -> None:
             for server in servers:
                 server.stop()
     latencies = sorted(x for r in results for x in r["latencies"])
+    # CPU per move while every client process is in its window (no set-up, no final
+    # checks): the server's CPU rate then, over the moves' rate (each process's own window)
+    in_window_cpu = None
+    if len(window_cpu) == 2 and window_cpu[1][0] > window_cpu[0][0]:
+        cpu_rate = (window_cpu[1][1] - window_cpu[0][1]) / (window_cpu[1][0] - window_cpu[0][0])
+        move_rate = sum(r["moves_in_window"] / r["window"] for r in results)
+        in_window_cpu = round(1000 * cpu_rate / move_rate, 3) if move_rate else None
     moves = sum(r["moves"] for r in results)
     errors = [e for r in results for e in r["errors"]]
 
@@ -366,6 +388,7 @@ def main() -> None:
         "lost_actions_tables": sum(r["lost"] for r in results),
         "server_cpu_s": round(server_cpu, 1),
         "server_cpu_ms_per_move": round(1000 * server_cpu / moves, 2) if moves else None,
+        "server_cpu_ms_per_move_in_window": in_window_cpu,
         "server_rss_mib_idle": round(rss_before, 1),
         "server_rss_mib_peak": round(peak, 1),
         "cpus": os.cpu_count(),

@@ -176,7 +176,7 @@ async def post(http: httpx.AsyncClient, path: str, body: Any, token: str | None 
 
 
 async def drive(base: str, ws_base: str, tables: int, seconds: float, think: float,
-                seed: int, marker: str | None = None) -> dict[str, Any]:
+                seed: int, marker: str | None = None, procs: int = 1) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=20, max_keepalive_connections=10)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=120) as http:
         rng = random.Random(seed)
@@ -194,6 +194,11 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
         players = [asyncio.ensure_future(r.play_on(ready, measure, http, gate)) for r in runs]
         await ready.wait()  # every socket is connected and greeted
         connect_seconds = time.monotonic() - setup_start
+        if marker is not None:  # every client process starts its window at once
+            Path(f"{marker}.ready").touch()
+            folder = Path(marker).parent
+            while len(list(folder.glob("window-*.ready"))) < procs:
+                await asyncio.sleep(0.02)
         await asyncio.gather(*(limited(r.start(http)) for r in runs))
         measure[0] = time.monotonic()
         if marker is not None:  # tell the parent the window began (its CPU reading, py-spy)
@@ -230,7 +235,7 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
 
 
 def client_process(
-    args: tuple[str, str, int, float, float, int, str | None],
+    args: tuple[str, str, int, float, float, int, str | None, int],
 ) -> dict[str, Any]:
     try:
         import uvloop
@@ -309,8 +314,9 @@ def main() -> None:
             procs = max(1, options.client_procs)
             shares = [options.tables // procs + (i < options.tables % procs) for i in range(procs)]
             markers = [Path(tmp) / f"window-{i}" for i in range(len(shares))]
+            busy = sum(1 for n in shares if n)
             jobs = [(base, ws_base, n, options.seconds, options.think,
-                     options.seed + i, str(markers[i])) for i, n in enumerate(shares) if n]
+                     options.seed + i, str(markers[i]), busy) for i, n in enumerate(shares) if n]
             markers = markers[:len(jobs)]
             peak = 0.0
             profiler: subprocess.Popen[bytes] | None = None
@@ -350,7 +356,7 @@ def main() -> None:
     # CPU per move while every client process is in its window (no set-up, no final
     # checks): the server's CPU rate then, over the moves' rate (each process's own window)
     in_window_cpu = None
-    if len(window_cpu) == 2 and window_cpu[1][0] > window_cpu[0][0]:
+    if len(window_cpu) == 2 and window_cpu[1][0] - window_cpu[0][0] > options.seconds / 2:
         cpu_rate = (window_cpu[1][1] - window_cpu[0][1]) / (window_cpu[1][0] - window_cpu[0][0])
         move_rate = sum(r["moves_in_window"] / r["window"] for r in results)
         in_window_cpu = round(1000 * cpu_rate / move_rate, 3) if move_rate else None

@@ -52,7 +52,9 @@ def main() -> None:
             for name, src in order:
                 script = (args.new.resolve().parent / "benchmarks" / "server_load.py"
                           if args.same_script else None)
-                report = run(src.resolve(), tables, args.extra, script)
+                extra = [word.format(version=name, round=round_no, tables=tables)
+                         for word in args.extra]  # e.g. --profile prof-{version}-{round}.raw
+                report = run(src.resolve(), tables, extra, script)
                 print(json.dumps({"version": name, "round": round_no, **report}), flush=True)
                 for key in ("server_cpu_ms_per_move", "server_cpu_ms_per_move_in_window"):
                     cpu = report.get(key)

@@ -222,3 +222,32 @@ def test_a_dead_owners_table_goes_to_the_process_that_asked_for_it(store: GameSt
     assert store.acquire_lease("g", "C", c) is None
     assert store.acquire_lease("g", "B", b) == 2
     store.dispose()
+
+
+def test_after_a_database_outage_every_process_keeps_its_own_tables() -> None:
+    """The database away longer than a lease: every process's lease ran out. Back again,
+    no process takes another's tables for orphans before the other had a round to renew."""
+    from kingsbreakfast.server.memory_store import MemoryStore
+
+    async def main() -> None:
+        store = MemoryStore()
+        a = Master(store, bot_delay=3600.0, dealer=fixed_dealer, lease_seconds=0.3, owner="A")
+        b = Master(store, bot_delay=3600.0, dealer=fixed_dealer, lease_seconds=0.3, owner="B")
+        assert a.leases is not None and b.leases is not None
+        await a.open()
+        await b.open(migrate=False)
+        created, _ = await seated_table(a, 3)
+        assert await a.own(created.id) is not None and a.leases.holds(created.id)
+        b.leases.renew_every = 0.02  # B looks for orphans far more often than A renews
+        a.leases.renew_every = 0.25
+        await asyncio.sleep(0.3)
+        store.failing = True
+        await asyncio.sleep(0.8)  # longer than a lease: every lease has run out
+        store.failing = False
+        await asyncio.sleep(0.6)  # B has had many rounds, A has renewed since
+        assert a.leases.holds(created.id) and created.id in a.actors
+        assert created.id not in b.actors
+        await b.close()
+        await a.close()
+
+    asyncio.run(main())

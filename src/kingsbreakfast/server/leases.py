@@ -126,6 +126,8 @@ async def keep_leases(
     journal = leases.journal
     store = journal.store
     loop = asyncio.get_running_loop()
+    renewed_at = loop.time()
+    back_at = renewed_at - leases.seconds
     while True:
         started = loop.time()
         try:
@@ -150,7 +152,14 @@ async def keep_leases(
                 actor = actors.get(table_id)
                 if actor is not None:
                     await leases.hand_over(actor)
-            for table_id in await journal.call(store.orphans, KEEPER_ORPHANS):
+            # back after the database was away: the others' leases ran out as ours did, so
+            # they get a lease's time to renew before anything of theirs is taken for orphaned
+            now = loop.time()
+            if now - renewed_at > leases.seconds:
+                back_at = now
+            renewed_at = now
+            waiting = now - back_at < leases.seconds
+            for table_id in () if waiting else await journal.call(store.orphans, KEEPER_ORPHANS):
                 if table_id not in actors:
                     with suppress(LobbyError, StorageError):
                         await adopt(table_id)

@@ -54,30 +54,27 @@ def test_a_table_has_one_owner_until_its_lease_runs_out_and_then_a_new_epoch(
     assert store.acquire_lease("g", "B", b) == 3
     assert store.renew_process("B", b, -1.0) is not None  # B's lease has run out ...
     assert store.orphans(10) == ["g"]
-    assert store.acquire_lease("g", "C", c) == 4  # ... so C takes g, ending B's life
-    assert store.renew_process("B", b, 60.0) is None  # B, awake again, learns it
-    b2 = store.register_process("B", 60.0)  # and starts a new life holding nothing
-    assert b2 > b
-    renewal = store.renew_process("B", b2, 60.0)
+    assert store.acquire_lease("g", "B", b) is None  # (B may take nothing meanwhile)
+    assert store.acquire_lease("g", "C", c) == 4  # ... so C takes g
+    renewal = store.renew_process("B", b, 60.0)  # B, awake again, learns it
     assert renewal is not None and renewal.kept == {}
-    assert store.acquire_lease("g", "B", b) is None  # the old life takes nothing
+    b2 = store.register_process("B", 60.0)  # registered anew (its row was gone) ...
+    assert b2 > b and store.renew_process("B", b, 60.0) is None  # ... the old epoch is over
 
 
-def test_a_process_whose_life_ended_lets_its_other_tables_go(store: GameStore) -> None:
+def test_a_stalled_process_wakes_with_the_tables_nobody_took(store: GameStore) -> None:
     for name in ("g", "h"):
         _game(store, name)
-    a = store.register_process("A", -1.0)  # A is paused at once: its lease runs out
+    a = store.register_process("A", 60.0)
     b = store.register_process("B", 60.0)
-    store.renew_process("A", a, 60.0)
     assert store.acquire_lease("g", "A", a) == 1 and store.acquire_lease("h", "A", a) == 1
-    store.renew_process("A", a, -1.0)
+    store.renew_process("A", a, -1.0)  # A is paused past its lease
     assert sorted(store.orphans(10)) == ["g", "h"]
     assert store.acquire_lease("g", "B", b) == 2
-    assert store.orphans(10) == ["h"]  # not taken yet, and no longer A's to play
-    assert store.renew_process("A", a, 60.0) is None
-    a2 = store.register_process("A", 60.0)
-    assert store.orphans(10) == ["h"]  # let go by A's new life, free for anyone
-    assert store.acquire_lease("h", "A", a2) == 2
+    assert store.orphans(10) == ["h"]
+    renewal = store.renew_process("A", a, 60.0)  # A wakes: g was taken, h is still its own
+    assert renewal is not None and renewal.kept == {"h": 1}
+    assert store.orphans(10) == []
 
 
 def test_a_fenced_write_is_refused_and_stores_nothing(store: GameStore) -> None:

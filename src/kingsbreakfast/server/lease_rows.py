@@ -7,10 +7,10 @@ written only when the table changes hands or is asked for: an idle table costs n
 Expiry is measured by PostgreSQL's own clock, so several machines need not agree on the time
 (SQLite, one machine, uses the server's).
 
-No call here waits on a row another session holds: a table's row that is locked (its owner
-is committing a move, or is stopped in the middle of one) answers "not now" at once, and the
-process row of an owner stopped inside its renewal is skipped. The one database thread of a
-process is never parked behind someone else's stalled transaction.
+Taking a table never waits on a row another session holds: a table's row that is locked (its
+owner is committing a move, or is stopped in the middle of one) answers "not now" at once,
+so the one database thread of a process is never parked behind someone else's stalled
+transaction; and the process rows are only read by others, never locked.
 """
 
 from __future__ import annotations
@@ -52,9 +52,6 @@ class LeaseRows:
     def register_process(self, owner: str, seconds: float) -> int:
         try:
             with self.engine.begin() as connection:
-                connection.execute(  # an earlier life's tables: let go
-                    update(LeaseRow).where(LeaseRow.owner == owner).values(owner=None)
-                )
                 expires = self._now() + seconds
                 row = self._insert()(ProcessRow).values(
                     name=owner, epoch=1, expires_at=expires
@@ -146,37 +143,19 @@ class LeaseRows:
             )
         }
         if lives.get(owner) != (epoch, True):
-            return None  # this life of ours is over: the keeper registers again
+            return None  # our own lease ran out (or is registered anew): not now
         if row.owner == owner:
             return int(row.epoch)
         if row.wanted_by not in (None, owner) and lives.get(row.wanted_by, (0, False))[1]:
             return None  # another process asked first: it has the table's clients
-        if row.owner is not None:
-            if lives.get(row.owner, (0, False))[1]:
-                return None
-            self._end_life(connection, row.owner)
+        if row.owner is not None and lives.get(row.owner, (0, False))[1]:
+            return None
         taken = int(row.epoch) + 1
         connection.execute(
             update(LeaseRow).where(LeaseRow.game_id == game_id)
             .values(owner=owner, epoch=taken, wanted_by=None)
         )
         return taken
-
-    def _end_life(self, connection: Connection, name: str) -> None:
-        """The owner's lease ran out: raise its epoch, so that if it wakes its next renewal
-        fails and it lets every table go. Skipped while its row is locked (it is renewing
-        right now, or stopped in the middle of it): the table's own epoch fences it anyway,
-        and its next renewal sees the table gone."""
-        locked = connection.execute(
-            select(ProcessRow.name)
-            .where(ProcessRow.name == name, ProcessRow.expires_at < self._now())
-            .with_for_update(skip_locked=True)
-        ).scalar()
-        if locked is not None:
-            connection.execute(
-                update(ProcessRow).where(ProcessRow.name == name)
-                .values(epoch=ProcessRow.epoch + 1)
-            )
 
     def want_lease(self, game_id: str, owner: str) -> None:
         try:

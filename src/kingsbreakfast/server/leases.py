@@ -57,8 +57,8 @@ class Leases:
         self.epochs: dict[str, int] = {}
         """The tables held, each with the epoch it was taken at."""
         self.life: int | None = None
-        """This process's epoch in the store while its lease lasts (None: not registered,
-        or the lease was found ended)."""
+        """This process's lease epoch in the store (None: not registered, or the lease row
+        was found gone)."""
         self._registering = asyncio.Lock()
 
     async def register(self) -> int:
@@ -68,7 +68,7 @@ class Leases:
                 self.life = await self.journal.call(
                     self.journal.store.register_process, self.owner, self.seconds
                 )
-                log.info("process %s: lease taken (life %d)", self.owner, self.life)
+                log.info("process %s: lease taken (epoch %d)", self.owner, self.life)
             return self.life
 
     def fence(self) -> Fence:
@@ -120,9 +120,9 @@ async def keep_leases(
     """Renew this process's lease a few times per lease (one row, whatever the number of
     tables), close the tables it lost, hand over those another process has clients for,
     and ``adopt`` orphaned tables (a dead owner's tables nobody asked for yet: their bots
-    and clocks must go on). A lease found ended (the process was paused so long that
-    another took one of its tables) loses every table: they are closed, and the process
-    starts a new life. ``actors``: the registry's live mapping of the tables held here."""
+    and clocks must go on). A process that was paused past its lease finds at its next
+    renewal which of its tables were taken meanwhile, and closes just those. ``actors``:
+    the registry's live mapping of the tables held here."""
     journal = leases.journal
     store = journal.store
     loop = asyncio.get_running_loop()
@@ -134,10 +134,12 @@ async def keep_leases(
             life = await leases.register()
             held = dict(leases.epochs)  # tables taken while the renewal runs are not judged
             renewal = await journal.call(store.renew_process, leases.owner, life, leases.seconds)
-            if renewal is None:
-                log.warning("process %s: lease ended by another process; every table is "
-                            "let go", leases.owner)
+            if renewal is None:  # the row is gone: register again, then judge the tables
+                log.warning("process %s: lease row gone; registering again", leases.owner)
                 leases.life = None
+                life = await leases.register()
+                renewal = await journal.call(store.renew_process, leases.owner, life,
+                                             leases.seconds)
             kept = {} if renewal is None else renewal.kept
             lost = [t for t, epoch in held.items()
                     if kept.get(t) != epoch and leases.epochs.get(t) == epoch]

@@ -33,7 +33,7 @@ class MemoryStore:
         self.leases: dict[str, tuple[str | None, int, str | None]] = {}
         """Per table: owner, epoch, who wants it."""
         self.processes: dict[str, tuple[int, float]] = {}
-        """Per process: its life's epoch and its lease's expiry (``clock()`` seconds)."""
+        """Per process: its lease's epoch and expiry (``clock()`` seconds)."""
         self.clock = time.monotonic
         self.failing = False
         """While True every call raises :class:`StorageError` (a database outage)."""
@@ -158,9 +158,6 @@ class MemoryStore:
     def register_process(self, owner: str, seconds: float) -> int:
         with self._lock:
             self._check()
-            for game_id, (held_by, epoch, wanted) in list(self.leases.items()):
-                if held_by == owner:
-                    self.leases[game_id] = (None, epoch, wanted)
             epoch = self.processes.get(owner, (0, 0.0))[0] + 1
             self.processes[owner] = (epoch, self.clock() + seconds)
             return epoch
@@ -194,18 +191,14 @@ class MemoryStore:
             self._check()
             now = self.clock()
             if self.processes.get(owner, (0, 0.0))[0] != epoch or not self._alive(owner, now):
-                return None  # this life of ours is over
+                return None  # our own lease ran out (or is registered anew)
             held_by, table_epoch, wanted = self.leases.get(game_id, (None, 0, None))
             if held_by == owner:
                 return table_epoch
             if wanted not in (None, owner) and self._alive(wanted, now):
                 return None  # another process asked first: it has the table's clients
-            if held_by is not None:
-                if self._alive(held_by, now):
-                    return None
-                life, expires = self.processes.get(held_by, (0, 0.0))
-                if held_by in self.processes:  # its lease ran out: that life is over
-                    self.processes[held_by] = (life + 1, expires)
+            if held_by is not None and self._alive(held_by, now):
+                return None
             self.leases[game_id] = (owner, table_epoch + 1, None)
             return table_epoch + 1
 

@@ -107,9 +107,8 @@ class ProcessRow(Base):
     is its own while ``expires_at`` lies ahead. One row update per renewal, however many
     tables the process holds.
 
-    ``epoch`` counts the process's lives: a process that finds another's lease run out and
-    takes one of its tables raises it, so the stalled owner, if it wakes, learns at its
-    next renewal that it lost everything, lets all of its tables go and starts a new life."""
+    ``epoch`` counts the process's registrations (a renewal names it, so a row registered
+    again is not renewed by an older registration)."""
 
     __tablename__ = "server_processes"
 

@@ -129,22 +129,22 @@ class GameStore(Protocol):
 
     # -- leases: one owner per table in play, one lease per process ------------------------
     def register_process(self, owner: str, seconds: float) -> int:
-        """Start a life of process ``owner``: its lease runs for ``seconds`` and it holds no
-        table (any still named after an earlier life is let go); answers the life's epoch."""
+        """Start (or start again) process ``owner``'s lease, running for ``seconds``;
+        answers its epoch, one more at each registration."""
 
     def renew_process(self, owner: str, epoch: int, seconds: float) -> Renewal | None:
         """Extend ``owner``'s lease (one row, however many tables it holds) and say which
-        tables are still its own; None when this life was ended by another process that
-        found the lease run out (every table is lost: register again)."""
+        tables are still its own; None when the lease is not there under that epoch any
+        more (register again)."""
 
     def retire_process(self, owner: str) -> None:
         """Shutting down: every table ``owner`` holds is let go and its lease ends."""
 
     def acquire_lease(self, game_id: str, owner: str, epoch: int) -> int | None:
-        """Take the table for ``owner`` (in its life ``epoch``) if it is free, its owner's
-        lease ran out, or it is already ``owner``'s; answers the table's epoch, or None
-        while another process holds it, or asked for it and is alive, or ``owner``'s own
-        life is over. Taking a table from a process whose lease ran out ends that life."""
+        """Take the table for ``owner`` (its lease registered under ``epoch``) if it is
+        free, its owner's lease ran out, or it is already ``owner``'s; answers the table's
+        epoch (one more at each change of hands), or None while another process holds it,
+        or asked for it and is alive, or ``owner``'s own lease ran out."""
 
     def want_lease(self, game_id: str, owner: str) -> None:
         """Ask the table's current owner to hand it over (it has no client of ours)."""

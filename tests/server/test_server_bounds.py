@@ -221,19 +221,16 @@ def test_the_full_collection_runs_on_its_schedule_and_is_given_back(
         collector.give_back(thresholds)
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
 
-    calls: list[str] = []
-    for name in ("collect", "freeze", "unfreeze"):
-        monkeypatch.setattr(gc, name, lambda name=name: calls.append(name) or 0)
+    passes: list[int] = []
+    monkeypatch.setattr(gc, "collect", lambda: passes.append(1) or 0)
 
     async def main() -> None:
-        task = asyncio.get_running_loop().create_task(collector.full_passes(0.001, 3))
+        task = asyncio.get_running_loop().create_task(collector.full_passes(0.001))
         for _ in range(10_000):  # bounded: a few turns of the loop are enough
-            if calls.count("collect") >= 4:
+            if len(passes) >= 2:
                 break
             await asyncio.sleep(0.001)
         task.cancel()
 
     asyncio.run(main())
-    # each pass freezes its survivors; every third unfreezes first, so it sees everything
-    assert calls[:8] == ["collect", "freeze", "collect", "freeze",
-                         "unfreeze", "collect", "freeze", "collect"]
+    assert len(passes) >= 2

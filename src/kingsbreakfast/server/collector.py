@@ -7,12 +7,6 @@ passes in the middle of the storm (75–340 ms each, measured in ``benchmarks/
 spectator_storm.py``), and a seated player's move waited behind them. Nearly everything the
 server drops is freed at once by reference counting, and the young generations are still
 collected as usual; only the full pass waits for this timer.
-
-A full pass over everything a thousand tables hold took about a second of the one event loop
-(``benchmarks/server_load.py`` under py-spy), so a pass freezes what it found alive: the next
-pass looks only at what is newer. What was frozen and later became garbage in a cycle (a
-closed table's actor and its components) waits for the sweep, every ``SWEEP_EVERY`` passes,
-which unfreezes and looks at everything.
 """
 
 from __future__ import annotations
@@ -24,8 +18,6 @@ from typing import Final
 FULL_PASS_SECONDS: Final = 60.0
 """How often the full pass runs (what survived the young collections and then became
 garbage waits at most this long)."""
-SWEEP_EVERY: Final = 10
-"""One pass in this many looks at everything, the frozen survivors of earlier passes too."""
 _NEVER: Final = 1_000_000_000
 
 
@@ -44,12 +36,7 @@ def give_back(thresholds: tuple[int, int, int]) -> None:
     gc.unfreeze()
 
 
-async def full_passes(seconds: float = FULL_PASS_SECONDS, sweep_every: int = SWEEP_EVERY) -> None:
-    passes = 0
+async def full_passes(seconds: float = FULL_PASS_SECONDS) -> None:
     while True:
         await asyncio.sleep(seconds)
-        passes += 1
-        if passes % sweep_every == 0:
-            gc.unfreeze()
         gc.collect()
-        gc.freeze()

@@ -27,6 +27,7 @@ from fastapi.testclient import TestClient
 from kingsbreakfast.server.account_store import Result
 from kingsbreakfast.server.accounts import HASHER
 from kingsbreakfast.server.app import create_app
+from kingsbreakfast.server.limits import Registrations
 from kingsbreakfast.server.store import SeatRecord
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -62,11 +63,16 @@ def main() -> None:
     with TestClient(create_app(url, bot_delay=0.0, zombie_grace=0.0)) as client:
         site = client.app.state.site  # type: ignore[attr-defined]
         store = site.accounts.store
+        site.accounts.registrations = Registrations(10**6, 10**6)  # all from one address
         ann = Player(client)
         ann.register("Ann")
+        names = iter(range(10**6))
+        figures["register_http"] = timed(lambda: Player(client).register(f"R{next(names)}"), 20)
         figures["login_http"] = timed(lambda: ann.login("Ann"), 20)
+        figures["login_wrong_http"] = timed(lambda: Player(client).login("Ann", "wrong!!!"), 4)
         rng = random.Random(1)
-        ids = [store.create_account(f"p{i}", f"p{i}", hashed).id for i in range(args.accounts)]
+        ids = [store.create_account(f"p{i}", f"p{i}", f"p{i}", hashed).id
+               for i in range(args.accounts)]
         start = datetime(2026, 1, 1, tzinfo=UTC)
         per_game = 3
         for g in range(args.results // per_game):

@@ -1,32 +1,47 @@
 #!/usr/bin/env bash
 # Install (Debian apt) and start what the server and browser tests need: a real PostgreSQL
-# server, Debian's chromium, and HAProxy (the cluster test starts its own, on loopback). Idempotent; run as root on a bare Debian machine.
+# server, Debian's chromium, and HAProxy (the cluster test starts its own, on loopback).
+# Idempotent; run as root on a bare Debian machine. apt installs only what these need
+# (--no-install-recommends): no mail server, cron or desktop services come along.
 #
 # Use either:   eval "$(bash scripts/ci-services.sh)"
 #        or:    source scripts/ci-services.sh
 # Both leave KINGSBREAKFAST_TEST_POSTGRES_URL exported; everything else goes to stderr.
 set -euo pipefail
 
+_kb_free_port() {  # the first TCP port from $1 up that nothing listens on
+  local port=$1
+  while ss -Htln "sport = :$port" | grep -q .; do
+    port=$((port + 1))
+  done
+  echo "$port"
+}
+
 _kb_services() {
   local need=()
   command -v pg_ctlcluster >/dev/null 2>&1 || need+=(postgresql)
-  [ -x /usr/bin/chromium ] || need+=(chromium)
+  # dbus-x11 gives chromium's session-bus dependency without the default choice's systemd
+  [ -x /usr/bin/chromium ] || need+=(chromium dbus-x11)
+  # the fonts the browser tests lay pages out with (every letter of the five languages)
   [ -d /usr/share/fonts/truetype/dejavu ] || need+=(fonts-dejavu-core)
   command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || need+=(haproxy)
   # Playwright's own driver (a node binary in the wheel) links against libatomic
   ldconfig -p | grep 'libatomic\.so\.1 ' >/dev/null || need+=(libatomic1)
   # the worker test asks which process listens on a port
   command -v ss >/dev/null 2>&1 || need+=(iproute2)
+  command -v cc >/dev/null 2>&1 || need+=(gcc)  # tests/test_c_playout.py builds the C playout
   if ((${#need[@]})); then
     echo "ci-services: installing ${need[*]}" >&2
     apt-get update -qq >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      "${need[@]}" >&2
   fi
 
   local version
   version=$(ls /usr/lib/postgresql | sort -V | tail -n 1)
   if ! pg_lsclusters -h | awk '{print $1, $2}' | grep -qx "$version main"; then
-    pg_createcluster "$version" main >&2
+    # pg_createcluster avoids only its own clusters' ports: take one nothing listens on
+    pg_createcluster -p "$(_kb_free_port 5432)" "$version" main >&2
   fi
   local port
   port=$(pg_lsclusters -h | awk -v v="$version" '$1 == v && $2 == "main" {print $3}')

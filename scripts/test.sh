@@ -1,29 +1,36 @@
 #!/usr/bin/env bash
 # The whole test run, from a bare Debian machine (as root) or a developer's checkout:
-#   1. a virtual environment in .venv with the package and every extra the tests use;
+#   1. a virtual environment in .venv with the package and every extra the tests use
+#      (made again when an earlier attempt left it half made: scripts/venv.sh);
 #   2. the services the tests talk to (a real PostgreSQL server, Debian's chromium),
 #      installed with apt when missing and started (scripts/ci-services.sh);
-#   3. the layer contracts, the linter, the type checker, then pytest.
+#   3. the release: the sdist and the wheel built and checked with twine, as uploaded;
+#   4. the layer contracts, the linter, the type checker, then pytest.
 # Extra arguments go to pytest:  bash scripts/test.sh tests/engine -x
 # CI runs exactly this command (.ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! python3 -c "import ensurepip, venv" 2>/dev/null; then
-  # Debian ships venv support separately from python3.
-  echo "test.sh: installing python3-venv" >&2
-  apt-get update -qq >&2
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >&2
-fi
-
-[ -x .venv/bin/python ] || python3 -m venv .venv
-.venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e ".[all,test]"
+# shellcheck source=scripts/venv.sh
+source scripts/venv.sh
+kb_venv test.sh
+.venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[all,test]"
 
 # Installs and starts PostgreSQL and chromium; exports KINGSBREAKFAST_TEST_POSTGRES_URL.
 # shellcheck source=scripts/ci-services.sh
 source scripts/ci-services.sh
 set -euo pipefail
+
+# The distributions as they would be uploaded; tests/test_release.py reads these same files.
+KINGSBREAKFAST_DIST=$(mktemp -d "${TMPDIR:-/tmp}/kingsbreakfast-dist.XXXXXX")
+export KINGSBREAKFAST_DIST
+trap 'rm -rf "$KINGSBREAKFAST_DIST"' EXIT
+.venv/bin/python -m build --outdir "$KINGSBREAKFAST_DIST" . >"$KINGSBREAKFAST_DIST/build.log" 2>&1 || {
+  cat "$KINGSBREAKFAST_DIST/build.log" >&2
+  exit 1
+}
+.venv/bin/twine check --strict "$KINGSBREAKFAST_DIST"/*.whl "$KINGSBREAKFAST_DIST"/*.tar.gz
 
 .venv/bin/lint-imports
 .venv/bin/ruff check src tests

@@ -118,6 +118,43 @@ def test_the_architecture_page_names_only_modules_that_exist() -> None:
         assert f"{package}/" in text, f"docs/architecture.md does not place {package}/"
 
 
+COMPILED = re.compile(
+    r"^\s*(?:from|import)\s+(?:numba|jax)\b|@(?:uncounted|small)\b|\bnjit\(", re.M
+)
+"""Code that numba or JAX compiles: it cannot call the engine, so it may carry a copy."""
+
+
+def rule_copies() -> list[tuple[str, str]]:
+    """(where, held equal by) of each row of the architecture page's table of copies."""
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    section = text.split("## Copies of the rules", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|") for line in section.splitlines() if line.startswith("| ")]
+    return [(cells[2], cells[4]) for cells in rows[1:] if len(cells) == 6]
+
+
+def test_every_copy_of_the_rules_is_listed_with_a_test_that_exists() -> None:
+    copies = rule_copies()
+    assert len(copies) >= 5, "the table of copies of the rules is missing or unreadable"
+    listed = " ".join(where for where, _ in copies)
+    for _, tests in copies:
+        named = re.findall(r"`(tests/[\w/]+\.py)`", tests)
+        assert named, f"a copy of the rules without a test: {tests.strip()}"
+        missing = [name for name in named if not (ROOT / name).is_file()]
+        assert not missing, f"the table of copies names tests that do not exist: {missing}"
+    compiled = [
+        path.relative_to(SRC).as_posix()
+        for path in sorted(SRC.rglob("*.py"))
+        if COMPILED.search(path.read_text(encoding="utf-8"))
+    ]
+    c_files = [
+        path.relative_to(ROOT).as_posix()
+        for path in sorted((ROOT / "benchmarks").rglob("*.c"))
+    ]
+    assert compiled and c_files
+    unlisted = [name for name in [*compiled, *c_files] if f"`{name}`" not in listed]
+    assert not unlisted, f"copies of the rules not in docs/architecture.md's table: {unlisted}"
+
+
 def test_the_readme_and_the_engine_page_lead_to_both_references() -> None:
     for page in (ROOT / "README.md", DOCS / "engine.md"):
         text = page.read_text(encoding="utf-8")

@@ -9,7 +9,13 @@
  * (R3); the game ends when the deck cannot set a table (R10). Legal actions are listed in
  * the engine's id order and one is picked uniformly, as the Python benchmark does.
  *
- *     playout GAMES PLAYERS SEED   ->   "games actions cpu_seconds"
+ *     playout GAMES PLAYERS SEED [score]
+ *         ->  "games actions cpu_seconds check points actions_squared points_squared"
+ *
+ * With "score", every game is also scored (R11): points are the points of every seat of
+ * every game, summed; the sums of squares (of each game's actions, of each seat's points)
+ * let tests/test_c_playout.py hold the means to the engine's within a stated number of
+ * standard errors. Without it those three are 0 and the timing is of play alone.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -128,6 +134,7 @@ int main(int argc, char **argv) {
     long games = argc > 1 ? atol(argv[1]) : 100000;
     int players = argc > 2 ? atoi(argv[2]) : 4;
     rng_state = argc > 3 ? strtoull(argv[3], NULL, 10) : 1;
+    int scored = argc > 4 && argv[4][0] == 's';
     if (players < 3 || players > 5) { fprintf(stderr, "3 to 5 players\n"); return 2; }
     for (int a = 0, f = 0; a < DISHES; a++)
         for (int b = a; b < DISHES; b++, f++) { feed_a[f] = a; feed_b[f] = b; }
@@ -139,6 +146,7 @@ int main(int argc, char **argv) {
         base_count[key] = (unsigned char)count;
     }
     long actions = 0, check = 0;
+    double points = 0.0, actions_squared = 0.0, points_squared = 0.0;
     int options[40];
     clock_t start = clock();
     for (long k = 0; k < games; k++) {
@@ -147,6 +155,7 @@ int main(int argc, char **argv) {
         for (int s = 0; s < players; s++) g.next[s] = (s + 1) % players;
         shuffle(g.deck);
         deal(&g);
+        long before = actions;
         while (g.to_move >= 0) {
             int key = g.mask | (g.top < CARDS) << 7;
             if (!g.pending && !g.table[DRAGON] && base_count[key]) {
@@ -159,8 +168,18 @@ int main(int argc, char **argv) {
             actions++;
         }
         check += g.removed + g.king[0];
+        if (!scored) continue;
+        actions_squared += (double)(actions - before) * (double)(actions - before);
+        for (int s = 0; s < players; s++) {  /* R11: a dish beyond the king's is discarded */
+            long mine = 0;
+            for (int d = 0; d < DISHES; d++)
+                if (g.hands[s][d] <= g.king[d]) mine += (long)g.hands[s][d] * g.king[d];
+            points += (double)mine;
+            points_squared += (double)mine * (double)mine;
+        }
     }
     double seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
-    printf("%ld %ld %.6f %ld\n", games, actions, seconds, check);
+    printf("%ld %ld %.6f %ld %.0f %.0f %.0f\n", games, actions, seconds, check, points,
+           actions_squared, points_squared);
     return 0;
 }

@@ -9,6 +9,7 @@ the translation layer, in the current language.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from kingsbreakfast.engine import DISHES, Action, Scoring, View
 from kingsbreakfast.i18n import _, ngettext
@@ -20,6 +21,10 @@ from kingsbreakfast.i18n.words import (
     dragon_count,
     join_words,
 )
+
+DEFAULT_NAMES: Final = ("Ann", "Bob", "Cid", "Dee", "Eve")
+"""The names seats get when nobody names them, seat 0 first: the same in every mode (the
+terminal game, hot-seat, the demo), so a seat is called the same everywhere."""
 
 
 def round_opening(view: View, names: Sequence[str], new_dragons: int | None = None) -> str:
@@ -80,7 +85,7 @@ def narrate(before: View, action: Action, after: View, names: Sequence[str]) -> 
         if pair[0] == pair[1]:  # two of one dish (R8): counted, not named twice
             eaten = dish_count(pair[0], 2)
         else:
-            eaten = join_words([dish_name(pair[0]), dish_name(pair[1])])
+            eaten = join_words([dish_count(pair[0], 1), dish_count(pair[1], 1)])
         if before.pending_dragon:
             lines.append(
                 _("{player} feeds the drawn dragon: the king loses {dishes}.").format(

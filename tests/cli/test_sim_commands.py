@@ -76,6 +76,9 @@ def test_analyze_answers_for_each_table_size(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())
     assert [t["players"] for t in data["tables"]] == [3, 5]
-    assert "| 5 | 10 |" in result.stdout
+    # a table on the terminal: a row per table size, no line past 80 columns
+    rows = [line.split() for line in result.stdout.splitlines()]
+    assert any(row[:2] == ["5", "10"] for row in rows)
+    assert all(len(line) <= 80 for line in result.stdout.splitlines())
     bad = runner.invoke(app, ["analyze", "--players", "2,4", "--output", str(out)])
     assert bad.exit_code == 2 and "3 to 5" in bad.output

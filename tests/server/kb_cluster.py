@@ -82,13 +82,14 @@ LOAD_LIMITS = ("--sockets-per-address", "100000", "--tables-per-minute", "100000
 
 
 def start_servers(url: str, ports: list[int], folder: Path, lease_seconds: float,
-                  bot_delay: float = 0.05) -> list[LiveServer]:
+                  bot_delay: float = 0.05,
+                  limits: tuple[str, ...] = LOAD_LIMITS) -> list[LiveServer]:
     servers = []
     for number, port in enumerate(ports):
         servers.append(LiveServer(
             url, bot_delay=bot_delay, zombie_grace=600.0, port=port,
             log_path=folder / f"server{number}.log",
-            extra=("--lease-seconds", str(lease_seconds), "--no-migrate", *LOAD_LIMITS),
+            extra=("--lease-seconds", str(lease_seconds), "--no-migrate", *limits),
         ))
     for port in ports:  # a server left over from elsewhere would answer in ours' place
         with socket.socket() as probe:

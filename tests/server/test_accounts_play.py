@@ -5,13 +5,17 @@ profile, chat, and rematch."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from kingsbreakfast.server.account_store import Result
 from kingsbreakfast.server.app import create_app
 from kingsbreakfast.server.chat import BURST, MAX_CHARS
+from kingsbreakfast.server.ratings import ESTABLISHED_GAMES
+from kingsbreakfast.server.store import SeatRecord
 from server.kb_accounts import Player
 
 TABLE = {"name": "ignored", "seats": 3, "bot_level": "random"}
@@ -38,6 +42,29 @@ def watch_to_the_end(player: Player, table_id: str) -> dict[str, Any]:
         for _ in range(2000):
             if frame["type"] == "state" and frame["score"] is not None:
                 return frame
+            frame = socket.receive_json()
+        raise AssertionError("the game did not end")
+    finally:
+        ws.__exit__(None, None, None)
+
+
+def play_to_the_end(player: Player, table_id: str, seat: int) -> dict[str, Any]:
+    """``player`` holds ``seat`` through the game, playing the first legal move each turn."""
+    ws, socket, frame = hello(player, table_id, cookie=True)
+    try:
+        for _ in range(4000):
+            if frame["type"] == "state":
+                if frame["score"] is not None:
+                    return frame
+                if frame["view"]["to_move"] == seat:
+                    words = frame["view"]["legal"][0].split()
+                    action: dict[str, Any] = {"type": words[0]}
+                    if words[0] == "take":
+                        action["dish"] = words[1]
+                    elif words[0] == "feed":
+                        action["dishes"] = words[1:]
+                    socket.send_json({"type": "act", "version": frame["version"],
+                                      "action": action})
             frame = socket.receive_json()
         raise AssertionError("the game did not end")
     finally:
@@ -124,11 +151,9 @@ def test_a_rated_game_moves_both_ratings_and_fills_the_profiles(client: TestClie
         better, worse = (ann_mu, bob_mu) if ann_place < bob_place else (bob_mu, ann_mu)
         assert better > 25.0 > worse
     assert ann.me()["rated_games"] == 1
-    board = Player(client).get("/api/leaderboard?size=1").json()
-    assert board["total"] == 2 and len(board["rows"]) == 1 and board["rows"][0]["rank"] == 1
-    second = Player(client).get("/api/leaderboard?size=1&page=2").json()["rows"][0]
-    assert {board["rows"][0]["name"], second["name"]} == {"Ann", "Bob"}
-    assert board["rows"][0]["rating"] >= second["rating"]
+    assert all(p["provisional"] and p["opponents"] == 1 for p in profiles.values())
+    board = Player(client).get("/api/leaderboard").json()
+    assert board["total"] == 0  # one game against one opponent: provisional, not listed
     assert Player(client).get("/api/leaderboard?page=0").status_code == 422
     svg = Player(client).get("/api/players/Ann/rating.svg?title=<script>x</script>")
     assert svg.headers["content-type"].startswith("image/svg+xml")
@@ -137,6 +162,56 @@ def test_a_rated_game_moves_both_ratings_and_fills_the_profiles(client: TestClie
     site = client.app.state.site  # type: ignore[attr-defined]
     assert client.portal.call(site.ratings.settle, table_id) is False  # once only
     assert bob.get("/api/players/Bob").json()["rated_games"] == 1
+
+
+@pytest.mark.timeout(120, method="thread")
+def test_an_account_that_left_ranks_last_and_loses(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_delay=0.0, zombie_grace=600.0)) as client:
+        _left_and_stayed(client)
+
+
+def _left_and_stayed(client: TestClient) -> None:
+    site = client.app.state.site  # type: ignore[attr-defined]
+    ann, bob = Player(client), Player(client)
+    ann.register("Ann")
+    bob.register("Bob")
+    table_id = ann.post("/api/tables", json=TABLE).json()["table"]["id"]
+    bob.post(f"/api/tables/{table_id}/join", json={"name": "x"})
+    assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
+    assert ann.post(f"/api/tables/{table_id}/leave").status_code == 204  # a bot's seat now
+    play_to_the_end(bob, table_id, 1)  # Bob stays and plays (away, his clock would run out)
+    client.portal.call(site.ratings.settle, table_id)  # type: ignore[union-attr]
+    left = Player(client).get("/api/players/Ann").json()
+    stayed = Player(client).get("/api/players/Bob").json()
+    assert left["rated_games"] == stayed["rated_games"] == 1
+    assert left["history"][0]["place"] == 3 and left["wins"] == 0  # last of three seats
+    assert left["mu"] < 25.0 < stayed["mu"]  # whatever her seat's bot made of the game
+
+
+def test_the_leaderboard_lists_established_ratings_only_best_first(client: TestClient) -> None:
+    site = client.app.state.site  # type: ignore[attr-defined]
+    store, games = site.accounts.store, site.master.storage
+    ids = [store.create_account(f"p{n}", f"p{n}", f"p{n}", "x").id for n in range(8)]
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    for number in range(ESTABLISHED_GAMES):  # p0 and p1 meet each other and six more
+        game_id = f"g{number}"
+        games.create_game(game_id, num_seats=3, rules={}, bot_level="random",
+                          clock_seconds=None, public=True,
+                          seats=[SeatRecord(n, "bot", "", None) for n in range(3)])
+        seated = [ids[0], ids[1], ids[2 + number % 6]]
+        store.record_results([
+            Result(game_id, account, seat, 3, seat + 1, seat == 0, 10, None, True,
+                   30.0 - seat - number / 100, 4.0, start + timedelta(hours=number))
+            for seat, account in enumerate(seated)
+        ])
+    board = Player(client).get("/api/leaderboard?size=1").json()
+    assert board["total"] == 2 and board["rows"][0]["name"] == "p0"  # p2…p7: 1 or 2 games
+    second = Player(client).get("/api/leaderboard?page=2&size=1").json()["rows"]
+    assert [row["name"] for row in second] == ["p1"]
+    assert board["rows"][0]["rating"] > second[0]["rating"]
+    assert Player(client).get("/api/players/p0").json()["provisional"] is False
+    shown = Player(client).get("/api/players/p7").json()
+    assert shown["provisional"] is True and shown["opponents"] == 2
 
 
 def test_a_game_with_one_account_counts_but_is_not_rated(client: TestClient) -> None:

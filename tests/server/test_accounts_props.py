@@ -11,8 +11,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kingsbreakfast.server.accounts import FREE_FAILURES, MAX_LOCK_SECONDS, lock_seconds, name_key
+from kingsbreakfast.server.account_store import Failures
+from kingsbreakfast.server.accounts import (
+    FREE_FAILURES,
+    MAX_LOCK_SECONDS,
+    NAME_FAILURES,
+    after_failure,
+    lock_seconds,
+    name_key,
+)
 from kingsbreakfast.server.chat import MAX_CHARS, clean_line
+from kingsbreakfast.server.limits import DAY, HOUR, Refused, Registrations
 from kingsbreakfast.server.lobby import LobbyError
 from kingsbreakfast.server.rating_plot import rating_svg
 from kingsbreakfast.server.ratings import MODEL, rate
@@ -64,6 +73,19 @@ def test_the_login_lock_grows_and_is_bounded(failures: int) -> None:
     assert (lock == 0.0) == (failures < FREE_FAILURES)
 
 
+@given(st.lists(st.floats(0, 3000), max_size=60))
+def test_the_counts_of_a_name_only_grow_within_their_window(gaps: list[float]) -> None:
+    here, every, now = Failures(), Failures(), 1e6
+    for gap in gaps:
+        now += gap
+        before = every
+        here, every = after_failure(here, every, now)
+        assert here.locked_until >= now and every.failures >= 1
+        assert every.failures in (1, before.failures + 1)
+        free = 1 if every.failures >= NAME_FAILURES else FREE_FAILURES
+        assert (here.locked_until > now) == (here.failures >= free)
+
+
 @pytest.mark.parametrize(
     ("one", "other"), [("Ann", "ANN"), ("Ａｎｎ", "ann"), ("Straße", "STRASSE")]
 )
@@ -106,3 +128,25 @@ def test_between_two_accounts_the_better_place_gains_and_the_other_loses(
     assert winner_mu > first[0] and loser_mu < second[0]
     (tied_a, _), (tied_b, _) = rate([first, first], [1, 1])
     assert tied_a == pytest.approx(tied_b)
+
+
+@given(st.lists(st.floats(0, 4 * HOUR), min_size=1, max_size=80))
+def test_registrations_never_pass_either_window(gaps: list[float]) -> None:
+    now = [0.0]
+    limit = Registrations(per_hour=3, per_day=10, clock=lambda: now[0])
+    made: list[float] = []
+    for gap in gaps:
+        now[0] += gap
+        try:
+            limit.check("198.51.100.1")
+        except Refused as refused:
+            assert refused.code == "too_many_registrations"
+            assert refused.params["retry_after"] >= 1
+            hour = [t for t in made if t > now[0] - HOUR]
+            assert len(hour) >= 3 or len([t for t in made if t > now[0] - DAY]) >= 10
+            continue
+        limit.add("198.51.100.1")
+        made.append(now[0])
+        assert len([t for t in made if t > now[0] - HOUR]) <= 3
+        assert len([t for t in made if t > now[0] - DAY]) <= 10
+    limit.check("203.0.113.5")  # another address is not held back by this one

@@ -7,6 +7,7 @@ the host accepts."""
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,12 @@ def test_presence_and_consent_through_the_proxy(tmp_path: Path) -> None:
         bob_token = lobby(proxy.base, "POST", f"/api/tables/{table_id}/join",
                           {"name": "Bob"})["token"]
         lobby(proxy.base, "POST", f"/api/tables/{table_id}/start", None, ann_token)
+        # the record of a running game, asked of every process in turn (HAProxy routes
+        # /games/ round-robin): refused by the owner and by the process that is not
+        for _ask in range(8):
+            status, body = _call(proxy, "GET", f"/games/{table_id}/record", None)
+            assert (status, body["error"]["code"]) == (409, "not_over")
+            assert "deck" not in json.dumps(body)
 
         async def main() -> None:
             ann = await Sock.open(proxy, table_id, ann_token)  # type: ignore[arg-type]
@@ -88,7 +95,6 @@ def test_presence_and_consent_through_the_proxy(tmp_path: Path) -> None:
 def _call(proxy: Proxy, method: str, path: str, token: str | None,
           body: Any = None) -> tuple[int, Any]:
     """A lobby call through the proxy that keeps the status (``lobby`` raises on errors)."""
-    import json
     import urllib.error
     import urllib.request
 

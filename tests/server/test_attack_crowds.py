@@ -94,8 +94,10 @@ def test_sockets_that_never_say_hello_are_capped_per_address(tmp_path: Path) -> 
         ends = await asyncio.gather(*(sock.closed() for sock in silent))
         codes = [code for code, _ in ends]
         said = [frames[0]["code"] if frames else None for _, frames in ends]
-        assert codes.count(4029) == 500 - (cap - 1)
-        assert codes.count(1008) == cap - 1  # the ones let in wait for a hello, then go
+        # past the cap a socket may still show a seat's token (a player reconnecting from a
+        # full address), up to twice the cap; the rest are turned away at once
+        assert codes.count(4029) == 500 - (2 * cap - 1)
+        assert codes.count(1008) == 2 * cap - 1  # the ones let in wait for a hello, then go
         assert sorted(set(said)) == ["no_hello", "too_many_sockets"]
         # Ann played on: her socket was never one of the refused
         assert await move_once(ann, random.Random(7)) >= 1

@@ -9,10 +9,12 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Iterator
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from kingsbreakfast.engine import Action
 from server.kb_attack import Sock, leaks, move_once, seated_game
@@ -206,6 +208,51 @@ def test_refused_moves_cost_at_most_twice_their_size_and_are_counted(
         assert leaks(spam.frames, 1, [tokens[0]]) == []
         ann.last = frame
         assert await move_once(ann, random.Random(5)) == frame["version"] + 1
+        await ann.close()
+
+    asyncio.run(main())
+
+
+EVERY_KIND = {
+    "ping": {"type": "ping"},
+    "sync": {"type": "sync"},
+    "hello again": {"type": "hello", "token": None},
+    "seat_answer by a non-host": {"type": "seat_answer", "seat": 2, "accept": True},
+    "move out of turn": {"type": "act", "version": 0, "action": {"type": "draw"}},
+}
+
+
+@pytest.mark.parametrize("kind", EVERY_KIND)
+def test_no_frame_kind_repeated_is_answered_with_more_than_twice_its_bytes(
+    server: LiveServer, kind: str,
+) -> None:
+    async def main() -> None:
+        table_id, tokens = seated_game(server, humans=2, seats=3)
+        ann = await Sock.open(server, table_id, tokens[0])  # the host, who is to move...
+        frame = await ann.recv("state")
+        while frame["view"]["to_move"] != 0:  # ...and the table waits on her
+            frame = await ann.recv("state")
+        sock = await Sock.open(server, table_id, tokens[1])
+        await sock.state_at(frame["version"])
+        await asyncio.sleep(0.2)  # the presence update of this socket's arrival goes first
+        with suppress(TimeoutError):
+            while True:
+                await sock.recv(timeout=0.2)
+        spent, got = sock.bytes_out, sock.bytes_in
+        message = dict(EVERY_KIND[kind])
+        if message["type"] == "act":
+            message["version"] = frame["version"]
+        with suppress(ConnectionClosed):  # repeats count as strikes: it may be closed
+            for _ in range(25):  # under the rate limit: only the answers' size counts
+                await sock.send(message)
+                await asyncio.sleep(0.11)
+        with suppress(TimeoutError, ConnectionClosed):
+            while True:
+                await sock.recv(timeout=0.5)
+        ratio = (sock.bytes_in - got) / (sock.bytes_out - spent)
+        assert ratio <= 2.0, (kind, ratio)
+        assert leaks(sock.frames, 1, [tokens[0]]) == []
+        await sock.close()
         await ann.close()
 
     asyncio.run(main())

@@ -2,7 +2,11 @@
 SIGSTOP, another takes the table over once the lease runs out and plays on, and when the
 first is continued with a move in hand for that table, it commits nothing: it finds it lost
 the table, tells its sockets to reconnect (1012), and the stored game holds only the new
-owner's moves."""
+owner's moves. An owner stopped in the middle of its lease transaction, holding the lease
+row's lock, delays the successor by the database's idle-in-transaction timeout, never more.
+
+Every test here is bounded (pytest-timeout, thread method: a hang in a database call
+inside a worker thread ends the run with every thread's stack instead of stalling CI)."""
 
 from __future__ import annotations
 
@@ -10,25 +14,33 @@ import asyncio
 import json
 import os
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 import websockets
+from sqlalchemy import create_engine, text
 
 from kingsbreakfast.engine import Action
 from kingsbreakfast.server.master import Master
-from kingsbreakfast.server.storage import Storage
+from kingsbreakfast.server.storage import Storage, normalize_url
 from kingsbreakfast.server.wire import CLOSE_MOVED
 from server.conftest import POSTGRES_URL
 from server.kb_cluster import port_range
 from server.kb_harness import Capture, act
 from server.kb_live import LiveServer
 from server.kb_schema import empty_database
+from server.kb_stall import freeze_inside_renewal, take_over
 
-pytestmark = pytest.mark.skipif(
-    not POSTGRES_URL, reason="needs KINGSBREAKFAST_TEST_POSTGRES_URL (CI)"
-)
+LEASE = 1.0
+IDLE = 3.0
+"""The owner's ``--db-idle-timeout`` in the stalled-transaction test."""
+
+pytestmark = [
+    pytest.mark.skipif(not POSTGRES_URL, reason="needs KINGSBREAKFAST_TEST_POSTGRES_URL (CI)"),
+    pytest.mark.timeout(180, method="thread"),
+]
 
 
 def test_a_paused_owner_never_commits_after_its_table_was_taken_over(tmp_path: Path) -> None:
@@ -115,3 +127,55 @@ async def _pause_take_over_and_wake(
         for ws in sockets:
             await ws.close()
         await successor.close()
+
+
+def test_an_owner_stalled_inside_its_lease_transaction_loses_the_table_in_bounded_time(
+    tmp_path: Path,
+) -> None:
+    """The CI hang of before: the owner frozen between its renewal's ``UPDATE`` and the
+    commit (``idle in transaction``), the successor's take waiting on the row lock for ever.
+    Here the owner is frozen exactly there, every time: the test holds the owner's process
+    row so that its renewal waits inside its transaction, stops the owner, and lets the row
+    go; the renewal then completes on the server and sits uncommitted under a stopped
+    client. A successor only reads process rows, so it takes the table once the unrenewed
+    lease runs out; the stalled session is ended by the server after the idle timeout."""
+    assert POSTGRES_URL is not None
+    url = empty_database(POSTGRES_URL)
+    storage = Storage(url)
+    storage.migrate()
+    owner = LiveServer(url, bot_delay=3600.0, port=port_range()[16],
+                       log_path=tmp_path / "owner.log",
+                       extra=("--lease-seconds", str(LEASE), "--no-migrate",
+                              "--db-idle-timeout", str(IDLE)))
+    owner.start()
+    engine = create_engine(normalize_url(url), isolation_level="AUTOCOMMIT")
+    try:
+        status, grant = owner.request("POST", "/api/tables", {"name": "Ann", "seats": 3})
+        assert status == 201
+        table_id = grant["table"]["id"]
+        assert owner.request("POST", f"/api/tables/{table_id}/start", None,
+                             grant["token"])[0] == 200
+        backend = freeze_inside_renewal(owner, engine, table_id)
+        stalled_at = time.monotonic()
+        taken_after = asyncio.run(take_over(url, table_id, LEASE, 4 * (IDLE + LEASE) + 10))
+        assert taken_after is not None, "the successor never got the table"
+        waited = time.monotonic() - stalled_at
+        assert waited <= IDLE + LEASE + 5.0, waited  # the idle timeout, the lease, a margin
+        ended = False
+        with engine.connect() as connection:  # the stalled session is ended by the server
+            while not ended and time.monotonic() - stalled_at < IDLE + 10.0:
+                ended = connection.execute(
+                    text("SELECT count(*) FROM pg_stat_activity WHERE pid = :p"),
+                    {"p": backend},
+                ).scalar_one() == 0
+                time.sleep(0.1)
+        assert ended, "the stalled session outlived the idle timeout"
+        stored = storage.load(table_id)
+        assert stored is not None and stored.status == "playing" and stored.actions == ()
+    finally:
+        assert owner.process is not None
+        if owner.process.poll() is None:
+            os.kill(owner.process.pid, signal.SIGCONT)
+        owner.stop()
+        engine.dispose()
+        storage.dispose()

@@ -17,6 +17,8 @@ runner = CliRunner()
     (["--sockets-per-table", "0"], "the connection and table limits must be more than 0"),
     (["--tables-per-minute", "0"], "the connection and table limits must be more than 0"),
     (["--lobby-expiry", "-1"], "--lobby-expiry must not be negative"),
+    (["--db-idle-timeout", "-1"], "the database timeouts must not be negative"),
+    (["--db-lock-timeout", "-0.5"], "the database timeouts must not be negative"),
 ])
 def test_bad_bounds_exit_2_with_a_reason(args: list[str], reason: str) -> None:
     result = runner.invoke(app, ["--lang", "en", "serve", *args])

@@ -3,8 +3,22 @@ commits that refuse only the faulty action, and what a restart reads back."""
 
 from __future__ import annotations
 
+import time
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError, OperationalError
+
 from kingsbreakfast.engine import CARD_IDS, State
-from kingsbreakfast.server.storage import SeatRecord, Storage, StorageError, normalize_url
+from kingsbreakfast.server.storage import (
+    DatabaseWaits,
+    SeatRecord,
+    Storage,
+    StorageError,
+    normalize_url,
+)
+from server.conftest import POSTGRES_URL
+from server.kb_schema import fresh_schema
 
 
 def test_normalize_url_routes_postgresql_to_psycopg() -> None:
@@ -55,3 +69,47 @@ def test_a_game_round_trips_through_the_database(db_url: str) -> None:
     assert storage.list_archive() and storage.list_archive()[0].id == "g1"
     assert storage.load("nope") is None
     storage.dispose()
+
+
+WAITS = ("lock_timeout", "statement_timeout", "idle_in_transaction_session_timeout")
+
+
+@pytest.mark.skipif(not POSTGRES_URL, reason="needs KINGSBREAKFAST_TEST_POSTGRES_URL (CI)")
+def test_every_postgresql_session_has_bounded_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert POSTGRES_URL is not None
+    fresh_schema(POSTGRES_URL)
+    default = Storage(POSTGRES_URL)
+    monkeypatch.setenv("KINGSBREAKFAST_DB_LOCK_TIMEOUT", "0.25")
+    monkeypatch.setenv("KINGSBREAKFAST_DB_IDLE_TIMEOUT", "0.5")
+    told = Storage(POSTGRES_URL)
+    try:
+        with default.engine.connect() as connection:
+            shown = [connection.execute(text(f"SHOW {name}")).scalar() for name in WAITS]
+        assert shown == ["3s", "30s", "5s"]
+        # a row held by another session: refused after the lock timeout, not waited on
+        with told.engine.connect() as holder:
+            holder.execute(text("BEGIN"))
+            holder.execute(text("LOCK TABLE site_keys IN ACCESS EXCLUSIVE MODE"))
+            started = time.monotonic()
+            with told.engine.connect() as waiter, pytest.raises(
+                OperationalError, match="lock timeout"
+            ):
+                waiter.execute(text("SELECT * FROM site_keys"))
+            assert time.monotonic() - started < 5.0
+            holder.execute(text("ROLLBACK"))
+        # a session idle inside its transaction is ended by the server
+        with told.engine.connect() as idle:
+            idle.execute(text("BEGIN"))
+            idle.execute(text("SELECT 1"))
+            time.sleep(1.0)
+            with pytest.raises(DBAPIError, match=r"idle-in-transaction timeout"):
+                idle.execute(text("SELECT 1"))
+    finally:
+        default.dispose()
+        told.dispose()
+
+
+def test_the_waits_are_written_in_milliseconds() -> None:
+    assert DatabaseWaits(0.25, 0, 5).options() == (
+        "-c lock_timeout=250 -c statement_timeout=0 -c idle_in_transaction_session_timeout=5000"
+    )

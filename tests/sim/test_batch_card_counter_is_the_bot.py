@@ -26,7 +26,7 @@ from kingsbreakfast.bots import (  # noqa: E402
 )
 from kingsbreakfast.bots.registry import MEDIUM_MISTAKES  # noqa: E402
 from kingsbreakfast.engine import Rules, State, shuffled_deck  # noqa: E402
-from kingsbreakfast.sim import _batch_kernel, _card_counter  # noqa: E402
+from kingsbreakfast.sim import _card_counter, _policy_kernel  # noqa: E402
 from kingsbreakfast.sim.batch import simulate  # noqa: E402
 from kingsbreakfast.sim.vector import VectorGames  # noqa: E402
 
@@ -50,7 +50,7 @@ def test_the_port_uses_the_bot_s_constants() -> None:
     assert _card_counter.REACH_KING == knowledge.REACH_KING
     assert _card_counter.DRAW_SHARE == knowledge.DRAW_SHARE
     assert _card_counter._MAX_EXTRA == knowledge._MAX_EXTRA
-    assert _batch_kernel.MEDIUM_SLIPS == MEDIUM_MISTAKES
+    assert _policy_kernel.MEDIUM_SLIPS == MEDIUM_MISTAKES
 
 
 @pytest.mark.parametrize(("players", "rules"), [(n, r) for n in (3, 4, 5) for r in VARIANTS])
@@ -161,7 +161,7 @@ def test_the_vector_environment_s_card_counter_seats_play_as_the_bot(seats: list
     games = VectorGames(12, players, seats, first_cook=0, decks=decks, autoreset=False)
     games.reset(seed=3)
     states = [matching(followers(State(deck, players, 0), seats), games, g)
-              for g, deck in enumerate(decks)]  # fmt: skip
+              for g, deck in enumerate(decks)]
     steps = 0
     while not all(state.is_over for state in states):
         actions = np.zeros(len(states), np.int64)
@@ -188,6 +188,6 @@ def test_the_batch_command_plays_the_hard_and_medium_levels() -> None:
         app,
         ["batch", "--games", "20", "--players", "3", "--policy", "hard", "--policy", "medium",
          "--policy", "random", "--json"],
-    )  # fmt: skip
+    )
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["policies"] == ["heuristic", "medium", "random"]

@@ -16,7 +16,7 @@ pytest.importorskip("numba")
 
 from kingsbreakfast.bots.features import NUM_FEATURES  # noqa: E402
 from kingsbreakfast.bots.master import MasterWeights, view_rows  # noqa: E402
-from kingsbreakfast.engine import State  # noqa: E402
+from kingsbreakfast.engine import Rules, State  # noqa: E402
 from kingsbreakfast.sim import _master_kernel as kernel  # noqa: E402
 from kingsbreakfast.sim.train import evaluate_vs_hard, play_batch  # noqa: E402
 
@@ -83,3 +83,24 @@ def test_exploration_plays_other_moves_and_evaluation_rotates_the_seat() -> None
     assert (greedy["actions"] != exploring["actions"]).any()
     share, half = evaluate_vs_hard(layers, 40)
     assert 0.0 <= share <= 1.0 and half >= 0.0
+
+
+@pytest.mark.parametrize(
+    "rules", [Rules("must_draw", 1), Rules("draw_or_feed", 2), Rules("must_draw", 2)]
+)
+def test_the_self_play_kernel_plays_every_variant_as_the_engine_does(rules: Rules) -> None:
+    """The kernel reads the variants (R5a, R8) from the rules kernel, not the default game:
+    the engine replays its games under the same rules, every action legal there."""
+    players = 4
+    layers = random_layers(5)
+    rng = np.random.default_rng(7)
+    seat_kind = (rng.random((GAMES, players)) < 0.5).astype(np.int64)
+    out = play_batch(layers, GAMES, players, 21, seat_kind, 0.1, rules=rules)
+    for g in range(GAMES):
+        state = State([int(c) for c in out["decks"][g]], players, 0, rules)
+        t = 0
+        while not state.is_over:
+            state.play(int(out["actions"][g, t]))  # checked under the variant's rules
+            t += 1
+        assert out["actions"][g, t] == -1
+        assert [int(x) for x in out["points"][g]] == state.score().points

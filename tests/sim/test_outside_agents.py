@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 
 from kingsbreakfast.bots.outside import ClassBot, ProgramBot, is_outside, stop_programs
-from kingsbreakfast.engine import Action, State, View
+from kingsbreakfast.engine import Action, KingsBreakfastError, State, View
+from kingsbreakfast.i18n import language
+from kingsbreakfast.i18n.errors import explain
 from kingsbreakfast.sim import TournamentConfig, parse_lineup, run_tournament
 from kingsbreakfast.sim.match import play_game
 from kingsbreakfast.sim.report import build_report
@@ -80,15 +82,53 @@ def agents_module(monkeypatch: pytest.MonkeyPatch) -> str:
     return module.__name__
 
 
-def test_module_class_players_join_a_tournament(agents_module: str) -> None:
-    lineup = parse_lineup(
-        f"kingsbreakfast.bots.greedy:GreedyBot,{agents_module}:Illegal,random", 3
-    )
-    assert [spec.outside for spec in lineup] == [True, True, False]
+def test_a_module_class_player_joins_a_tournament(agents_module: str) -> None:
+    lineup = parse_lineup(f"{agents_module}:Illegal,greedy,random", 3)
+    assert [spec.outside for spec in lineup] == [True, False, False]
     config = TournamentConfig(lineup, 3, seed=1)
     report = build_report(config, run_tournament(config))
-    assert report["forfeits"]["kingsbreakfast.bots.greedy:GreedyBot"] == 0
     assert report["forfeits"][f"{agents_module}:Illegal"] > 10
+
+
+@pytest.mark.parametrize("lineup", [
+    "kingsbreakfast.bots.greedy:GreedyBot,{m}:Illegal,random", "{m}:Illegal*2,random",
+    "{m}:Illegal,random,{m}:Raises",
+])
+def test_two_module_class_players_are_refused_they_would_share_a_process(
+    agents_module: str, lineup: str,
+) -> None:
+    with pytest.raises(KingsBreakfastError) as refused:
+        parse_lineup(lineup.format(m=agents_module), 3)
+    assert refused.value.code == "agents_share_process"
+    assert refused.value.params == {"count": 2}
+    with language("de"):
+        assert "eigenen Prozess" in explain(refused.value)
+
+
+PID_AGENT = (
+    'print(json.dumps({"id": request["id"], "action": request["legal"][0], '
+    '"pid": __import__("os").getpid()}), flush=True)'
+)
+
+
+@pytest.mark.parametrize(("form", "seats"), [
+    ("{p},{p},random", 3), ("{p}*2,random", 3), ("random,{p}*3", 4),
+])
+def test_one_command_listed_for_several_seats_runs_one_process_per_seat(
+    tmp_path: Path, form: str, seats: int,
+) -> None:
+    program = python_agent(tmp_path, PID_AGENT)
+    lineup = parse_lineup(form.format(p=program), seats)
+    bots = [spec.build() for spec in lineup]
+    agents = [bot for bot in bots if isinstance(bot, ProgramBot)]
+    assert len(agents) >= 2
+    result = play_game(bots, 7, list(range(1, len(bots) + 1)))
+    assert result.rounds > 0 and sum(result.forfeits) == 0
+    pids = [agent.pid for agent in agents]
+    assert None not in pids and len(set(pids)) == len(agents)  # never one for two seats
+    config = TournamentConfig(lineup, 4, seed=2)  # seats rotate: each entry keeps its own
+    assert build_report(config, run_tournament(config))["forfeits"][program] == 0
+    assert [agent.pid for agent in agents] == pids
 
 
 def test_an_exception_forfeits_the_move_with_its_reason(agents_module: str) -> None:

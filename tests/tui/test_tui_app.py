@@ -15,7 +15,7 @@ pytest.importorskip("textual")
 from textual.pilot import Pilot
 from tui_helpers import advance_to, game_reaching, screen_text, seats, settle
 
-from kingsbreakfast.engine import DISHES, State, read_record
+from kingsbreakfast.engine import DISHES, Action, State, read_record
 from kingsbreakfast.tui.app import SPEEDS, GameScreen, PlayApp
 from kingsbreakfast.tui.moves import (
     DISH_KEYS,
@@ -363,7 +363,7 @@ def test_speed_keys_and_quitting() -> None:
             assert app.speed in SPEEDS
             await pilot.press("question_mark")
             await settle(pilot)
-            assert "1-7        take all of a dish" in screen_text(app)
+            assert "1-7     take all of a dish" in screen_text(app)
             await pilot.press("escape")
             await settle(pilot)
             assert isinstance(app.screen, GameScreen)
@@ -435,5 +435,64 @@ def test_the_newest_log_line_is_in_sight_and_rewrapped_after_a_resize() -> None:
             wide = [line.split("││")[-1] for line in screen_text(app).splitlines() if "││" in line]
             longest = max(len(row.rstrip(" │▁▂▃▄▅▆▇█")) for row in wide)
             assert longest > 60, "the log kept its old wrapping after the resize"
+
+    run(scenario())
+
+
+def test_after_a_hotseat_pass_the_log_shows_its_newest_line() -> None:
+    """The log is rebuilt for the next player behind the hand-over screen; once it is
+    shown, it is scrolled to the end, not left at the top of the rebuilt text."""
+    from kingsbreakfast.tui.widgets import GameLog
+
+    game = Game.new(seats(None, None, "random"), seed=4)
+    for _ in range(12):  # a long log before the hand-over: a few rounds of moves
+        if game.is_over:
+            break
+        game.play(game.bot_choice() if not game.human_to_move() else
+                  Action(game.state.legal_actions()[0]))
+
+    async def scenario() -> None:
+        app = PlayApp(game, speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(4):
+                await settle(pilot)
+                if isinstance(app.screen, HandoverScreen | DrawnCardScreen):
+                    await pilot.press("enter")
+                elif app.game.human_to_move():
+                    await pilot.press("d")
+            await settle(pilot)
+            await pilot.pause(0.1)
+            log = app.screen.query_one(GameLog)
+            assert log.max_scroll_y > 0  # the log is longer than its box
+            assert log.scroll_y == log.max_scroll_y
+
+    run(scenario())
+
+
+def test_no_color_paints_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With NO_COLOR every cell goes out in the terminal's own colours (Textual's NoColor
+    filter: default foreground and background, bold and underline kept), not greyed."""
+    from rich.segment import Segment
+    from rich.style import Style
+    from textual.color import Color
+    from textual.filter import Monochrome, NoColor
+
+    monkeypatch.setenv("NO_COLOR", "")
+    game = Game.new(seats(None, "random", "random"), seed=3)
+
+    async def scenario() -> None:
+        app = PlayApp(game, speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            kinds = {type(f) for f in app._filters if f.enabled}
+            assert NoColor in kinds and Monochrome not in kinds
+            painted = [Segment("x", Style(color="red", bgcolor="grey11", bold=True))]
+            for line_filter in app._filters:
+                if line_filter.enabled:
+                    painted = line_filter.apply(painted, Color(0, 0, 0))
+            style = painted[0].style
+            assert style is not None and style.bold
+            assert style.color is not None and style.color.is_default
+            assert style.bgcolor is not None and style.bgcolor.is_default
 
     run(scenario())

@@ -137,7 +137,7 @@ def test_a_dish_held_above_the_king_is_marked_in_colour_and_with_a_symbol() -> N
     lines = text.splitlines()
     mine = next(i for i, line in enumerate(lines) if "Ann (you)" in line)
     assert OVER in lines[mine] + lines[mine + 1]  # the taken or the drawn row
-    others = [line for line in lines if line.strip().startswith(("Bert", "Cleo", "King"))]
+    others = [line for line in lines if line.strip().startswith(("Bob", "Cid", "King"))]
     assert others and not any(OVER in line for line in others)
     assert strings.over_note(OVER) in text
 

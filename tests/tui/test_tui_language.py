@@ -104,6 +104,25 @@ def test_the_hint_is_listed_in_the_players_language() -> None:
 
     text = asyncio.run(scenario())
     with language("de"):
-        assert strings.hint_header().split()[0] in text  # "Zug", not "move"
+        assert strings.hint_titles()[0] in text  # "Zug", not "move"
         assert strings.draw_label() in text
     assert "vs best" not in text and "draw a card" not in text
+
+
+def test_a_switch_of_language_reaches_widgets_that_redraw_on_their_own() -> None:
+    """At 60×20 the board redraws itself after ``L`` (its legend changes height): it must do
+    so in the new language, not the one its own task started with."""
+    game = Game.new(seats(None, "random", "random", "random"), seed=9)
+
+    async def scenario() -> str:
+        with language("vi"):
+            app = PlayApp(game, speed=0)
+            async with app.run_test(size=(60, 20)) as pilot:
+                await settle(pilot)
+                await pilot.press("L")  # vi → en, the next in the fixed order
+                await settle(pilot)
+                await pilot.pause(0.2)
+                return screen_text(app)
+
+    text = asyncio.run(scenario())
+    assert "King" in text and "Nhà Vua" not in text

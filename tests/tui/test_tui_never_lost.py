@@ -194,7 +194,7 @@ def test_a_bare_resume_refuses_a_wrong_number_with_the_valid_answers() -> None:
     )
     result = runner.invoke(cli, ["play", "--plain", "--resume"], input="9\nq\n")
     assert result.exit_code == 0
-    assert "Please answer with one of: 1–2, Enter, q" in result.output
+    assert "Please answer with one of: 1–2, Enter, d1–d2, q" in result.output
 
 
 def test_finished_games_are_not_offered(tmp_path: Path) -> None:

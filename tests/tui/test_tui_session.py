@@ -9,6 +9,7 @@ import pytest
 from tui_helpers import seats
 
 from kingsbreakfast.engine import Action, RecordError, State, View
+from kingsbreakfast.narrate import DEFAULT_NAMES
 from kingsbreakfast.tui import session
 from kingsbreakfast.tui.session import (
     Game,
@@ -24,7 +25,7 @@ from rigging import rigged_deck
 def test_plan_seats_puts_humans_from_their_seat_and_bots_elsewhere() -> None:
     plan = plan_seats(5, ["easy", "hard", "expert"], seat=4, humans=2, names=["Zoe"])
     assert [s.bot for s in plan] == [None, "easy", "hard", "expert", None]
-    assert plan[4].name == "Zoe" and plan[0].name == "Player 2"
+    assert plan[4].name == "Zoe" and plan[0].name == DEFAULT_NAMES[0]  # one set of names
     assert plan_seats(4, [], 0, 1)[1].bot == "medium"  # the default level
     assert plan_seats(4, ["random"], 0, 1)[3].bot == "random"  # one name for all bots
     assert plan_seats(3, [], 0, 1)[0].name == "Ann"

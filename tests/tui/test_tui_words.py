@@ -4,6 +4,7 @@ and the hint's headings in the player's language, and the rules texts' R7a."""
 from __future__ import annotations
 
 import pytest
+from rich.cells import cell_len
 
 from kingsbreakfast.engine import DISHES
 from kingsbreakfast.i18n import LANGUAGES, language
@@ -58,7 +59,7 @@ def test_a_hand_that_took_nothing_is_a_whole_sentence(
 def test_bot_levels_and_hint_headings_are_translated(code: str) -> None:
     with language(code):
         label = Seat("Bert", "medium").label
-        header = strings.hint_header()
+        header = " ".join(strings.hint_titles())
     assert label != "Bert (medium)" and label.startswith("Bert (")
     for english in ("move", "vs best", "win chance"):
         assert english not in header, f"{code}: {header!r}"
@@ -67,12 +68,24 @@ def test_bot_levels_and_hint_headings_are_translated(code: str) -> None:
         assert Seat("Bert", "ismcts:simulations=50").label == "Bert (ismcts:simulations=50)"
 
 
-def test_the_hint_columns_fit_in_every_language() -> None:
+@pytest.mark.parametrize("width", [40, 54, 76])
+def test_the_hint_columns_fit_in_every_language(width: int) -> None:
+    """Headers apart, every line within the width, the figures under their headers."""
+    from kingsbreakfast.bots.hint import ActionEstimate
+    from kingsbreakfast.engine import Action
+    from kingsbreakfast.tui.hint_table import hint_columns, hint_lines
+
+    ranking = [ActionEstimate(Action.feed(2, 5), 12.5, 0.25, 0.125),
+               ActionEstimate(Action(0), 40.5, 0.338, 0.0)]
     for code in LANGUAGES:
         with language(code):
-            header = strings.hint_header()
-            line = strings.hint_line("take 3 cheese", 12.5, 0.25, 0.125)
-        assert len(header) == len(line) == sum(strings.HINT_WIDTHS), code
+            columns = hint_columns(width)
+            lines = hint_lines(ranking, width)
+        assert all(cell_len(line) <= width for line in lines), (code, lines)
+        for index in range(1, len(columns.headers)):
+            start = sum(columns.widths[:index])
+            assert lines[0][start] == " ", (code, lines[0])  # a gap before every header
+        assert lines[1].rstrip().endswith("-12.5%") and lines[-1].rstrip().endswith("—")
 
 
 @pytest.mark.parametrize(

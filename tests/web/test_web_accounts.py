@@ -88,6 +88,15 @@ def test_two_accounts_play_rated_rematch_and_chat(server: LiveServer, browser: A
     ann.click("#start")
     ann.wait_for_selector(".game")
     bob.wait_for_selector(".game")
+    # a rated table (two accounts): the Hint button answers with the reason, never advice
+    deadline = time.monotonic() + 30
+    while not (ann.locator(".game.my-turn").count() or bob.locator(".game.my-turn").count()):
+        assert time.monotonic() < deadline, "nobody's turn came"
+        wait_for_a_turn_or_the_end(ann, bob)
+    mover = ann if ann.locator(".game.my-turn").count() else bob
+    mover.click("button[data-act=hint]")
+    mover.wait_for_selector("text=No hints at a rated table")
+    assert mover.locator("table.hint").count() == 0
     play_to_the_end(ann, bob)
     first_table = ann.url
 
@@ -118,12 +127,17 @@ def test_two_accounts_play_rated_rematch_and_chat(server: LiveServer, browser: A
         seen = profile(page, server, name)
         assert seen["Rated games"] == "1" and seen["Games played"] == "1"
         assert seen["rating"] != "Rating: 0.00"
+        assert seen["rating"].endswith("provisional")  # one game, one opponent
+        assert page.locator("abbr.provisional").get_attribute("title") == (
+            "A rating is established after 10 rated games against 5 different players."
+        )
         assert page.locator("figure img").get_attribute("alt")
         axe_clean(page)
     shot(ann, "profile-en")
     ann.goto(server.base + "/leaderboard")
-    ann.wait_for_selector("table.board")
-    assert ann.locator("table.board tbody tr").count() == 2
+    ann.wait_for_selector("text=No rating is established yet.")  # both are provisional
+    assert ann.locator("table.board").count() == 0
+    ann.wait_for_selector("text=Only established ratings are listed")
     axe_clean(ann)
     shot(ann, "leaderboard-en")
     ann.select_option("#lang", "de")
@@ -131,6 +145,7 @@ def test_two_accounts_play_rated_rematch_and_chat(server: LiveServer, browser: A
     shot(ann, "leaderboard-de")
     ann.goto(server.base + "/players/Bob")
     ann.wait_for_selector("text=Gespielte Spiele")
+    assert ann.locator("abbr.provisional").inner_text() == "vorläufig"
     shot(ann, "profile-de")
     ann.goto(server.base + "/me")
     ann.wait_for_selector("h2:has-text('Laufende Tische')")

@@ -10,11 +10,19 @@ gave such twins different values and sorted them by how often it happened to try
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from dataclasses import dataclass
 from typing import TypedDict
 
-from kingsbreakfast.engine import Action, View
+from kingsbreakfast.engine import Action, KingsBreakfastError, View
+
+
+class HintUnavailableError(KingsBreakfastError, RuntimeError):
+    """The master bot's network needs numpy, which the core install leaves out; the front
+    ends tell the player which extra brings it (``needs_extra`` in the translated errors)."""
+
+    code = "needs_extra"
 
 
 class ActionEstimateDict(TypedDict):
@@ -56,6 +64,10 @@ def rank_actions(view: View, rng: random.Random | None = None) -> list[ActionEst
     nothing known about them. The ranking depends on the view alone (``rng`` is accepted so
     that callers treat every hint alike; ties keep the legal order).
     """
+    if importlib.util.find_spec("numpy") is None:
+        raise HintUnavailableError(
+            "hints need numpy, from the 'tui' extra", packages="numpy", extra="tui"
+        )
     from .master import MasterBot, action_values
 
     del rng
@@ -76,4 +88,4 @@ def rank_actions(view: View, rng: random.Random | None = None) -> list[ActionEst
     return rows
 
 
-__all__ = ["ActionEstimate", "ActionEstimateDict", "rank_actions"]
+__all__ = ["ActionEstimate", "ActionEstimateDict", "HintUnavailableError", "rank_actions"]

@@ -7,8 +7,10 @@ the object must follow the :class:`~kingsbreakfast.bots.base.Bot` protocol (a ``
 shell involved) and speaks the protocol of ``docs/research.md`` (*Outside agents*) with it:
 one request per move, ``{"protocol": "kingsbreakfast-agent/1", "id": k, "seat": s, "legal":
 [ids], "legal_text": [...], "seed": n, "view": {...}}``, one answer line ``{"id": k,
-"action": ID or TEXT}``. The program is started once per process and kept for every game;
-a program that died is started again at the next move.
+"action": ID or TEXT}``. Each seat of a line-up has a program of its own, even when two
+entries name the same command: one process never hears two seats' hidden cards (it could
+pool them). A seat's program is started once per process and kept for its every game; a
+program that died is started again at the next move.
 
 An outside player never stops a tournament. A move that is not legal, an answer that is not
 JSON or names no action, an exception, or no answer within ``timeout`` seconds forfeits the
@@ -97,15 +99,25 @@ class ClassBot(OutsideBot):
 class ProgramBot(OutsideBot):
     """A ``cmd:PROGRAM`` player speaking the JSON-lines protocol."""
 
-    def __init__(self, command: str, timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(
+        self, command: str, timeout: float = DEFAULT_TIMEOUT, entry: int = 0
+    ) -> None:
         super().__init__(f"cmd:{command}")
         if not timeout > 0:
             raise ValueError(f"timeout must be more than 0 seconds, not {timeout}")
         self.command = command
         self.timeout = timeout
+        self.entry = entry
+        """Which line-up entry this is: each entry has its own program."""
+
+    @property
+    def pid(self) -> int | None:
+        """The process id of this entry's program, once started."""
+        program = _RUNNING.get((self.command, self.entry))
+        return None if program is None else program.process.pid
 
     def act(self, view: View, rng: random.Random) -> Action:
-        program = _program(self.command)
+        program = _program(self.command, self.entry)
         request_id = program.next_id()
         # keys in this order on purpose: a program without a JSON parser (a shell script)
         # finds the id and the legal ids at fixed places at the start of the line
@@ -146,7 +158,7 @@ class _Program:
             self.process = subprocess.Popen(
                 shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 text=True, bufsize=1,
-            )  # fmt: skip
+            )
         except OSError as error:
             raise ValueError(f"cannot start the outside program {command!r}: {error}") from None
         self.lines: queue.Queue[str | None] = queue.Queue()
@@ -214,14 +226,14 @@ def _answer_id(line: str) -> int | None:
     return None
 
 
-_RUNNING: dict[str, _Program] = {}
+_RUNNING: dict[tuple[str, int], _Program] = {}
 
 
-def _program(command: str) -> _Program:
-    """The running program for ``command``, started (again) when needed."""
-    program = _RUNNING.get(command)
+def _program(command: str, entry: int) -> _Program:
+    """The running program of line-up entry ``entry``, started (again) when needed."""
+    program = _RUNNING.get((command, entry))
     if program is None or not program.alive():
-        program = _RUNNING[command] = _Program(command)
+        program = _RUNNING[command, entry] = _Program(command)
     return program
 
 
@@ -248,14 +260,15 @@ def is_outside(text: str) -> bool:
     return False
 
 
-def outside_bot(text: str, timeout: float = DEFAULT_TIMEOUT) -> OutsideBot:
-    """The outside player ``text`` names; a clear ``ValueError`` when it cannot be made."""
+def outside_bot(text: str, timeout: float = DEFAULT_TIMEOUT, entry: int = 0) -> OutsideBot:
+    """The outside player ``text`` names (``entry``: its place in the line-up, which gives
+    a program its own process); a clear ``ValueError`` when it cannot be made."""
     head, _, rest = text.partition(":")
     if head.strip() == "cmd":
         command = rest.strip()
         if not command:
             raise ValueError("cmd: needs a program to run, as in cmd:./my_agent.sh")
-        return ProgramBot(command, timeout)
+        return ProgramBot(command, timeout, entry)
     module_name, class_name = head.strip(), rest.strip()
     try:
         module = importlib.import_module(module_name)

@@ -14,7 +14,8 @@ from typing import Annotated
 import typer
 
 from kingsbreakfast.bots.outside import DEFAULT_TIMEOUT, is_outside, outside_bot
-from kingsbreakfast.cli.options import LangOption, fail, need_extra
+from kingsbreakfast.cli.extras import need_extra
+from kingsbreakfast.cli.options import LangOption, fail
 from kingsbreakfast.engine import Action
 from kingsbreakfast.i18n import _, ngettext
 from kingsbreakfast.narrate import score_lines

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
@@ -14,7 +15,13 @@ from typing import Annotated, Any
 import typer
 
 from kingsbreakfast.bots import make_bot
-from kingsbreakfast.cli.options import LangOption, VariantOption, fail, parse_variants
+from kingsbreakfast.cli.options import (
+    LangOption,
+    VariantOption,
+    fail,
+    help_values,
+    parse_variants,
+)
 from kingsbreakfast.engine import (
     Action,
     KingsBreakfastError,
@@ -24,10 +31,17 @@ from kingsbreakfast.engine import (
     outcome,
     read_record,
 )
-from kingsbreakfast.i18n import _
+from kingsbreakfast.i18n import (
+    DEFAULT,
+    UnknownLanguageError,
+    _,
+    choose_language,
+    ngettext,
+    set_language,
+)
 from kingsbreakfast.i18n.errors import explain
 from kingsbreakfast.i18n.rules import rules_text
-from kingsbreakfast.narrate import narrate, round_opening, score_lines
+from kingsbreakfast.narrate import DEFAULT_NAMES, narrate, round_opening, score_lines
 
 app = typer.Typer(
     help="King's Breakfast (King Lui): play it in the terminal or the browser, against bots "
@@ -39,20 +53,118 @@ app = typer.Typer(
 EXAMPLES = "kingsbreakfast.examples"
 
 
-def run() -> None:
-    build_command()(prog_name="kingsbreakfast")
+def run(args: Sequence[str] | None = None) -> None:
+    """Run the command line; a mistake in the options is one line in the player's language
+    naming the fix, with exit status 2 (see :mod:`kingsbreakfast.cli.errors`)."""
+    from kingsbreakfast.cli.errors import usage_error_line
+
+    argv = list(sys.argv[1:] if args is None else args)
+    command = build_command(_language_asked(argv))
+    try:
+        code = command.main(argv, prog_name="kingsbreakfast", standalone_mode=False)
+    except typer.Abort:
+        typer.echo(_("Aborted."), err=True)
+        raise SystemExit(1) from None
+    except Exception as error:
+        line = usage_error_line(error, argv)
+        if line is None:
+            raise
+        typer.echo(line, err=True)
+        raise SystemExit(2) from None
+    raise SystemExit(code if isinstance(code, int) else 0)
 
 
-def build_command() -> Any:
-    """The command line as click runs it, with metavars a person can read.
+def _language_asked(argv: Sequence[str]) -> str:
+    """The language ``--lang`` asks for anywhere on the line, else the environment's; an
+    unknown one is refused later, by the option itself, so the help falls back to English."""
+    asked: str | None = None
+    for index, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and index + 1 < len(argv):
+            asked = argv[index + 1]
+        elif arg.startswith("--lang="):
+            asked = arg.partition("=")[2]
+    try:
+        return choose_language(asked)
+    except UnknownLanguageError:
+        return DEFAULT
+
+
+def build_command(language: str | None = None) -> Any:
+    """The command line as click runs it, with metavars a person can read and its help in
+    ``language`` (the current one when None).
 
     Typer names each value by its Python type (``<int>``, ``<bool>`` even for a flag);
     here a flag shows none and a value shows what it is (``--seed SEED``, ``--save FILE``).
     Typer carries its own copy of click, so the objects are inspected by their attributes.
+    The help texts are plain strings in the code, found for the translators by the
+    extractor in :mod:`kingsbreakfast.i18n.extract` and translated here, once.
     """
+    if language is not None:
+        set_language(language)
     command = typer.main.get_command(app)
     _readable_metavars(command)
+    _translate_help(command, help_values())
     return command
+
+
+class _Keep(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def _translated(text: str | None, values: dict[str, str]) -> str | None:
+    """``text`` in the current language, its placeholders filled, and the line breaks of
+    a docstring's paragraphs joined (the help wraps to the terminal by itself)."""
+    if not text:
+        return text
+    words = _(text).format_map(_Keep(values)) if "{" in text else _(text)
+    return re.sub(r"(?<!\n)\n(?!\n)", " ", words)
+
+
+def _translate_help(command: Any, values: dict[str, str]) -> None:
+    command.help = _translated(command.help, values)
+    command.short_help = _translated(getattr(command, "short_help", None), values)
+    for param in command.params:
+        if getattr(param, "help", None):
+            param.help = _translated(param.help, values)
+    make_usage = command.get_usage
+
+    def usage(ctx: Any) -> str:
+        return _usage_words(make_usage(ctx))
+
+    command.get_usage = usage
+    if getattr(command, "options_metavar", None) == "[OPTIONS]":
+        command.options_metavar = _("[OPTIONS]")
+    if getattr(command, "subcommand_metavar", None) == "COMMAND [ARGS]...":
+        command.subcommand_metavar = _("COMMAND [ARGS]...")
+    make_help = command.format_help
+
+    def format_help(ctx: Any, formatter: Any) -> Any:
+        _translate_panels()  # typer's help module is imported only when help is shown
+        return make_help(ctx, formatter)
+
+    command.format_help = format_help
+    for sub in getattr(command, "commands", {}).values():
+        _translate_help(sub, values)
+
+
+def _usage_words(line: str) -> str:
+    return line.replace("Usage: ", _("Usage: "), 1)
+
+
+def _translate_panels() -> None:
+    """Typer's own words around the help (panel titles, default and required marks)."""
+    from typer import rich_utils
+
+    rich_utils.ARGUMENTS_PANEL_TITLE = _("Arguments")
+    rich_utils.OPTIONS_PANEL_TITLE = _("Options")
+    rich_utils.COMMANDS_PANEL_TITLE = _("Commands")
+    # typer fills these with str.format and one positional value
+    rich_utils.DEFAULT_STRING = _("[default: {value}]").replace("{value}", "{}")
+    rich_utils.REQUIRED_LONG_STRING = _("[required]")
+    rich_utils.ENVVAR_STRING = _("[env var: {value}]").replace("{value}", "{}")
 
 
 def _readable_metavars(command: Any) -> None:
@@ -76,6 +188,7 @@ def _readable_metavars(command: Any) -> None:
         option = make_help_option(ctx)
         if option is not None:
             option.metavar = ""
+            option.help = _("Show this message and exit.")
         return option
 
     command.get_help_option = help_option
@@ -324,16 +437,21 @@ def demo(
             chosen = chosen * players
         if len(chosen) != players:
             raise fail(
-                _("--bots names {named} bots for {players} seats: name one per seat, or one "
-                  "for all").format(named=len(chosen), players=players)
+                ngettext("--bots names {named} bot for {players} seats: name one per seat, "
+                         "or one for all",
+                         "--bots names {named} bots for {players} seats: name one per seat, "
+                         "or one for all", len(chosen)).format(named=len(chosen),
+                                                               players=players)
             )
         seated = [make_bot(name) for name in chosen]
     except KingsBreakfastError as error:
         raise fail(error) from None
-    names = ["Ann", "Bob", "Cid", "Dee", "Eve"][:players]
+    names = list(DEFAULT_NAMES[:players])
+    from kingsbreakfast.tui.strings import bot_word
+
     print(
         _("King's Breakfast, {count} bots ({bots}), seed {seed}.").format(
-            count=players, bots=", ".join(chosen), seed=seed
+            count=players, bots=", ".join(bot_word(name) for name in chosen), seed=seed
         )
     )
     print(round_opening(state.view(None), names))

@@ -3,7 +3,6 @@ the same on every command."""
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Annotated
 
 import typer
@@ -31,7 +30,7 @@ def use_language(ctx: typer.Context, lang: str | None) -> str | None:
     try:
         set_language(choose_language(lang))
     except UnknownLanguageError as error:
-        typer.echo(f"error: {error}", err=True)
+        typer.echo(_("error: {reason}").format(reason=explain(error)), err=True)
         raise typer.Exit(2) from None
     return lang
 
@@ -40,8 +39,8 @@ LangOption = Annotated[
     str | None,
     typer.Option(
         "--lang",
-        help=f"Language: {', '.join(LANGUAGES)} (default: KINGSBREAKFAST_LANG, then the "
-        "system locale, then English).",
+        help="Language: {languages} (default: KINGSBREAKFAST_LANG, then the system locale, "
+        "then English).",
         show_default=False,
         callback=use_language,
     ),
@@ -52,11 +51,30 @@ VariantOption = Annotated[
     typer.Option(
         "--variant",
         help="A variant switch NAME=VALUE (docs/rules.md, Variants): "
-        f"empty_table={DRAW_OR_FEED} (the ruling, R5a) or {MUST_DRAW}; dragon_min_on_table=1 "
+        "empty_table={draw_or_feed} (the ruling, R5a) or {must_draw}; dragon_min_on_table=1 "
         "(R8) or 2. Repeat the option for several.",
         show_default=False,
     ),
 ]
+
+
+def help_values() -> dict[str, str]:
+    """What the help texts name from the program itself, filled in once they are
+    translated (a placeholder in the text, so the catalogue holds one sentence)."""
+    from kingsbreakfast.bots import BOT_NAMES, BOTS, LEVELS
+    from kingsbreakfast.cli.serve_commands import DB_ENV
+    from kingsbreakfast.tui.opponents import default_bot
+
+    return {
+        "languages": ", ".join(LANGUAGES),
+        "draw_or_feed": DRAW_OR_FEED,
+        "must_draw": MUST_DRAW,
+        "levels": ", ".join(LEVELS),
+        "bots": ", ".join(BOT_NAMES),
+        "default_bot": default_bot(),
+        "batch_bots": ", ".join(e.name for e in BOTS if e.batch_policy is not None),
+        "db_env": DB_ENV,
+    }
 
 
 def parse_variants(switches: list[str] | None) -> Rules:
@@ -88,18 +106,3 @@ def fail(reason: Exception | str) -> typer.Exit:
     text = explain(reason) if isinstance(reason, KingsBreakfastError) else str(reason)
     typer.echo(_("error: {reason}").format(reason=text), err=True)
     return typer.Exit(2)
-
-
-def need_extra(extra: str, *modules: str) -> None:
-    """Stop before any work when an optional package is missing, naming what to install.
-
-    Checked up front because the work may be long: a tournament must not play its games
-    and only then find it cannot rate them.
-    """
-    missing = [name for name in modules if importlib.util.find_spec(name) is None]
-    if missing:
-        raise fail(
-            _("this needs {packages}: pip install 'kingsbreakfast[{extra}]'").format(
-                packages=", ".join(missing), extra=extra
-            )
-        )

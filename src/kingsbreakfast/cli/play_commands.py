@@ -18,20 +18,28 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperCommand
 
-from kingsbreakfast.bots import BOT_NAMES, LEVELS, find_bot
+from kingsbreakfast.bots import find_bot
+from kingsbreakfast.cli.extras import need_extra
 from kingsbreakfast.cli.options import (
     LangOption,
     VariantOption,
     fail,
-    need_extra,
     parse_variants,
 )
 from kingsbreakfast.engine import KingsBreakfastError, Record, RecordError, read_record
+from kingsbreakfast.i18n import set_language
 from kingsbreakfast.tui import strings
-from kingsbreakfast.tui.opponents import default_bot
 from kingsbreakfast.tui.plain import AGAIN, INTERRUPTED, PlainGame
 from kingsbreakfast.tui.replay_plain import PlainReplay
-from kingsbreakfast.tui.saving import Autosaver, autosave_dir, load_record, saved_games
+from kingsbreakfast.tui.saving import (
+    Autosaver,
+    SavedGame,
+    autosave_dir,
+    delete_saved,
+    finished_dir,
+    load_record,
+    saved_games,
+)
 from kingsbreakfast.tui.session import Game, plan_seats
 
 ASK = ""
@@ -59,6 +67,7 @@ class _PlayCommand(TyperCommand):
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the ``kingsbreakfast`` command line."""
     app.command(name="play", cls=_PlayCommand)(play)
+    app.command(name="saves")(saves)
 
 
 def _split(text: str | None) -> list[str]:
@@ -71,13 +80,13 @@ def _plain_wanted(plain: bool) -> bool:
 
 
 def play(
+    ctx: typer.Context,
     players: Annotated[int, typer.Option(help="Players at the table, 3 to 5.")] = 4,
     bots: Annotated[
         str | None,
         typer.Option(
             help="Bots for the other seats, in seat order, comma-separated; one name serves "
-            f"them all. Levels: {', '.join(LEVELS)}; bots: {', '.join(BOT_NAMES)}. "
-            f"Default: {default_bot()}.",
+            "them all. Levels: {levels}; bots: {bots}. Default: {default_bot}.",
             show_default=False,
         ),
     ] = None,
@@ -139,7 +148,7 @@ def play(
             )
         full_screen = not _plain_wanted(plain)
         if full_screen:
-            need_extra("tui", "textual", "platformdirs")  # --plain plays without them
+            need_extra("tui", "textual", "numpy")  # --plain plays without them
         source = _resume_source(resume) if resume is not None else None
         if resume is not None and source is None:
             return  # no saved game, or the player chose none
@@ -147,7 +156,12 @@ def play(
         game = start()
     except KingsBreakfastError as error:  # bad seats, an unknown bot, a bad record
         raise fail(error) from None
-    autosaver = Autosaver.for_resumed(source) if source is not None else Autosaver()
+    if source is not None:
+        if lang is None and not _language_given(ctx):
+            _speak_saved_language(game)
+        autosaver = Autosaver.for_resumed(source, game.game_id)
+    else:
+        autosaver = Autosaver()
     if not full_screen:
         _play_plain(game, speed, save, hint_seconds, autosaver)
         return
@@ -161,6 +175,21 @@ def play(
             typer.echo(app.farewell)
 
 
+def _language_given(ctx: typer.Context) -> bool:
+    """Whether ``--lang`` was given before the command (``kingsbreakfast --lang de play``)."""
+    root = ctx.find_root()
+    return root is not ctx and root.params.get("lang") is not None
+
+
+def _speak_saved_language(game: Game) -> None:
+    """A resumed game speaks the language it was played in, unless ``--lang`` says
+    otherwise (a saved language we no longer have is left alone)."""
+    language = game.saved_language
+    if language is not None:
+        with contextlib.suppress(KingsBreakfastError):
+            set_language(language)
+
+
 def _local_time(stamp: str) -> str:
     """A record's ``saved`` time (UTC, ISO) as the player's clock shows it."""
     try:
@@ -170,34 +199,89 @@ def _local_time(stamp: str) -> str:
 
 
 def _resume_source(resume: str) -> Path | None:
-    """The file to resume: the one named, or one the player picks from the autosaves."""
+    """The file to resume: the one named, or one the player picks from the autosaves
+    (``d`` and a number deletes that entry instead)."""
     if resume != ASK:
         return Path(resume)
-    games = saved_games()
-    if not games:
-        typer.echo(strings.no_saved_games(str(autosave_dir())))
-        return None
-    typer.echo(strings.saved_games_title())
-    for number, saved in enumerate(games, start=1):
-        typer.echo("  " + strings.saved_game_line(
-            number, ", ".join(saved.players), saved.round, _local_time(saved.saved)
-        ))
-    if len(games) == 1 and not sys.stdin.isatty():
-        return games[0].path
     while True:
+        games = saved_games()
+        if not games:
+            typer.echo(strings.no_saved_games(str(autosave_dir())))
+            return None
+        _list_saved(games)
+        if len(games) == 1 and not sys.stdin.isatty() and games[0].error is None:
+            return games[0].path
         typer.echo(strings.pick_saved_game(len(games)), nl=False)
         answer = sys.stdin.readline()
         if not answer:
             typer.echo()
             return None
         answer = answer.strip().lower()
+        picked: SavedGame | None = None
         if answer == "":
-            return games[0].path
-        if answer.isdigit() and 1 <= int(answer) <= len(games):
-            return games[int(answer) - 1].path
-        if answer in ("q", "quit"):
+            picked = next((g for g in games if g.error is None), None)
+        elif answer.isdigit() and 1 <= int(answer) <= len(games):
+            picked = games[int(answer) - 1]
+        elif answer in ("q", "quit"):
             return None
-        typer.echo(strings.valid_answers(f"1–{len(games)}, Enter, q"))
+        elif answer.startswith("d") and answer[1:].strip().isdigit():
+            number = int(answer[1:].strip())
+            if 1 <= number <= len(games):
+                _delete(games[number - 1], number)
+                continue
+        if picked is None:
+            typer.echo(strings.valid_answers(f"1–{len(games)}, Enter, d1–d{len(games)}, q"))
+            continue
+        if picked.error is not None:
+            typer.echo(strings.saved_game_broken(picked.path.name, picked.error))
+            continue
+        return picked.path
+
+
+def _list_saved(games: list[SavedGame]) -> None:
+    typer.echo(strings.saved_games_title())
+    for number, saved in enumerate(games, start=1):
+        if saved.error is not None:
+            line = strings.saved_game_unreadable(number, saved.path.name, saved.error)
+        else:
+            line = strings.saved_game_line(
+                number, ", ".join(saved.players), saved.round, _local_time(saved.saved))
+        typer.echo("  " + line)
+
+
+def _delete(saved: SavedGame, number: int) -> None:
+    try:
+        delete_saved(saved)
+    except OSError as error:
+        raise fail(strings.delete_failed(str(saved.path), error.strerror or str(error))) from None
+    typer.echo(strings.saved_game_deleted(number))
+
+
+def saves(
+    delete: Annotated[
+        list[int] | None,
+        typer.Option(help="Delete the saved game with this number (as listed); repeat the "
+                     "option for several.", show_default=False),
+    ] = None,
+    lang: LangOption = None,
+) -> None:
+    """List the games saved automatically, newest first, or delete some of them.
+
+    Finished games are kept apart, for replay: kingsbreakfast replay FILE --step.
+    """
+    games = saved_games()
+    if delete:
+        wrong = [n for n in delete if not 1 <= n <= len(games)]
+        if wrong:
+            raise fail(strings.no_such_saved_game(wrong[0], len(games)))
+        for number in sorted(set(delete), reverse=True):
+            _delete(games[number - 1], number)
+        return
+    if not games:
+        typer.echo(strings.no_saved_games(str(autosave_dir())))
+    else:
+        _list_saved(games)
+    typer.echo(strings.finished_games_kept(str(finished_dir())))
 
 
 def _starter(

@@ -14,12 +14,12 @@ from typing import Annotated
 
 import typer
 
-from kingsbreakfast.bots import BOTS, batch_policy
+from kingsbreakfast.bots import batch_policy
+from kingsbreakfast.cli.extras import need_extra
 from kingsbreakfast.cli.options import (
     LangOption,
     VariantOption,
     fail,
-    need_extra,
     parse_variants,
 )
 from kingsbreakfast.engine import KingsBreakfastError
@@ -31,9 +31,8 @@ def batch(
     policy: Annotated[
         list[str] | None,
         typer.Option(
-            help="A bot the batch simulator can play ("
-            f"{', '.join(e.name for e in BOTS if e.batch_policy is not None)}); once for "
-            "every seat, or once per seat (repeat the option).",
+            help="A bot the batch simulator can play ({batch_bots}); once for every seat, or "
+            "once per seat (repeat the option).",
         ),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed: the same seed plays the same games.")] = 0,
@@ -61,8 +60,9 @@ def batch(
         print(json.dumps({**stats.__dict__, "rules": rules.to_dict(), "seed": seed,
                           "seconds": seconds}))
         return
-    print("\n".join(stats.lines()))
-    print(f"{games / seconds:,.0f} games/s ({seconds:.2f} s)")
+    from kingsbreakfast.cli.reports import print_batch
+
+    print_batch(stats, games / seconds, seconds)
 
 
 def tensor_layout(lang: LangOption = None) -> None:

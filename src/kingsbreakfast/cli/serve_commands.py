@@ -18,6 +18,7 @@ from typing import Annotated
 
 import typer
 
+from kingsbreakfast.cli.extras import lacking
 from kingsbreakfast.cli.options import LangOption, fail
 from kingsbreakfast.i18n import _
 
@@ -58,7 +59,7 @@ def serve(
             envvar=DB_ENV,
             help="database URL: sqlite:///FILE (default, nothing to install) or "
             "postgresql://user:password@host/dbname (also read from "
-            f"{DB_ENV}, which keeps the password out of the process list)",
+            "{db_env}, which keeps the password out of the process list)",
         ),
     ] = "sqlite:///kingsbreakfast.db",
     workers: Annotated[
@@ -106,6 +107,12 @@ def serve(
         float,
         typer.Option(help="tables one client address may open a minute (bursts of 10)"),
     ] = 6.0,
+    registrations_per_hour: Annotated[
+        int, typer.Option(help="new accounts one client address may make in an hour")
+    ] = 3,
+    registrations_per_day: Annotated[
+        int, typer.Option(help="new accounts one client address may make in a day")
+    ] = 10,
     lobby_expiry: Annotated[
         float,
         typer.Option(
@@ -113,6 +120,29 @@ def serve(
             "forgotten (0: for ever)"
         ),
     ] = 1800.0,
+    db_lock_timeout: Annotated[
+        float,
+        typer.Option(
+            envvar="KINGSBREAKFAST_DB_LOCK_TIMEOUT",
+            help="PostgreSQL: seconds a statement waits for a row another session holds "
+            "before the call is refused as retryable (0: for ever)",
+        ),
+    ] = 3.0,
+    db_statement_timeout: Annotated[
+        float,
+        typer.Option(
+            envvar="KINGSBREAKFAST_DB_STATEMENT_TIMEOUT",
+            help="PostgreSQL: seconds any one statement may run (0: for ever)",
+        ),
+    ] = 30.0,
+    db_idle_timeout: Annotated[
+        float,
+        typer.Option(
+            envvar="KINGSBREAKFAST_DB_IDLE_TIMEOUT",
+            help="PostgreSQL: seconds a session may sit idle inside a transaction before "
+            "the database ends it and frees its locks (a paused process), 0: for ever",
+        ),
+    ] = 5.0,
     ws_deflate: Annotated[
         bool,
         typer.Option(
@@ -140,12 +170,7 @@ def serve(
         from kingsbreakfast.server.app import create_app
         from kingsbreakfast.server.limits import ServerLimits
     except ImportError as error:  # the server extra is not installed
-        typer.echo(
-            f"the server needs the 'server' extra (pip install 'kingsbreakfast[server]'): "
-            f"{error}",
-            err=True,
-        )
-        raise typer.Exit(2) from None
+        raise lacking("server", error.name or str(error)) from None
     if bot_delay < 0 or zombie_grace < 0:
         raise fail(_("--bot-delay and --zombie-grace must not be negative"))
     shared = db.startswith(("postgresql://", "postgres://", "postgresql+psycopg://"))
@@ -164,16 +189,27 @@ def serve(
         raise fail(
             _("--log-level must be one of: {levels}").format(levels=", ".join(logs.LEVELS))
         )
-    if min(sockets_per_address, sockets_per_table) < 1 or tables_per_minute <= 0:
+    if min(sockets_per_address, sockets_per_table, registrations_per_hour,
+           registrations_per_day) < 1 or tables_per_minute <= 0:
         raise fail(_("the connection and table limits must be more than 0"))
     if lobby_expiry < 0:
         raise fail(_("--lobby-expiry must not be negative"))
+    if min(db_lock_timeout, db_statement_timeout, db_idle_timeout) < 0:
+        raise fail(_("the database timeouts must not be negative"))
+    # every Storage of this process (and of the workers it starts) reads them from here
+    os.environ.update({
+        "KINGSBREAKFAST_DB_LOCK_TIMEOUT": str(db_lock_timeout),
+        "KINGSBREAKFAST_DB_STATEMENT_TIMEOUT": str(db_statement_timeout),
+        "KINGSBREAKFAST_DB_IDLE_TIMEOUT": str(db_idle_timeout),
+    })
     if workers > 1:
         raise typer.Exit(supervise(workers, host, port, db, migrate))
     logs.configure(log_level, log_json)
     limits = ServerLimits(
         sockets_per_address=sockets_per_address, sockets_per_table=sockets_per_table,
         tables_per_minute=tables_per_minute, lobby_expiry=lobby_expiry,
+        registrations_per_hour=registrations_per_hour,
+        registrations_per_day=registrations_per_day,
     )
     app = create_app(
         db, bot_delay=bot_delay, zombie_grace=zombie_grace,

@@ -10,11 +10,11 @@ from typing import Annotated
 import typer
 
 from kingsbreakfast.bots import BOTS, LEVELS, find_bot
+from kingsbreakfast.cli.extras import need_extra
 from kingsbreakfast.cli.options import (
     LangOption,
     VariantOption,
     fail,
-    need_extra,
     parse_variants,
 )
 from kingsbreakfast.engine import KingsBreakfastError, read_record
@@ -25,17 +25,47 @@ def bots(lang: LangOption = None) -> None:
     """List the bots, with how each plays, and the difficulty levels built on them."""
     for entry in BOTS:
         if entry.level is None:
-            print(f"{entry.name}\n{_indented(entry.description)}")
+            print(f"{entry.name}\n{_indented(_bot_description(entry.name, entry.description))}")
             if entry.options:
-                print(_indented(f"Options: {', '.join(entry.options)}."))
+                print(_indented(_("Options: {options}.").format(options=", ".join(entry.options))))
             print()
-    print("Levels, weakest first:\n")
+    print(_("Levels, weakest first:") + "\n")
     for name in LEVELS:
-        print(f"{name}\n{_indented(find_bot(name).summary)}\n")
+        print(f"{name}\n{_indented(_bot_description(name, find_bot(name).summary))}\n")
+
+
+def _bot_description(name: str, english: str) -> str:
+    """How a bot plays, in the player's language (the bots' own text where we have none)."""
+    words = {
+        "random": lambda: _(
+            "Picks any legal action at random. A baseline for measuring the other bots, and a "
+            "gentle first opponent for someone learning the rules."),
+        "greedy": lambda: _(
+            "Looks only at the present: it plays the action that would score most (R11) if "
+            "the game ended after this round. It never plans ahead and ignores the others."),
+        "heuristic": lambda: _(
+            "Counts cards: it estimates how many of each dish the king will end with and "
+            "plays for its expected final points, feeding the dragon what the leader "
+            "collects. Instant, but it does not look ahead at what the others will do."),
+        "ismcts": lambda: _(
+            "Searches: before each move it deals the unseen cards many times in ways that "
+            "agree with what it has seen, tries the actions in a shared search tree and "
+            "plays the one tried most. More simulations make it stronger."),
+        "easy": lambda: _("Easy is the greedy bot."),
+        "medium": lambda: _(
+            "Medium is the card counter (heuristic), with a random slip in a quarter of its "
+            "moves."),
+        "hard": lambda: _("Hard is the card counter (heuristic), without slips."),
+        "expert": lambda: _("Expert is the searcher (ismcts) with 1000 simulations a move."),
+        "master": lambda: _(
+            "Master is a neural network trained on self-play; in four-player games it wins "
+            "about 40% against three hard bots (needs numpy)."),
+    }.get(name)
+    return words() if words is not None else english
 
 
 def _indented(text: str) -> str:
-    return textwrap.fill(text, 92, initial_indent="  ", subsequent_indent="  ")
+    return textwrap.fill(text, 78, initial_indent="  ", subsequent_indent="  ")
 
 
 def hint(
@@ -55,6 +85,7 @@ def hint(
 ) -> None:
     """Rank the legal actions of the player to move by the master bot's estimates of its
     final points and share of the win, from what SEAT can see (never the hidden cards)."""
+    need_extra("tui", "numpy")  # the master bot's network
     from kingsbreakfast.bots.hint import rank_actions
     from kingsbreakfast.cli.main import read_source
 
@@ -63,8 +94,11 @@ def hint(
     except KingsBreakfastError as error:
         raise fail(error) from None
     if state.is_over:
-        raise fail("the game in this record is over: there is nothing to hint")
+        raise fail(_("the game in this record is over: there is nothing to hint"))
     viewer = state.to_move if seat is None else seat
+    if viewer is None or not 0 <= viewer < state.num_players:
+        raise fail(_("--seat must be a seat from 0 to {last}, not {seat}").format(
+            last=state.num_players - 1, seat=viewer))
     try:
         view = state.view(viewer)
         ranking = rank_actions(view)
@@ -74,15 +108,15 @@ def hint(
         print(json.dumps([e.to_dict() for e in ranking], indent=1))
         return
     from kingsbreakfast.tui import strings
-    from kingsbreakfast.tui.moves import action_label
+    from kingsbreakfast.tui.hint_table import hint_lines
 
     print(_("Seat {seat} to move; the master bot's estimates from what seat {viewer} sees:")
           .format(seat=state.to_move, viewer=viewer))
-    print("  " + strings.hint_header())  # the same table as the game's hint (key h)
-    for e in ranking:
-        print("  " + strings.hint_line(action_label(e.action), e.expected_points, e.win_chance,
-                                       e.behind))
-    print(textwrap.fill(strings.hint_explained(), 92))
+    for line in hint_lines(ranking, 76):  # the same table as the game's hint (key h)
+        print("  " + line)
+    explained = (strings.hint_explained() if viewer == state.to_move
+                 else strings.hint_explained_for(state.to_move or 0))
+    print(textwrap.fill(explained, 78))
 
 
 def tournament(
@@ -127,19 +161,21 @@ def tournament(
     try:
         rules = parse_variants(variant)
         if not agent_timeout > 0:
-            raise ValueError(f"--agent-timeout must be more than 0 seconds, not {agent_timeout}")
+            raise ValueError(_("--agent-timeout must be more than 0 seconds, not {value}")
+                             .format(value=agent_timeout))
         lineup = parse_lineup(bots, players, agent_timeout)
         config = TournamentConfig(lineup, games, seed, rules)
     except (ValueError, KingsBreakfastError) as error:
         raise fail(error) from None
     if any(spec.time_bounded for spec in lineup):
-        typer.echo("note: a bot with a time budget makes the results depend on machine "
-                   "speed; use simulations for reproducible tournaments", err=True)
+        typer.echo(_("note: a bot with a time budget makes the results depend on the "
+                     "machine's speed; give it simulations for reproducible tournaments"),
+                   err=True)
     with Progress(
         "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
         TimeRemainingColumn(), transient=True,
     ) as bar:
-        task = bar.add_task("games", total=games)
+        task = bar.add_task(_("games"), total=games)
         try:
             results = run_tournament(
                 config, workers, backend, address, lambda k: bar.advance(task, k)
@@ -153,23 +189,14 @@ def tournament(
     write_json(report, json_path)
     write_csv(report, csv_path)
     write_games_csv(config, results, games_path)
-    for bot in report["bots"]:
-        share = bot["win_share"]
-        print(f"{bot['label']:<32} win {100 * share['mean']:5.1f}% "
-              f"[{100 * share['low']:5.1f}, {100 * share['high']:5.1f}]  "
-              f"points {bot['mean_points']:6.1f}  discarded {bot['mean_discarded']:5.2f}")
-    for label, count in report.get("forfeits", {}).items():
-        if count:
-            print(f"{label}: {count} moves forfeited (illegal, late or unreadable answers; "
-                  f"the lowest legal action was played)")
-    print("seats (0 = first cook): " + "  ".join(
-        f"{s['seat']}: {100 * s['win_share']['mean']:.1f}%" for s in report["seats"]))
-    print(f"written: {json_path}, {csv_path}, {games_path}")
+    from kingsbreakfast.cli.reports import print_tournament
+
+    print_tournament(report, [str(json_path), str(csv_path), str(games_path)])
     if plot is not None:
         from kingsbreakfast.sim.plot import plot_tournament
 
         plot_tournament(config, results, report, plot)
-        print(f"plot: {plot}")
+        print(_("Plot: {path}").format(path=plot))
 
 
 def analyze(
@@ -202,11 +229,13 @@ def analyze(
     try:
         sizes = [int(p) for p in players.split(",")]
     except ValueError:
-        raise fail(f"bad --players {players!r}: write sizes like 3,4,5") from None
+        raise fail(_("--players {value!r}: write table sizes like 3,4,5").format(
+            value=players)) from None
     if any(not 3 <= n <= 5 for n in sizes):
-        raise fail(f"table sizes must be 3 to 5 (R2), not {players}")
+        raise fail(_("--players: table sizes must be 3 to 5 (R2), not {value}").format(
+            value=players))
     if games < 1:
-        raise fail("games must be at least 1")
+        raise fail(_("--games must be at least 1"))
     try:
         rules = parse_variants(variant)
     except KingsBreakfastError as error:
@@ -215,24 +244,26 @@ def analyze(
         "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
         TimeRemainingColumn(), transient=True,
     ) as bar:
-        task = bar.add_task("games", total=games * len(sizes))
+        task = bar.add_task(_("games"), total=games * len(sizes))
         try:
             result = run_analysis(bot, sizes, games, seed, workers, rules=rules,
                                   progress=lambda k: bar.advance(task, k))
         except ValueError as error:
             raise fail(error) from None
     output.write_text(json.dumps(result, indent=2) + "\n")
-    text = markdown(result)
-    print(text)
+    from kingsbreakfast.cli.reports import print_analysis
+
+    print_analysis(result)
     if markdown_out is not None:
-        markdown_out.write_text(text)
+        markdown_out.write_text(markdown(result))  # for the docs: English, as they are
     if plots is not None:
         from kingsbreakfast.sim.plot import plot_king, plot_seats
 
         plots.mkdir(parents=True, exist_ok=True)
         plot_seats(result["tables"], plots / "analysis-seats.png")
         plot_king(result["tables"], plots / "analysis-king.png")
-        print(f"plots: {plots / 'analysis-seats.png'}, {plots / 'analysis-king.png'}")
+        print(_("Plots: {files}").format(
+            files=f"{plots / 'analysis-seats.png'}, {plots / 'analysis-king.png'}"))
 
 
 def register(app: typer.Typer) -> None:

@@ -8,7 +8,8 @@ from typing import Annotated
 
 import typer
 
-from kingsbreakfast.cli.options import LangOption, fail, need_extra
+from kingsbreakfast.cli.extras import need_extra
+from kingsbreakfast.cli.options import LangOption, fail
 
 
 def train(

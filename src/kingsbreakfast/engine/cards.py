@@ -32,11 +32,6 @@ UNSHUFFLED_DECK: Final = tuple(
 """All 110 cards, dish by dish; shuffle a copy to start a game."""
 
 
-def card_number(card_id: str) -> int:
-    """The number of a card id (``"ham"`` → 2); raises KeyError for an unknown id."""
-    return _CARD_BY_ID[card_id]
-
-
 def dish_number(dish_id: str) -> int:
     """The number of a dish id; the dragon and unknown names raise KeyError."""
     number = _CARD_BY_ID[dish_id]

@@ -24,8 +24,9 @@ CHANCE: Final = -1
 """What ``to_move`` says at a chance step: no seat moves, a card is turned up (the number
 OpenSpiel gives its chance player)."""
 
-OVER: Final = -1
-"""``_to_move`` once the game is over (R10): no seat moves."""
+OVER: Final = -3
+"""``_to_move`` once the game is over (R10): no seat moves. Internal, and unlike any public
+value: :data:`CHANCE` (-1) is what ``to_move`` says at a chance step, None once over."""
 TURNING_UP: Final = -2
 """``_to_move`` at a chance step: a card is turned up before anyone moves (R4, R7)."""
 SEAT_SHIFT: Final = 6

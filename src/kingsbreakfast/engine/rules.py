@@ -160,10 +160,6 @@ def king_key(king: Sequence[int]) -> int:
     return has_one << NUM_DISHES | has_two
 
 
-def feeds_for_king(key: int) -> tuple[Action, ...]:
-    return _FEEDS[key]
-
-
 def legal_from_masks(
     mask: int,
     deck_size: int,

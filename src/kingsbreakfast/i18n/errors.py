@@ -8,10 +8,13 @@ An error without an entry here falls back to its English sentence.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from kingsbreakfast.engine import DISHES, KingsBreakfastError
 from kingsbreakfast.i18n import _, ngettext
+from kingsbreakfast.i18n.commands import install_command
 from kingsbreakfast.i18n.words import dish_name
 
 
@@ -68,9 +71,7 @@ _MESSAGES: dict[str, Callable[[Mapping[str, object]], str]] = {
         path=p.get("path"), reason=p.get("reason")
     ),
     "record_not_object": lambda p: _("a record must be a JSON object"),
-    "bad_format": lambda p: _('\'format\' must be "kingsbreakfast/1", not {value}').format(
-        value=p.get("value")
-    ),
+    "bad_format": lambda p: _bad_format(p),
     "bad_players": lambda p: _("'players' must be a list of names"),
     "bad_first_cook": lambda p: _(
         "'first_cook' must be a seat number from 0 to {last}, not {value}"
@@ -141,6 +142,17 @@ _MESSAGES: dict[str, Callable[[Mapping[str, object]], str]] = {
     "bot_count": lambda p: _(
         "{bots} bots named for {seats} bot seats (name one for every bot seat, or one for all)"
     ).format(bots=p.get("bots"), seats=p.get("seats")),
+    # an optional part of the package that this installation lacks (pyproject's extras)
+    "needs_extra": lambda p: _("this needs {packages}, from the '{extra}' extra: {command}").format(
+        packages=p.get("packages"),
+        extra=p.get("extra"),
+        command=install_command(str(p.get("extra"))),
+    ),
+    "agents_share_process": lambda p: _(
+        "the line-up names {count} module:Class players: they would share one process and "
+        "could pool their seats' hidden cards; name at most one, and run the others as "
+        "cmd:PROGRAM (each gets its own process)"
+    ).format(count=p.get("count")),
 }
 
 
@@ -161,3 +173,17 @@ def explain(error: KingsBreakfastError) -> str:
 
 def known_codes() -> frozenset[str]:
     return frozenset(_MESSAGES)
+
+
+def _bad_format(params: Mapping[str, Any]) -> str:
+    """A record of a later version of the format is no mistake of the player's: it needs a
+    newer kingsbreakfast, and the sentence says so (and how to get one)."""
+    value = str(params.get("value", ""))
+    found = re.fullmatch(r"'kingsbreakfast/(\d+)'", value)
+    if found and int(found.group(1)) > 1:
+        return _(
+            "this record was made by a newer kingsbreakfast (format {value}): upgrade "
+            "kingsbreakfast to read it (pip install --upgrade kingsbreakfast)"
+        ).format(value=value.strip("'"))
+    return _("'format' must be \"kingsbreakfast/1\", not {value}").format(value=value)
+

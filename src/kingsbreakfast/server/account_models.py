@@ -33,14 +33,31 @@ class AccountRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String(64))
     name_key: Mapped[str] = mapped_column(String(64), unique=True)
-    """The name folded (NFKC, case-folded): two accounts never differ only in case."""
+    """The name folded (NFKC, case-folded): what a player types to log in."""
+    look_alike: Mapped[str] = mapped_column(String(255), unique=True)
+    """How the name looks (:func:`.names.look_alike_key`): no two accounts read alike."""
     password_hash: Mapped[str] = mapped_column(String(256))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     rated_games: Mapped[int] = mapped_column(Integer)
+    opponents: Mapped[int] = mapped_column(Integer, server_default="0")
+    """Different accounts met in rated games: a rating is provisional until there are
+    enough (:mod:`.ratings`)."""
+
+
+class LoginFailureRow(Base):
+    """Wrong passwords for one typed name from one address (``address`` empty: from every
+    address together), whether or not an account has that name, so an answer never tells
+    which names exist. The lock of :mod:`.accounts` is read from these rows."""
+
+    __tablename__ = "login_failures"
+
+    name_key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
     failures: Mapped[int] = mapped_column(Integer)
-    """Wrong passwords since the last good one: the login lock grows with it."""
+    since: Mapped[float] = mapped_column(Float, index=True)
+    """When this run of failures began (the whole name's window starts here)."""
     locked_until: Mapped[float] = mapped_column(Float)
 
 
@@ -60,6 +77,21 @@ class SeatAccountRow(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+
+
+class LeaverRow(Base):
+    """An account that left a game in play, or let its clock run out while away: it ranks
+    last among the accounts when the game is rated (:mod:`.ratings`)."""
+
+    __tablename__ = "game_leavers"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(SmallInteger)
+    version: Mapped[int] = mapped_column(Integer)
+    """The game's version when it happened (the first time, if more than once)."""
+    why: Mapped[str] = mapped_column(String(16))
+    """``left`` or ``clock`` (away past the grace or the turn clock)."""
 
 
 class GameResultRow(Base):

@@ -12,16 +12,18 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import case, delete, func, select, update
+from sqlalchemy import ScalarSelect, case, delete, distinct, func, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from .account_models import (
     AccountRow,
     AuthSessionRow,
     ChatRow,
     GameResultRow,
+    LeaverRow,
+    LoginFailureRow,
     RematchRow,
     SeatAccountRow,
     SiteKeyRow,
@@ -47,8 +49,17 @@ class Account:
     mu: float
     sigma: float
     rated_games: int
-    failures: int
-    locked_until: float
+    opponents: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Failures:
+    """Wrong passwords in a row for one name from one address (or from all, ``address``
+    empty), since when, and until when that address is held back."""
+
+    failures: int = 0
+    since: float = 0.0
+    locked_until: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,9 +100,26 @@ class ChatLine:
 
 def _account(row: AccountRow) -> Account:
     return Account(
-        row.id, row.name, row.password_hash, row.mu, row.sigma, row.rated_games, row.failures,
-        row.locked_until,
+        row.id, row.name, row.password_hash, row.mu, row.sigma, row.rated_games,
+        row.opponents,
     )
+
+
+def _opponents(account_id: int) -> ScalarSelect[int]:
+    """The number of different accounts met in an account's rated games."""
+    me = aliased(GameResultRow)
+    other = aliased(GameResultRow)
+    return (
+        select(func.count(distinct(other.account_id)))
+        .select_from(me)
+        .join(other, (other.game_id == me.game_id) & (other.account_id != me.account_id))
+        .where(me.account_id == account_id, me.rated, other.rated)
+        .scalar_subquery()
+    )
+
+
+def _failures(row: LoginFailureRow | None) -> Failures:
+    return Failures() if row is None else Failures(row.failures, row.since, row.locked_until)
 
 
 def _result(row: GameResultRow) -> Result:
@@ -128,13 +156,16 @@ class AccountStore:
             return row.value
 
     # -- accounts -------------------------------------------------------------------------
-    def create_account(self, name: str, name_key: str, password_hash: str) -> Account:
+    def create_account(
+        self, name: str, name_key: str, look_alike: str, password_hash: str
+    ) -> Account:
         try:
             with self._session() as session:
                 row = AccountRow(
-                    name=name, name_key=name_key, password_hash=password_hash,
+                    name=name, name_key=name_key, look_alike=look_alike,
+                    password_hash=password_hash,
                     created_at=datetime.now(UTC), mu=START_MU, sigma=START_SIGMA,
-                    rated_games=0, failures=0, locked_until=0.0,
+                    rated_games=0, opponents=0,
                 )
                 session.add(row)
                 session.flush()
@@ -149,25 +180,59 @@ class AccountStore:
             row = session.scalars(select(AccountRow).where(AccountRow.name_key == name_key)).first()
             return None if row is None else _account(row)
 
+    def name_in_use(self, look_alike: str) -> bool:
+        """Whether an account's name reads like one of this key."""
+        with self._session() as session:
+            return session.scalar(
+                select(AccountRow.id).where(AccountRow.look_alike == look_alike)
+            ) is not None
+
     def account(self, account_id: int) -> Account | None:
         with self._session() as session:
             row = session.get(AccountRow, account_id)
             return None if row is None else _account(row)
 
-    def login_failed(self, account_id: int, locked_until: float) -> None:
+    def login_state(
+        self, name_key: str, address: str
+    ) -> tuple[Account | None, Failures, Failures]:
+        """What a log-in reads, the same for a name nobody has: the account, the failures
+        from this address, and from every address."""
         with self._session() as session:
-            session.execute(
-                update(AccountRow).where(AccountRow.id == account_id).values(
-                    failures=AccountRow.failures + 1, locked_until=locked_until
-                )
+            row = session.scalars(select(AccountRow).where(AccountRow.name_key == name_key)).first()
+            here = session.get(LoginFailureRow, (name_key, address))
+            every = session.get(LoginFailureRow, (name_key, ""))
+            return (
+                None if row is None else _account(row), _failures(here), _failures(every)
             )
 
-    def login_succeeded(self, account_id: int, password_hash: str | None) -> None:
-        values: dict[str, object] = {"failures": 0, "locked_until": 0.0}
-        if password_hash is not None:  # the hash's parameters were raised: store the new one
-            values["password_hash"] = password_hash
+    def login_failed(
+        self, name_key: str, address: str, here: Failures, every: Failures, forget: float
+    ) -> None:
+        """Store the new counts after a wrong password (or any try while held back), and
+        forget runs of failures that began before ``forget``."""
         with self._session() as session:
-            session.execute(update(AccountRow).where(AccountRow.id == account_id).values(values))
+            for where, counts in ((address, here), ("", every)):
+                session.merge(LoginFailureRow(
+                    name_key=name_key, address=where, failures=counts.failures,
+                    since=counts.since, locked_until=counts.locked_until,
+                ))
+            session.execute(delete(LoginFailureRow).where(
+                LoginFailureRow.since < forget, LoginFailureRow.locked_until < forget
+            ))
+
+    def login_succeeded(
+        self, account_id: int, name_key: str, address: str, password_hash: str | None
+    ) -> None:
+        """The address's failures for the name end; the name's count over every address
+        stays (someone else may still be guessing)."""
+        with self._session() as session:
+            session.execute(delete(LoginFailureRow).where(
+                LoginFailureRow.name_key == name_key, LoginFailureRow.address == address
+            ))
+            if password_hash is not None:  # the hash's parameters were raised: store anew
+                session.execute(update(AccountRow).where(AccountRow.id == account_id).values(
+                    password_hash=password_hash
+                ))
 
     def set_password(self, account_id: int, password_hash: str) -> None:
         """A new password; every session of the account ends with the old one."""
@@ -240,17 +305,32 @@ class AccountStore:
             ).all()
             return {i: n for i, n in rows}
 
+    def record_leaver(
+        self, game_id: str, account_id: int, seat: int, version: int, why: str
+    ) -> None:
+        """An account left the game (the first time counts; later ones change nothing)."""
+        with self._session() as session:
+            if session.get(LeaverRow, (game_id, account_id)) is None:
+                session.add(LeaverRow(game_id=game_id, account_id=account_id, seat=seat,
+                                      version=version, why=why))
+
+    def leavers(self, game_id: str) -> dict[int, int]:
+        """Account → seat of the accounts that left one game."""
+        with self._session() as session:
+            rows = session.scalars(select(LeaverRow).where(LeaverRow.game_id == game_id))
+            return {row.account_id: row.seat for row in rows}
+
     # -- results and ratings --------------------------------------------------------------
     def unrecorded_games(self, limit: int = 100) -> list[str]:
         """Finished games with a seat held by an account but no result yet (a process that
         stopped between the last move and the results)."""
         with self._session() as session:
             recorded = select(GameResultRow.game_id)
+            with_accounts = select(SeatAccountRow.game_id).union(select(LeaverRow.game_id))
             rows = session.execute(
-                select(SeatAccountRow.game_id)
-                .join(GameRow, GameRow.id == SeatAccountRow.game_id)
-                .where(GameRow.status == "over", SeatAccountRow.game_id.not_in(recorded))
-                .group_by(SeatAccountRow.game_id, GameRow.finished_at)
+                select(GameRow.id)
+                .where(GameRow.status == "over", GameRow.id.in_(with_accounts),
+                       GameRow.id.not_in(recorded))
                 .order_by(GameRow.finished_at)
                 .limit(limit)
             ).all()
@@ -279,11 +359,35 @@ class AccountStore:
                             )
                         )
                 session.flush()
+                for result in results:
+                    if result.rated:
+                        session.execute(
+                            update(AccountRow).where(AccountRow.id == result.account_id)
+                            .values(opponents=_opponents(result.account_id))
+                        )
         except StorageError as error:
             if isinstance(error.__cause__, IntegrityError):
                 return False
             raise
         return True
+
+    def rated_together(self, account_ids: list[int], since: datetime) -> int:
+        """Rated games since ``since`` whose accounts were exactly these."""
+        if not account_ids:
+            return 0
+        mine = select(GameResultRow.game_id).where(
+            GameResultRow.account_id == account_ids[0], GameResultRow.finished_at >= since,
+            GameResultRow.rated,
+        )
+        among = case((GameResultRow.account_id.in_(account_ids), 1), else_=0)
+        with self._session() as session:
+            games = session.execute(
+                select(GameResultRow.game_id)
+                .where(GameResultRow.game_id.in_(mine), GameResultRow.rated)
+                .group_by(GameResultRow.game_id)
+                .having(func.count() == len(account_ids), func.sum(among) == len(account_ids))
+            ).all()
+            return len(games)
 
     def results(self, account_id: int, limit: int = 500) -> list[Result]:
         """An account's results, oldest first."""
@@ -315,15 +419,23 @@ class AccountStore:
             return Totals(int(games), int(wins), int(points),
                           {str(dish): int(n) for dish, n in dishes})
 
-    def leaderboard(self, offset: int, limit: int) -> tuple[int, list[Account]]:
-        """Accounts with a rated game, best conservative rating (mu − 3σ) first."""
+    def leaderboard(
+        self, offset: int, limit: int, games: int, opponents: int, sigma: float
+    ) -> tuple[int, list[Account]]:
+        """Accounts with at least ``games`` rated games against ``opponents`` different
+        accounts and a deviation of at most ``sigma``, best conservative rating (mu − 3σ)
+        first."""
+        established = (
+            (AccountRow.rated_games >= games) & (AccountRow.opponents >= opponents)
+            & (AccountRow.sigma <= sigma)
+        )
         with self._session() as session:
             total = session.scalar(
-                select(func.count()).select_from(AccountRow).where(AccountRow.rated_games > 0)
+                select(func.count()).select_from(AccountRow).where(established)
             )
             rows = session.scalars(
                 select(AccountRow)
-                .where(AccountRow.rated_games > 0)
+                .where(established)
                 .order_by((AccountRow.mu - 3 * AccountRow.sigma).desc(), AccountRow.id)
                 .offset(offset)
                 .limit(limit)

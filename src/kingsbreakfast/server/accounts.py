@@ -1,11 +1,19 @@
 """Accounts: register, log in, log out, change the password, and who a request is.
 
 Passwords are hashed with argon2id (``argon2-cffi``) in a worker thread, never logged and
-never echoed in an error. A login is limited twice: per account, by a lock that grows with
-each wrong password in a row (so guessing one player's password is slow from any number of
-machines), and per client address, by a window of failures (so trying many names from one
-place is slow too). A name nobody has is checked against a dummy hash, so the answer takes
-as long as for a real one.
+never echoed in an error.
+
+Guessing passwords is slowed without naming accounts or locking their owners out
+(docs/accounts.md). Wrong passwords are counted per *typed name and address*, in the
+database so every process sees them, for a name nobody has exactly as for a real one: after
+:data:`FREE_FAILURES` in a row from one address, that address is held back from that name,
+30 s doubling to 15 minutes. The owner, from any address that has not failed, logs in as
+ever. When one name draws :data:`NAME_FAILURES` failures from all addresses together within
+:data:`NAME_WINDOW` (many machines guessing one player's password), every address gets a
+single free failure for it. Every answer to a refused log-in is the same ``401 bad_login``,
+held back or not, and takes the same work: the argon2 check always runs (against a dummy hash
+for an unknown name), and the same rows are read and written. Apart from that, one address
+may fail :data:`ADDRESS_FAILURES` times in :data:`ADDRESS_WINDOW` whatever the names (429).
 """
 
 from __future__ import annotations
@@ -14,7 +22,6 @@ import asyncio
 import logging
 import time
 import unicodedata
-from collections import deque
 from collections.abc import Callable
 from typing import Final, ParamSpec, TypeVar
 
@@ -24,9 +31,11 @@ from sqlalchemy import create_engine
 from sqlalchemy.pool import StaticPool
 from starlette.requests import HTTPConnection
 
-from .account_store import Account, AccountStore, NameTaken
+from .account_store import Account, AccountStore, Failures, NameTaken
+from .limits import Allowance, FailureWindow, Registrations, ServerLimits
 from .lobby import LobbyError, clean_name
 from .master import Master
+from .names import look_alike_key
 from .sessions import SESSION_COOKIE, SESSION_SECONDS, Keys, digest, new_session_id
 from .storage import Storage
 
@@ -37,9 +46,17 @@ P = ParamSpec("P")
 MIN_PASSWORD: Final = 8
 MAX_PASSWORD: Final = 256
 FREE_FAILURES: Final = 5
-"""Wrong passwords in a row an account allows before each further one locks it."""
+"""Wrong passwords in a row one address may give for one name before each further one holds
+that address back from it."""
 LOCK_SECONDS: Final = 30.0
 MAX_LOCK_SECONDS: Final = 900.0
+NAME_FAILURES: Final = 20
+"""Failures for one name from all addresses together that make it a name under attack..."""
+NAME_WINDOW: Final = 900.0
+"""...within this many seconds: then each address has one free failure for it."""
+FORGET_SECONDS: Final = 86_400.0
+"""A run of failures that began this long ago and holds nothing back any more is dropped."""
+NAME_KEY_CHARS: Final = 64
 ADDRESS_FAILURES: Final = 20
 ADDRESS_WINDOW: Final = 600.0
 
@@ -64,18 +81,42 @@ def check_password(password: object) -> str:
     return password
 
 
-def lock_seconds(failures: int) -> float:
-    """How long an account stays locked after its ``failures``-th wrong password in a row."""
-    if failures < FREE_FAILURES:
+def lock_seconds(failures: int, free: int = FREE_FAILURES) -> float:
+    """How long an address is held back from a name after its ``failures``-th wrong
+    password in a row for it (``free`` allowed before the first hold)."""
+    if failures < free:
         return 0.0
-    return min(MAX_LOCK_SECONDS, LOCK_SECONDS * 2.0 ** (failures - FREE_FAILURES))
+    return min(MAX_LOCK_SECONDS, LOCK_SECONDS * 2.0 ** min(failures - free, 30))
+
+
+def after_failure(here: Failures, every: Failures, now: float) -> tuple[Failures, Failures]:
+    """The counts of one name (from this address, and from every address) after one more
+    failure at ``now``."""
+    if every.failures and now - every.since <= NAME_WINDOW:
+        every = Failures(every.failures + 1, every.since, 0.0)
+    else:
+        every = Failures(1, now, 0.0)
+    free = 1 if every.failures >= NAME_FAILURES else FREE_FAILURES
+    failures = here.failures + 1
+    since = here.since if here.failures else now
+    return Failures(failures, since, now + lock_seconds(failures, free)), every
 
 
 class Accounts:
     """The accounts of one site, seen from one server process."""
 
-    def __init__(self, master: Master, wall_clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, master: Master, wall_clock: Callable[[], float] = time.time,
+        limits: ServerLimits | None = None,
+    ) -> None:
         self.master = master
+        bounds = limits or ServerLimits()
+        self.registrations: Allowance = Registrations(
+            bounds.registrations_per_hour, bounds.registrations_per_day
+        )
+        self.address_failures: Allowance = FailureWindow(ADDRESS_FAILURES, ADDRESS_WINDOW)
+        """Both in this process's memory, or shared by a site's processes
+        (:mod:`.shared_counts`, set by the app)."""
         storage = master.storage
         if isinstance(storage, Storage):
             engine = storage.engine
@@ -88,7 +129,6 @@ class Accounts:
         self.store = AccountStore(engine)
         self.wall_clock = wall_clock
         self.keys: Keys | None = None
-        self._failures: dict[str, deque[float]] = {}
 
     async def open(self, given_key: str | None = None) -> None:
         if self._own_engine:
@@ -110,17 +150,33 @@ class Accounts:
         assert self.keys is not None, "accounts not opened"
         return self.keys
 
+    async def guest_may_use(self, name: str) -> None:
+        """Refuse a guest's display name that reads like an account's: only the account's
+        owner, logged in, sits under that name."""
+        if await self.call(self.store.name_in_use, look_alike_key(name)):
+            raise LobbyError(
+                409, "account_name", "an account has this name (or one that reads like "
+                "it): log in to use it, or choose another",
+            )
+
     # -- register, log in, password ----------------------------------------------------------
-    async def register(self, name: object, password: object) -> Account:
+    async def register(self, name: object, password: object, address: str) -> Account:
+        """A new account, counted against the address's allowance (checked before any
+        work: a flood of registrations costs no hashing)."""
         display = clean_name(name)
         secret = check_password(password)
+        await self.registrations.admit(address)
+        if await self.call(self.store.name_in_use, look_alike_key(display)):
+            raise _taken()
         hashed = await asyncio.to_thread(HASHER.hash, secret)
         try:
             account = await self.call(
-                self.store.create_account, display, name_key(display), hashed
+                self.store.create_account, display, name_key(display),
+                look_alike_key(display), hashed,
             )
-        except NameTaken:
-            raise LobbyError(409, "name_taken", "an account of that name exists") from None
+        except NameTaken:  # registered meanwhile by another process
+            raise _taken() from None
+        await self.registrations.count(address)
         log.info("account %d registered", account.id)
         return account
 
@@ -128,29 +184,26 @@ class Accounts:
         if not isinstance(name, str) or not isinstance(password, str):
             raise LobbyError(422, "bad_login", "send a name and a password")
         now = self.wall_clock()
-        self._check_address(address, now)
-        account = await self.call(self.store.account_by_key, name_key(" ".join(name.split())))
-        if account is not None and account.locked_until > now:
-            raise LobbyError(
-                429, "login_locked", "too many wrong passwords: try again later",
-                retry_after=int(account.locked_until - now) + 1,
-            )
+        await self.address_failures.admit(address)
+        key = name_key(" ".join(name.split()))[:NAME_KEY_CHARS]
+        where = address[:NAME_KEY_CHARS]
+        account, here, every = await self.call(self.store.login_state, key, where)
         good = await asyncio.to_thread(
             _verify, account.password_hash if account else _DUMMY, password[:MAX_PASSWORD]
         )
-        if account is None or not good:
-            self._failed(address, now)
-            if account is not None:
-                failures = account.failures + 1
-                await self.call(
-                    self.store.login_failed, account.id, now + lock_seconds(failures)
-                )
+        if account is None or not good or here.locked_until > now:
+            # held back or not, known name or not: the same work and the same answer
+            await self.address_failures.count(address)
+            here, every = after_failure(here, every, now)
+            await self.call(
+                self.store.login_failed, key, where, here, every, now - FORGET_SECONDS
+            )
             log.info("login refused from %s", address)
             raise LobbyError(401, "bad_login", "wrong name or password")
         rehash = None
         if HASHER.check_needs_rehash(account.password_hash):
             rehash = await asyncio.to_thread(HASHER.hash, password)
-        await self.call(self.store.login_succeeded, account.id, rehash)
+        await self.call(self.store.login_succeeded, account.id, key, where, rehash)
         return account
 
     async def change_password(self, account: Account, old: object, new: object) -> None:
@@ -163,24 +216,6 @@ class Accounts:
         hashed = await asyncio.to_thread(HASHER.hash, fresh)
         await self.call(self.store.set_password, account.id, hashed)
         log.info("account %d changed its password", account.id)
-
-    def _check_address(self, address: str, now: float) -> None:
-        window = self._failures.get(address)
-        if window is None:
-            return
-        while window and window[0] <= now - ADDRESS_WINDOW:
-            window.popleft()
-        if len(window) >= ADDRESS_FAILURES:
-            raise LobbyError(
-                429, "login_locked", "too many wrong passwords: try again later",
-                retry_after=int(window[0] + ADDRESS_WINDOW - now) + 1,
-            )
-
-    def _failed(self, address: str, now: float) -> None:
-        window = self._failures.setdefault(address, deque())
-        window.append(now)
-        if len(self._failures) > 10_000:  # a flood of addresses: forget the oldest
-            self._failures.pop(next(iter(self._failures)))
 
     # -- sessions ---------------------------------------------------------------------------
     async def start_session(self, account: Account, old_cookie: str | None) -> str:
@@ -206,6 +241,12 @@ class Accounts:
         if session_id is None:
             return None
         return await self.call(self.store.session_account, digest(session_id), self.wall_clock())
+
+
+def _taken() -> LobbyError:
+    return LobbyError(
+        409, "name_taken", "an account of that name, or of one that reads like it, exists"
+    )
 
 
 def _verify(password_hash: str, password: str) -> bool:

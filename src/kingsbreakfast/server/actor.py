@@ -125,12 +125,15 @@ class TableActor:
         if table.state is not None:
             self._make_bots()
         # the transport and the components
+        self._timed_out: set[int] = set()
+        """Seats whose player's time ran out in this game (a bot moved for them)."""
         self.audience = Audience()
         self.presence = Presence(table, self.audience)
         self.answers = Answers(table, self.audience)
         self.consent = SeatConsent(
             table, journal, self.audience,
             playing=lambda: self.phase is Phase.PLAYING, seated=self._changed,
+            refuse=self._refuse,
         )
         self._watchers = WatcherFrame(table, self.audience)
         self._history = EncodedHistory()
@@ -202,6 +205,8 @@ class TableActor:
             free = [n for n, s in enumerate(table.seats) if s.kind == OPEN]
             if not free:
                 raise LobbyError(409, "table_full", "every seat at this table is taken")
+            if table.name_taken(display):
+                raise LobbyError(409, "seat_name_taken", "a player at this table has this name")
             number = free[0]
             token = token or new_token()
             seat = table.seats[number]
@@ -352,9 +357,8 @@ class TableActor:
             conn.push(pong_frame(table.version))
         elif isinstance(message, Sync):
             # one fresh frame per version; asked again at the same version, the client
-            # already has it: the version alone answers
-            if not self.answers.resync(conn):
-                conn.push(pong_frame(table.version))
+            # already has it: the version alone answers, once (:mod:`.answers`)
+            return self.answers.synced(conn)
         elif isinstance(message, Hello):
             return self._refuse(conn, "already_greeted", "this connection already said hello")
         elif isinstance(message, Act):
@@ -523,6 +527,9 @@ class TableActor:
                 seat.zombie = True  # away when the clock ran out: a bot plays until return
             # (at a turn-based table a bot plays only the move whose clock ran out: nobody
             # is expected to be there between moves)
+            if seat.kind == HUMAN and seat_no not in self._timed_out:
+                self._timed_out.add(seat_no)  # the player's time ran out: told once
+                self.hall.events.timed_out.emit((table, seat_no))
             view = state.view(seat_no)
             bot = self.bots[seat_no]
             seed = self.rng.getrandbits(64)

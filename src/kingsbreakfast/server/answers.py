@@ -3,8 +3,10 @@
 A full state frame is about 25 times the size of a refusal, so answering every refused
 move with one would make a cheap amplifier. A connection is never sent the same version of
 the table twice (a refusal or a ``sync`` at a version it holds gets the small
-answer alone), and the same refusal at the same version is told once; repeats are only
-counted (toward the socket's strike limit, by the transport).
+answer alone), and the same refusal, or the same ``pong`` to a ``sync``, at the same version
+is told once; repeats are only counted (toward the socket's strike limit, by the
+transport). So no frame a client sends, repeated, is answered with more than twice its
+bytes (``tests/server/test_attack_frames.py`` measures every kind).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from pydantic import JsonValue
 from . import metrics
 from .audience import Audience, Outbox
 from .tables import Table, state_frame
-from .wire import error_frame
+from .wire import error_frame, pong_frame
 
 
 class Answers:
@@ -27,6 +29,8 @@ class Answers:
         """The version of the last state frame each connection was sent."""
         self._told: dict[Outbox, tuple[int, set[str]]] = {}
         """The refusals each connection was told at the version it names."""
+        self._ponged: dict[Outbox, int] = {}
+        """The version each connection's last ``sync`` was answered at with a pong."""
 
     def sent(self, conn: Outbox) -> None:
         """``conn`` was just sent the current state (a greeting or a broadcast)."""
@@ -35,6 +39,18 @@ class Answers:
     def forget(self, conn: Outbox) -> None:
         self._sent.pop(conn, None)
         self._told.pop(conn, None)
+        self._ponged.pop(conn, None)
+
+    def synced(self, conn: Outbox) -> bool:
+        """A ``sync`` from ``conn``: its full state when it lacks this version, else a pong
+        once per version; True when it was a repeat (only counted)."""
+        if self.resync(conn):
+            return False
+        if self._ponged.get(conn) == self.table.version:
+            return True
+        self._ponged[conn] = self.table.version
+        conn.push(pong_frame(self.table.version))
+        return False
 
     def resync(self, conn: Outbox) -> bool:
         """Send ``conn`` its full state unless it holds this version already."""

@@ -17,11 +17,13 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from . import collector, metrics, web_assets
-from .limits import BodyLimit, PerAddress, ServerLimits, SocketGate
+from .accounts import ADDRESS_FAILURES, ADDRESS_WINDOW
+from .limits import Allowance, BodyLimit, PerAddress, ServerLimits, SocketGate
 from .master import Master
 from .routes import accounts, at_table, health, pages, play, tables
 from .routes.errors import install_errors
 from .routes.pages import static_dir
+from .shared_counts import SharedSocketGate, shared_bounds
 from .site import Site
 from .storage import DEFAULT_URL, Storage
 from .transport import OUTBOX_FRAMES, SocketOutbox
@@ -48,8 +50,17 @@ def create_app(
         Storage(db_url), bot_delay=bot_delay, zombie_grace=zombie_grace,
         lease_seconds=lease_seconds, lobby_expiry=bounds.lobby_expiry,
     )
-    gate = SocketGate(bounds.sockets_per_address, bounds.sockets_per_table)
-    site = Site(the_master, site_key)
+    gate: SocketGate = SocketGate(bounds.sockets_per_address, bounds.sockets_per_table)
+    openers: Allowance = PerAddress(bounds.tables_per_minute, bounds.tables_burst)
+    site = Site(the_master, site_key, bounds)
+    storage = the_master.storage
+    if (the_master.leases is not None and isinstance(storage, Storage)
+            and not storage.is_sqlite):
+        # several processes serve the site: the per-address bounds count in PostgreSQL
+        gate, openers, site.accounts.registrations, site.accounts.address_failures = (
+            shared_bounds(bounds, storage.engine, the_master.journal.call,
+                          the_master.leases.owner, (ADDRESS_FAILURES, ADDRESS_WINDOW))
+        )
     metrics.watch(lambda: len(the_master.actors), lambda: gate.open)
 
     @asynccontextmanager
@@ -57,11 +68,17 @@ def create_app(
         await the_master.open(migrate=migrate)
         await site.open()
         thresholds = collector.take_over()
-        passes = asyncio.get_running_loop().create_task(collector.full_passes())
+        loop = asyncio.get_running_loop()
+        passes = loop.create_task(collector.full_passes())
+        shared = gate if isinstance(gate, SharedSocketGate) else None
+        publishing = None if shared is None else loop.create_task(shared.keep_publishing())
         try:
             yield
         finally:
             passes.cancel()
+            if publishing is not None and shared is not None:
+                publishing.cancel()
+                await asyncio.to_thread(shared.withdraw)
             collector.give_back(thresholds)
             await the_master.close()
             site.close()
@@ -76,7 +93,7 @@ def create_app(
     app.state.master = the_master
     app.state.site = site
     app.state.gate = gate
-    app.state.openers = PerAddress(bounds.tables_per_minute, bounds.tables_burst)
+    app.state.openers = openers
     app.add_middleware(BodyLimit, limit=bounds.body_bytes)
     install_errors(app)
     for area in (accounts, at_table, tables, pages, health, play):

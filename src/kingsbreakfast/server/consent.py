@@ -30,8 +30,10 @@ from .wire import CLOSE_DECLINED, SeatRequestFrame, encode, error_frame
 
 log = logging.getLogger("kingsbreakfast.server")
 
-REQUEST_SECONDS: Final = 300.0
-"""A request the host has not answered in this time may be replaced by someone else's."""
+REQUEST_SECONDS: Final = 60.0
+"""A request the host has not answered in this time is dropped (its asker is told) when
+someone else asks, so one asker holds a freed seat against the others for a minute at
+most."""
 
 
 @dataclass(slots=True)
@@ -49,6 +51,7 @@ class SeatConsent:
     def __init__(
         self, table: Table, journal: Journal, audience: Audience,
         playing: Callable[[], bool], seated: Callable[[], None],
+        refuse: Callable[[Outbox, str, str], bool],
     ) -> None:
         self.table = table
         self.journal = journal
@@ -57,6 +60,8 @@ class SeatConsent:
         """Whether the actor's phase is playing (only then is a seat asked for)."""
         self._seated = seated
         """The actor's answer to a seat changing hands: the next turn, then a broadcast."""
+        self._refuse = refuse
+        """The actor's refusal, told once per version (:mod:`.answers`)."""
         self.requests: dict[int, SeatRequest] = {}
         self.asking: dict[Outbox, int] = {}
         """Sockets of newcomers waiting for an answer, and the seat each asked for."""
@@ -74,7 +79,7 @@ class SeatConsent:
             raise LobbyError(
                 409, "no_host", "nobody hosts this table any more to let you sit"
             )
-        if any(s.kind == HUMAN and s.name == display for s in table.seats):
+        if table.name_taken(display):
             raise LobbyError(409, "seat_name_taken", "a player at this table has this name")
         now = time.monotonic()
         for number, old in list(self.requests.items()):
@@ -129,8 +134,7 @@ class SeatConsent:
         table = self.table
         refusal = self._cannot_answer(conn, seat)
         if refusal is not None:
-            conn.push(error_frame(refusal[0], refusal[1], {}, table.version))
-            return True
+            return self._refuse(conn, *refusal)
         request = self.requests[seat]
         if not accept:
             self._drop_request(seat, "seat_declined", "the host declined your request")

@@ -130,3 +130,6 @@ class TableEvents:
     take their stored deadline back)."""
     closed: Signal[Closed] = field(default_factory=Signal)
     """A table left memory (the actor's ``close``)."""
+    timed_out: Signal[tuple[Table, int]] = field(default_factory=Signal)
+    """A person's seat ran out of time (away past the grace, or past the turn clock) and a
+    bot moved for it: (table, seat), once per seat and game (ratings count it a leave)."""

@@ -13,7 +13,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, Protocol
 
 from orjson import dumps
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -23,6 +23,8 @@ from . import metrics
 MAX_BODY_BYTES: Final = 16 * 1024
 """No lobby request comes near this (a table's settings are a few hundred bytes)."""
 ADDRESSES_KEPT: Final = 10_000
+HOUR: Final = 3600.0
+DAY: Final = 86_400.0
 
 
 class Refused(Exception):
@@ -87,6 +89,17 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
+class Allowance(Protocol):
+    """A per-address bound counted in this process (the classes here) or by every process
+    of a site together (:mod:`.shared_counts`)."""
+
+    async def admit(self, address: str) -> None:
+        """Refused when the address has used its allowance."""
+
+    async def count(self, address: str) -> None:
+        """Count one more use."""
+
+
 @dataclass(slots=True)
 class PerAddress:
     """A token bucket per client address: ``burst`` at once, then ``per_minute``."""
@@ -103,14 +116,100 @@ class PerAddress:
         left = min(self.burst, left + (now - then) * self.per_minute / 60.0)
         if left < 1.0:
             self._buckets[address] = (left, now)
-            wait = (1.0 - left) * 60.0 / self.per_minute
-            raise Refused(
-                "too_many_tables", "too many tables opened from your address: wait a while",
-                per_minute=self.per_minute, retry_after=round(wait, 1),
-            )
+            raise tables_refused(self.per_minute, (1.0 - left) * 60.0 / self.per_minute)
         self._buckets[address] = (left - 1.0, now)
         while len(self._buckets) > ADDRESSES_KEPT:
             self._buckets.popitem(last=False)
+
+    async def admit(self, address: str) -> None:
+        """:meth:`take`: checked and counted at once."""
+        self.take(address)
+
+    async def count(self, address: str) -> None:
+        """Counted by :meth:`admit` already."""
+
+
+@dataclass(slots=True)
+class Registrations:
+    """New accounts per client address: ``per_hour`` in any hour and ``per_day`` in any day
+    (sliding windows), so one machine cannot make a crowd of puppets to rate itself up."""
+
+    per_hour: int
+    per_day: int
+    clock: Callable[[], float] = time.time
+    _made: OrderedDict[str, list[float]] = field(default_factory=OrderedDict)
+
+    def check(self, address: str) -> None:
+        """Refused (``too_many_registrations``) when the address has used either bound."""
+        now = self.clock()
+        made = [t for t in self._made.pop(address, []) if t > now - DAY]
+        if made:
+            self._made[address] = made
+        last_hour = [t for t in made if t > now - HOUR]
+        if len(last_hour) >= self.per_hour or len(made) >= self.per_day:
+            free_at = last_hour[0] + HOUR if len(last_hour) >= self.per_hour else made[0] + DAY
+            raise registrations_refused(self.per_hour, self.per_day, free_at - now)
+
+    async def admit(self, address: str) -> None:
+        self.check(address)
+
+    async def count(self, address: str) -> None:
+        self.add(address)
+
+    def add(self, address: str) -> None:
+        """Count one account made from ``address``."""
+        self._made.setdefault(address, []).append(self.clock())
+        self._made.move_to_end(address)
+        while len(self._made) > ADDRESSES_KEPT:
+            self._made.popitem(last=False)
+
+
+@dataclass(slots=True)
+class FailureWindow:
+    """Failures per client address in a sliding window: ``limit`` in ``seconds``, then the
+    address waits (``login_locked``: it says nothing of any name)."""
+
+    limit: int
+    seconds: float
+    clock: Callable[[], float] = time.time
+    _failures: OrderedDict[str, list[float]] = field(default_factory=OrderedDict)
+
+    async def admit(self, address: str) -> None:
+        now = self.clock()
+        window = [t for t in self._failures.get(address, []) if t > now - self.seconds]
+        if window:
+            self._failures[address] = window
+        else:
+            self._failures.pop(address, None)
+        if len(window) >= self.limit:
+            raise login_refused(window[0] + self.seconds - now)
+
+    async def count(self, address: str) -> None:
+        self._failures.setdefault(address, []).append(self.clock())
+        self._failures.move_to_end(address)
+        while len(self._failures) > ADDRESSES_KEPT:
+            self._failures.popitem(last=False)
+
+
+def tables_refused(per_minute: float, wait: float) -> Refused:
+    return Refused(
+        "too_many_tables", "too many tables opened from your address: wait a while",
+        per_minute=per_minute, retry_after=round(wait, 1),
+    )
+
+
+def registrations_refused(per_hour: int, per_day: int, wait: float) -> Refused:
+    return Refused(
+        "too_many_registrations", "too many new accounts from your address: try again later",
+        per_hour=per_hour, per_day=per_day, retry_after=max(1, int(wait) + 1),
+    )
+
+
+def login_refused(wait: float) -> Refused:
+    return Refused(
+        "login_locked", "too many wrong passwords from your address: try again later",
+        retry_after=max(1, int(wait) + 1),
+    )
 
 
 @dataclass(slots=True)
@@ -141,6 +240,19 @@ class SocketGate:
         self.by_address[address] = self.by_address.get(address, 0) + 1
         self.by_table[table_id] = self.by_table.get(table_id, 0) + 1
 
+    def enter_holding_a_seat(self, address: str, table_id: str) -> None:
+        """Count a socket past the address's cap, for one that will show a seat's token
+        (its session refuses it otherwise): a player who held a seat reconnects even when
+        their address is full (many players behind one NAT after a failover). Up to twice
+        the cap, so this door is no way around the cap either."""
+        if self.by_address.get(address, 0) >= 2 * self.per_address:
+            raise Refused(
+                "too_many_sockets", "too many connections from your address",
+                limit=self.per_address,
+            )
+        self.by_address[address] = self.by_address.get(address, 0) + 1
+        self.by_table[table_id] = self.by_table.get(table_id, 0) + 1
+
     def leave(self, address: str, table_id: str) -> None:
         for book, key in ((self.by_address, address), (self.by_table, table_id)):
             left = book.get(key, 0) - 1
@@ -163,3 +275,7 @@ class ServerLimits:
     """Seconds a lobby table may go without activity (or stay without a host) before it is
     forgotten; 0 keeps lobby tables for ever."""
     body_bytes: int = MAX_BODY_BYTES
+    registrations_per_hour: int = 3
+    """New accounts one client address may make in an hour..."""
+    registrations_per_day: int = 10
+    """...and in a day (a household or a café behind one address still fits)."""

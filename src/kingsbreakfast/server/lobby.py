@@ -27,6 +27,7 @@ from kingsbreakfast.engine import (
     shuffled_deck,
 )
 
+from .names import name_fault
 from .store import GameRecord
 from .tables import HUMAN, bot_name
 
@@ -81,7 +82,9 @@ class LobbyError(KingsBreakfastError):
 
 
 def clean_name(name: object) -> str:
-    """A display name: 1–32 printable characters, blanks trimmed."""
+    """A display name: 1–32 printable characters with a visible letter, blanks trimmed, in
+    NFC (so the same name typed on two keyboards is stored alike); what it may not hold is
+    in :mod:`.names`."""
     if not isinstance(name, str):
         raise LobbyError(422, "bad_name", "the display name must be text")
     text = " ".join(name.split())
@@ -94,6 +97,14 @@ def clean_name(name: object) -> str:
         # control, format (the bidi overrides that turn text around among them), private
         # and unassigned characters: none belongs in a name others read
         raise LobbyError(422, "bad_name", "the display name has a control character")
+    fault = name_fault(text)
+    if fault is not None:
+        raise LobbyError(
+            422, "unreadable_name",
+            "a name needs a visible letter, and no character that shows as nothing or a "
+            "mark with no letter under it", reason=fault,
+        )
+    text = unicodedata.normalize("NFC", text)
     if _looks_like_a_bot(text):
         raise LobbyError(
             422, "reserved_name", "a person's name may not look like a bot's (Bot 2 (easy))"

@@ -13,6 +13,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     SmallInteger,
@@ -132,3 +133,30 @@ class SeatHolderRow(Base):
     since: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(8))
     name: Mapped[str] = mapped_column(String(64))
+
+
+class AddressEventRow(Base):
+    """One counted event of a client address (a table opened, a failed log-in, a
+    registration), when several processes serve one site (:mod:`.shared_counts`)."""
+
+    __tablename__ = "address_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    address: Mapped[str] = mapped_column(String(64))
+    at: Mapped[float] = mapped_column(Float)
+    """Seconds since 1970 by PostgreSQL's clock."""
+
+    __table_args__ = (Index("ix_address_events_kind_address_at", "kind", "address", "at"),)
+
+
+class AddressSocketRow(Base):
+    """How many play sockets one address holds on one process, as that process last said
+    (:mod:`.shared_counts`)."""
+
+    __tablename__ = "address_sockets"
+
+    owner: Mapped[str] = mapped_column(String(64), primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[float] = mapped_column(Float)

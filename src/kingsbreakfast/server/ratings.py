@@ -2,22 +2,39 @@
 leaderboard made of them.
 
 Which games count (docs/accounts.md): a game is *rated* when, at its end, at least two of
-its seats are held by different accounts. Guests and bots may sit at a rated table but do
-not count: the update uses only the order of the accounts among themselves, by their R12
-places at the whole table (a bot that beats both players changes nothing between them).
+its seats are held by different accounts, counting the accounts that left it. Guests and
+bots may sit at a rated table but do not count: the update uses only the order of the
+accounts among themselves, by their R12 places at the whole table (a bot that beats both
+players changes nothing between them). An account that left the game in play, or stayed
+away past its clock, ranks last among the accounts, whatever its seat's bot then made of
+the game: leaving is a loss, never a way out of one.
 Every finished game with an account at it still counts for that account's profile (games
 played, win share, average points, favourite dish), rated or not.
 
 Ratings use OpenSkill's Plackett–Luce model; the leaderboard orders by the conservative
 estimate μ − 3σ, so a new player climbs by playing, not by one lucky game.
+
+A rating is *provisional* until it has :data:`ESTABLISHED_GAMES` rated games against at
+least :data:`ESTABLISHED_OPPONENTS` different accounts and its deviation σ is down to
+:data:`ESTABLISHED_SIGMA`; the leaderboard lists established ratings only. This is Glicko's
+idea (Glickman's rating deviation: a rating is only as good as its deviation is small), as
+lichess applies it (a rating is shown provisional, with a question mark, while its Glicko-2
+deviation is above 110, and provisional players stay off the leaderboards), here on
+OpenSkill's σ (≈ 6.5 is what ten games against fresh opponents leave of the starting 8.33),
+with the count of different opponents added because one person can own several accounts.
+
+Games between the same accounts count for the rating :data:`REPEAT_GAMES` times in
+:data:`REPEAT_WINDOW`: a further game of exactly the same accounts within the window is
+recorded for the profile but not rated (``rated`` false), so beating one's own puppet again
+and again moves nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import UTC, datetime
-from typing import Any
+from datetime import UTC, datetime, timedelta
+from typing import Any, Final
 
 from openskill.models import PlackettLuce
 
@@ -32,6 +49,19 @@ from .tables import OVER, Table
 
 log = logging.getLogger("kingsbreakfast.server")
 MODEL = PlackettLuce()
+ESTABLISHED_GAMES: Final = 10
+ESTABLISHED_OPPONENTS: Final = 5
+ESTABLISHED_SIGMA: Final = 6.5
+REPEAT_GAMES: Final = 3
+REPEAT_WINDOW: Final = timedelta(days=7)
+
+
+def provisional(account: Account) -> bool:
+    """Too few games, opponents or too much doubt yet for the rating to mean much."""
+    return (
+        account.rated_games < ESTABLISHED_GAMES or account.opponents < ESTABLISHED_OPPONENTS
+        or account.sigma > ESTABLISHED_SIGMA
+    )
 
 
 def ordinal(mu: float, sigma: float) -> float:
@@ -46,33 +76,43 @@ def rate(ratings: list[tuple[float, float]], places: list[int]) -> list[tuple[fl
 
 
 def results_of(
-    record: GameRecord, owners: dict[int, int], accounts: dict[int, Account]
+    record: GameRecord, owners: dict[int, int], accounts: dict[int, Account],
+    repeats: int = 0, leavers: dict[int, int] | None = None,
 ) -> list[Result]:
-    """Each account's result of one finished game, with its rating after it."""
+    """Each account's result of one finished game, with its rating after it; ``repeats``:
+    rated games the same accounts played together within :data:`REPEAT_WINDOW` before;
+    ``leavers``: account → seat of the accounts that left the game in play or stayed away
+    past their clock (they rank last, behind every account that stayed, and lose)."""
     state = replay_state(record)
     scoring = state.score()
     places = scoring.places
     score = scoring.to_dict()
-    seats = {seat: account for seat, account in owners.items() if account in accounts}
-    rated = len(set(seats.values())) >= 2 and len(set(seats.values())) == len(seats)
-    after: dict[int, tuple[float, float]] = {
-        seat: (accounts[a].mu, accounts[a].sigma) for seat, a in seats.items()
-    }
+    gone = {a: seat for a, seat in (leavers or {}).items() if a in accounts}
+    seated = {seat: a for seat, a in owners.items() if a in accounts and a not in gone}
+    entries = {a: seat for seat, a in seated.items()} | gone  # account → its seat
+    rated = (
+        len(entries) >= 2 and len(set(seated.values())) == len(seated)
+        and repeats < REPEAT_GAMES
+    )
+    last = record.num_seats + 1
+    rank = {a: last if a in gone else places[seat] for a, seat in entries.items()}
+    after = {a: (accounts[a].mu, accounts[a].sigma) for a in entries}
     if rated:
-        order = sorted(seats)
-        new = rate([after[s] for s in order], [places[s] for s in order])
+        order = sorted(entries)
+        new = rate([after[a] for a in order], [rank[a] for a in order])
         after = dict(zip(order, new, strict=True))
     finished = record.finished_at or datetime.now(UTC)
     results = []
-    for seat, account in sorted(seats.items()):
+    for account, seat in sorted(entries.items(), key=lambda item: (item[1], item[0])):
         dishes = score["players"][seat]["dishes"]
         held = max(dishes, key=lambda d: (d["held"], -DISHES.index(d["dish"])))
         results.append(Result(
             game_id=record.id, account_id=account, seat=seat, num_seats=record.num_seats,
-            place=places[seat], won=seat in scoring.winners,
+            place=record.num_seats if account in gone else places[seat],
+            won=account not in gone and seat in scoring.winners,
             points=score["players"][seat]["points"],
             favourite=held["dish"] if held["held"] else None, rated=rated,
-            mu=after[seat][0], sigma=after[seat][1], finished_at=finished,
+            mu=after[account][0], sigma=after[account][1], finished_at=finished,
         ))
     return results
 
@@ -91,18 +131,23 @@ class Ratings:
         store = self.accounts.store
         async with self._lock:
             owners = await self.accounts.call(store.seat_owners, game_id)
-            if not owners:
+            leavers = await self.accounts.call(store.leavers, game_id)
+            if not owners and not leavers:
                 return False
             master = self.accounts.master
             record = await self.accounts.call(master.storage.load, game_id)
             if record is None or record.status != OVER or record.deck is None:
                 return False
             accounts: dict[int, Account] = {}
-            for account_id in set(owners.values()):
+            for account_id in set(owners.values()) | set(leavers):
                 account = await self.accounts.call(store.account, account_id)
                 if account is not None:
                     accounts[account_id] = account
-            results = results_of(record, owners, accounts)
+            finished = record.finished_at or datetime.now(UTC)
+            repeats = await self.accounts.call(
+                store.rated_together, sorted(accounts), finished - REPEAT_WINDOW
+            )
+            results = results_of(record, owners, accounts, repeats, leavers)
             stored = await self.accounts.call(store.record_results, results)
             if stored:
                 log.info("table %s: results stored (%d accounts)", game_id, len(results))
@@ -133,10 +178,14 @@ class Ratings:
             raise LobbyError(422, "bad_page", "pages count from 1; a page has 1 to 100 rows")
         await self.catch_up()
         total, rows = await self.accounts.call(
-            self.accounts.store.leaderboard, (page - 1) * size, size
+            self.accounts.store.leaderboard, (page - 1) * size, size, ESTABLISHED_GAMES,
+            ESTABLISHED_OPPONENTS, ESTABLISHED_SIGMA,
         )
         return {
             "page": page, "size": size, "total": total,
+            "established_after": {
+                "games": ESTABLISHED_GAMES, "opponents": ESTABLISHED_OPPONENTS,
+            },
             "rows": [
                 {
                     "rank": (page - 1) * size + i + 1, "name": a.name,
@@ -172,6 +221,9 @@ def profile_body(account: Account, totals: Totals, results: list[Result]) -> dic
         "mu": round(account.mu, 2),
         "sigma": round(account.sigma, 2),
         "rated_games": account.rated_games,
+        "opponents": account.opponents,
+        "provisional": provisional(account),
+        "established_after": {"games": ESTABLISHED_GAMES, "opponents": ESTABLISHED_OPPONENTS},
         "games": games,
         "wins": totals.wins,
         "win_share": round(totals.wins / games, 3) if games else None,

@@ -10,6 +10,8 @@ account's seat, a guest's cookie).
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 import secrets
 from dataclasses import dataclass
@@ -22,6 +24,8 @@ from .account_store import Account
 from .accounts import Accounts
 from .chat import Chat
 from .clocks import TurnClocks
+from .hint_gate import HintGate
+from .limits import ServerLimits
 from .lobby import LobbyError
 from .master import Master
 from .ratings import Ratings, ordinal
@@ -35,7 +39,10 @@ from .sessions import (
     seat_cookie_name,
     set_cookie,
 )
+from .store import StorageError
 from .tables import Table
+
+log = logging.getLogger("kingsbreakfast.server")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,9 +64,12 @@ def account_body(account: Account) -> dict[str, Any]:
 
 
 class Site:
-    def __init__(self, master: Master, site_key: str | None = None) -> None:
+    def __init__(
+        self, master: Master, site_key: str | None = None, limits: ServerLimits | None = None
+    ) -> None:
         self.master = master
-        self.accounts = Accounts(master)
+        self.accounts = Accounts(master, limits=limits)
+        self.hints = HintGate()
         self.ratings = Ratings(self.accounts)
         self.chat = Chat(self.accounts)
         self.rematches = Rematches(self.accounts)
@@ -68,6 +78,7 @@ class Site:
         master.events.game_over.connect(self.ratings.game_over)
         master.events.clock_started.connect(self.clocks.started)
         master.events.restored.connect(self.clocks.restore)
+        master.events.timed_out.connect(self._timed_out)
 
     async def open(self) -> None:
         await self.accounts.open(self._site_key)
@@ -144,6 +155,31 @@ class Site:
         if number is None:
             raise LobbyError(403, "bad_token", "this token holds no seat at this table")
         return number
+
+    async def leaving(self, table: Table, seat: int, why: str = "left") -> None:
+        """An account's player leaves a game in play (or its time ran out): it ranks last
+        when the game is rated (:mod:`.ratings`). A guest's seat changes nothing for the
+        accounts: guests never count, and the accounts' order among themselves stands."""
+        state = table.state
+        if state is None or state.is_over:
+            return
+        store = self.accounts.store
+        owner = (await self.accounts.call(store.seat_owners, table.id)).get(seat)
+        if owner is not None:
+            await self.accounts.call(
+                store.record_leaver, table.id, owner, seat, table.version, why
+            )
+
+    def _timed_out(self, event: tuple[Table, int]) -> None:
+        table, seat = event
+        task = asyncio.get_running_loop().create_task(self._timed_out_quietly(table, seat))
+        self.master.hall.keep(task)
+
+    async def _timed_out_quietly(self, table: Table, seat: int) -> None:
+        try:
+            await self.leaving(table, seat, "clock")
+        except StorageError as error:
+            log.warning("table %s: a seat's time out not stored (%s)", table.id, error)
 
     async def left(self, request: Request, response: Response, table_id: str, seat: int) -> None:
         await self.accounts.call(self.accounts.store.disown_seat, table_id, seat)

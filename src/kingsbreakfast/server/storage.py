@@ -16,9 +16,10 @@ import json
 import os
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from sqlalchemy import (
     Table,
@@ -49,7 +50,10 @@ from .store import (
     StorageError,
 )
 
-__all__ = ["DEFAULT_URL", "GameRecord", "SeatRecord", "Storage", "StorageError", "normalize_url"]
+__all__ = [
+    "DEFAULT_URL", "DatabaseWaits", "GameRecord", "SeatRecord", "Storage", "StorageError",
+    "normalize_url",
+]
 
 DEFAULT_URL = "sqlite:///kingsbreakfast.db"
 _INSERT_ACTION = insert(cast(Table, ActionRow.__table__))  # Core, not the ORM's bulk path
@@ -60,6 +64,49 @@ def normalize_url(url: str) -> str:
     if url.startswith("postgresql://") or url.startswith("postgres://"):
         return "postgresql+psycopg://" + url.split("://", 1)[1]
     return url
+
+
+@dataclass(frozen=True, slots=True)
+class DatabaseWaits:
+    """How long a PostgreSQL session may wait, in seconds (0: without end), set on every
+    connection of the pool so that no process can stall another for ever.
+
+    ``lock``: a statement waiting for a row another session holds gives up (and the call
+    answers ``storage_unavailable``, retryable) instead of waiting on a stalled holder.
+    ``statement``: no statement of ours comes near it; a runaway one is cancelled.
+    ``idle_in_transaction``: a session that opened a transaction and then stopped talking
+    (a process paused by SIGSTOP or a debugger, frozen between its ``UPDATE leases`` and
+    the commit) is ended by the server, its transaction rolled back and its row locks
+    freed; so another process takes its tables once the unrenewed lease has run out. Our
+    transactions never sit idle: each is a few statements run back to back in one thread.
+    The migration at start-up lifts the first two for its own transaction (other processes
+    wait for it on a lock, as long as it takes)."""
+
+    lock: float = 3.0
+    statement: float = 30.0
+    idle_in_transaction: float = 5.0
+
+    ENV: ClassVar[dict[str, str]] = {
+        "lock": "KINGSBREAKFAST_DB_LOCK_TIMEOUT",
+        "statement": "KINGSBREAKFAST_DB_STATEMENT_TIMEOUT",
+        "idle_in_transaction": "KINGSBREAKFAST_DB_IDLE_TIMEOUT",
+    }
+
+    @classmethod
+    def from_env(cls) -> DatabaseWaits:
+        """The defaults, or what the environment (``kingsbreakfast serve``'s options) says."""
+        given = {field: os.environ.get(name) for field, name in cls.ENV.items()}
+        return cls(**{field: float(value) for field, value in given.items() if value})
+
+    def options(self) -> str:
+        """The libpq ``options`` that set them at connection time (milliseconds)."""
+        return " ".join(
+            f"-c {setting}={round(seconds * 1000)}"
+            for setting, seconds in (
+                ("lock_timeout", self.lock), ("statement_timeout", self.statement),
+                ("idle_in_transaction_session_timeout", self.idle_in_transaction),
+            )
+        )
 
 
 def _sqlite_pragmas(busy_ms: int) -> Callable[[Any, Any], None]:
@@ -114,8 +161,11 @@ def unit_of_work(sessions: sessionmaker[Session]) -> Iterator[Session]:
 class Storage(LeaseRows):
     """Tables, seats and actions in one SQL database (a :class:`~.store.GameStore`)."""
 
-    def __init__(self, url: str = DEFAULT_URL, *, busy_ms: int = 5000) -> None:
+    def __init__(
+        self, url: str = DEFAULT_URL, *, busy_ms: int = 5000, waits: DatabaseWaits | None = None
+    ) -> None:
         self.url = normalize_url(url)
+        self.waits = waits or DatabaseWaits.from_env()
         self.is_sqlite = self.url.startswith("sqlite")
         kwargs: dict[str, Any] = {}
         if self.is_sqlite:
@@ -124,6 +174,7 @@ class Storage(LeaseRows):
         else:
             kwargs["pool_pre_ping"] = True
             kwargs["pool_size"] = 4
+            kwargs["connect_args"] = {"options": self.waits.options()}
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas(busy_ms))
@@ -141,6 +192,8 @@ class Storage(LeaseRows):
         with self.engine.begin() as connection:
             if not self.is_sqlite:
                 # several processes may start at once: one migrates, the others wait for it
+                connection.execute(text("SET LOCAL lock_timeout = 0"))
+                connection.execute(text("SET LOCAL statement_timeout = 0"))
                 connection.execute(text("SELECT pg_advisory_xact_lock(7013)"))
             config.attributes["connection"] = connection
             command.upgrade(config, "head")

@@ -21,6 +21,7 @@ from orjson import dumps as _dumps
 
 from kingsbreakfast.engine import Rules, State, Turn, turn_dict
 
+from .names import look_alike_key
 from .wire import Clock, SeatInfo, StateFrame, TableInfo, encode, shared_part
 
 OPEN: Final = "open"
@@ -89,6 +90,12 @@ class Table:
             if seat.holds(token):
                 return number
         return None
+
+    def name_taken(self, display: str) -> bool:
+        """A person at this table has a name that reads like ``display`` (:mod:`.names`):
+        ``Zed``, ``zed`` and ``ZED`` never sit at one table."""
+        key = look_alike_key(display)
+        return any(s.kind == HUMAN and look_alike_key(s.name) == key for s in self.seats)
 
     def names(self) -> list[str]:
         return [

@@ -20,6 +20,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from . import metrics
 from .actor import TableActor
 from .wire import (
+    CLOSE_CROWDED,
     CLOSE_POLICY,
     CLOSE_TOO_BIG,
     CLOSE_TRY_LATER,
@@ -113,11 +114,13 @@ class SocketOutbox:
 
 
 async def session(
-    actor: TableActor, websocket: WebSocket, cookie_token: str | None = None
+    actor: TableActor, websocket: WebSocket, cookie_token: str | None = None,
+    seated_only: bool = False,
 ) -> None:
     """Hello, then messages until the socket closes: the shape and the pace are checked
     here, the rest by the table's actor. ``cookie_token`` is the seat this socket's cookies
-    hold, used when the hello asks for it."""
+    hold, used when the hello asks for it; ``seated_only``: the socket came past its
+    address's cap, so a hello that holds no seat is turned away."""
     try:
         first = await asyncio.wait_for(websocket.receive(), HELLO_SECONDS)
     except TimeoutError:
@@ -141,6 +144,13 @@ async def session(
         seat = actor.authenticate(hello)
     except ProtocolError as error:
         await send_and_close(websocket, error.code, error.message, error.close)
+        return
+    if seated_only and seat is None:
+        metrics.refused("too_many_sockets")
+        await send_and_close(
+            websocket, "too_many_sockets", "too many connections from your address",
+            CLOSE_CROWDED,
+        )
         return
     outbox = SocketOutbox(websocket, seat)
     actor.attach(outbox, hello)

@@ -1,4 +1,4 @@
-"""The card counter (bots/heuristic.py with bots/knowledge.py) compiled for the batch kernel.
+"""The card counter (bots/heuristic.py with bots/knowledge.py), compiled for built-in seats.
 
 The heuristic bot values every legal action by the expected final points of its own hand
 minus most of the leading opponent's, with the king's final plate estimated from the unseen
@@ -8,10 +8,12 @@ mover's view shows only: the table, the king, the public takes, the mover's own 
 number (not the dishes) of everyone else's draws.
 ``tests/sim/test_batch_card_counter_is_the_bot.py`` checks every choice against the bot's.
 
-The kernel keeps nothing between calls but a cache of the king's tail values in the caller's
-scratch array (see :func:`new_scratch`), so it allocates nothing and may run without numba's
-reference counting. Choosing among the best actions (ties at random) and the medium level's
-slips are the batch kernel's business; this module only writes the values.
+It values the legal actions the rules kernel lists (``sim/_rules_kernel.py``, the one
+legality of compiled code) and keeps nothing between calls but a cache of the king's tail
+values in the caller's scratch array (see :func:`new_scratch`), so it allocates nothing and
+runs without numba's reference counting. Choosing among the best actions (ties at random)
+and the medium level's slips are the business of :mod:`._policy_kernel`; this module only
+writes the values.
 """
 
 from __future__ import annotations
@@ -20,12 +22,17 @@ from math import exp
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-NUM_DISHES = 7
-DRAGON = 7
-CARDS_PER_DISH = 15
-NUM_DRAGONS = 5
+from kingsbreakfast.engine import (
+    DRAGON,
+    DRAW_ID,
+    FIRST_FEED_ID,
+    MAX_PLAYERS,
+    NUM_DISHES,
+    PASS_ID,
+)
+
+from ._rules_kernel import CARDS_PER_DISH, FEED_A, FEED_B, NUM_DRAGONS, small, uncounted
 
 LEADER_WEIGHT = 0.7
 """bots/heuristic.py's LEADER_WEIGHT (the test module holds them equal)."""
@@ -38,42 +45,40 @@ TIE_TOLERANCE = 1e-9
 _MAX_EXTRA = 40
 """bots/knowledge.py's _MAX_EXTRA: the Poisson tail is summed this far."""
 
-# FEED_PAIRS of the engine: (a, b), a <= b, in R1 order; feed id = 9 + index.
-_FEED_A = np.array([a for a in range(NUM_DISHES) for b in range(a, NUM_DISHES)], np.int8)
-_FEED_B = np.array([b for a in range(NUM_DISHES) for b in range(a, NUM_DISHES)], np.int8)
-
-# Layout of the scratch array. The first 96 floats belong to the greedy bot's port.
-VALUES = 96
+# Layout of the scratch array.
+_ROW = CARDS_PER_DISH + 1
+"""A tail row: one value for each count 0..15 of a dish."""
+VALUES = 0
 """Room for the value of each legal action (at most 40)."""
 _ODDS = VALUES + 40
 _FUTURE = _ODDS + NUM_DISHES
 _HIDDEN_ODDS = _FUTURE + NUM_DISHES
 _HANDS = _HIDDEN_ODDS + NUM_DISHES
 """Five hands of seven dishes: the mover's cards, the others' expected ones."""
-_SEAT_VALUE = _HANDS + 5 * NUM_DISHES
-_TERMS = _SEAT_VALUE + 5
+_SEAT_VALUE = _HANDS + MAX_PLAYERS * NUM_DISHES
+_TERMS = _SEAT_VALUE + MAX_PLAYERS
 _TAIL = _TERMS + _MAX_EXTRA + 1
 """One tail row computed outside the cache."""
-_TERM = _TAIL + 16
+_TERM = _TAIL + _ROW
 """Each seat's points from each dish with the table as it is and the king as he is, less
 one, less two (3 x 5 x 7 floats), and the mover's with one card more of the dish (7)."""
-_PLUS = _TERM + 3 * 5 * NUM_DISHES
+_PLUS = _TERM + 3 * MAX_PLAYERS * NUM_DISHES
 _CACHE = _PLUS + NUM_DISHES
-_BASES = 16
+_BASES = CARDS_PER_DISH + 1
 _MEANS = 400
 """The cache holds tail rows for the king's base count 0-15 and means up to 20 (in the
 twentieths :func:`_tail_row` rounds to); rarer rows are computed each time."""
-SCRATCH_SIZE = _CACHE + _BASES * _MEANS * 16
+SCRATCH_SIZE = _CACHE + _BASES * _MEANS * _ROW
 
 
 def new_scratch() -> np.ndarray[Any, np.dtype[np.float64]]:
-    """Scratch room for the greedy and card counter ports, the tail cache marked empty."""
+    """Scratch room for the card counter, the tail cache marked empty."""
     scratch = np.zeros(SCRATCH_SIZE, np.float64)
     scratch[_CACHE:] = -1.0
     return scratch
 
 
-@njit(cache=True, inline="always")
+@uncounted
 def _tail_row(base: int, mean: float, scratch: Any) -> int:
     """Where in ``scratch`` the 16 values ``E[K * 1{K >= h}]`` (h = 0..15) start, for
     K = base + Poisson(mean) the king's final count of a dish: knowledge.tail_values, with
@@ -83,7 +88,7 @@ def _tail_row(base: int, mean: float, scratch: Any) -> int:
     i = int(steps)
     cached = base < _BASES and i < _MEANS
     if cached:
-        row = _CACHE + (base * _MEANS + i) * 16
+        row = _CACHE + (base * _MEANS + i) * _ROW
         if scratch[row] >= 0.0:
             return row
     else:
@@ -99,12 +104,12 @@ def _tail_row(base: int, mean: float, scratch: Any) -> int:
         suffix = suffix + scratch[terms + k]
         scratch[terms + k] = suffix
     scratch[terms + _MAX_EXTRA] = 0.0
-    for held in range(16):
+    for held in range(_ROW):
         scratch[row + held] = scratch[terms + min(_MAX_EXTRA, max(0, held - base))]
     return row
 
 
-@njit(cache=True, inline="always")
+@uncounted
 def _utility(
     scratch: Any,
     n: int,
@@ -152,12 +157,12 @@ def _utility(
                 continue
             if row < 0:
                 row = _tail_row(b, mean, scratch)
-            threshold = min(15, int(held + 0.5))
+            threshold = min(CARDS_PER_DISH, int(held + 0.5))
             scratch[_SEAT_VALUE + s] += held * scratch[row + threshold]
     return _leader_utility(scratch, n, seat)
 
 
-@njit(cache=True, inline="always")
+@small
 def _leader_utility(scratch: Any, n: int, seat: int) -> float:
     """Mine minus the leader weight times the best opponent's, from the seats' values."""
     leader = -1.0
@@ -170,7 +175,7 @@ def _leader_utility(scratch: Any, n: int, seat: int) -> float:
     return mine - LEADER_WEIGHT * leader
 
 
-@njit(cache=True, inline="always")
+@uncounted
 def _fill_terms(scratch: Any, n: int, seat: int, table: Any, king: Any, others_after: int) -> None:
     """The per-dish points of every seat with the table unchanged (draws, feeds, placing,
     passing leave it so), for the king as he is and less one or two cards of the dish (R8).
@@ -195,14 +200,14 @@ def _fill_terms(scratch: Any, n: int, seat: int, table: Any, king: Any, others_a
                 if held > 0:
                     if row < 0:
                         row = _tail_row(b, mean, scratch)
-                    term = held * scratch[row + min(15, int(held + 0.5))]
-                scratch[_TERM + (less * 5 + s) * NUM_DISHES + d] = term
+                    term = held * scratch[row + min(CARDS_PER_DISH, int(held + 0.5))]
+                scratch[_TERM + (less * MAX_PLAYERS + s) * NUM_DISHES + d] = term
         held = scratch[_HANDS + seat * NUM_DISHES + d] + 1.0
         row = _tail_row(max(0, king[d]), mean, scratch)
-        scratch[_PLUS + d] = held * scratch[row + min(15, int(held + 0.5))]
+        scratch[_PLUS + d] = held * scratch[row + min(CARDS_PER_DISH, int(held + 0.5))]
 
 
-@njit(cache=True, inline="always")
+@uncounted
 def _unchanged_table_utility(
     scratch: Any, n: int, seat: int, my_dish: int, feed_a: int, feed_b: int
 ) -> float:
@@ -214,12 +219,12 @@ def _unchanged_table_utility(
                 total += scratch[_PLUS + d]
             else:
                 less = (1 if d == feed_a else 0) + (1 if d == feed_b else 0)
-                total += scratch[_TERM + (less * 5 + s) * NUM_DISHES + d]
+                total += scratch[_TERM + (less * MAX_PLAYERS + s) * NUM_DISHES + d]
         scratch[_SEAT_VALUE + s] = total
     return _leader_utility(scratch, n, seat)
 
 
-@njit(cache=True, inline="always")
+@uncounted
 def card_counter_values(
     legal: Any,
     count: int,
@@ -285,9 +290,11 @@ def card_counter_values(
     for i in range(count):
         action = legal[i]
         if action < NUM_DISHES:  # R6: all of one dish
-            value = _utility(scratch, n, seat, action, float(table[action]), -1, -1, action,
-                             table, king, later)  # fmt: skip
-        elif action == 7:  # R7: a card distributed like the unseen pool
+            value = _utility(
+                scratch, n, seat, action, float(table[action]), -1, -1, action, table, king,
+                later,
+            )
+        elif action == DRAW_ID:  # R7: a card distributed like the unseen pool
             value = 0.0
             for d in range(NUM_DISHES):
                 p = scratch[_ODDS + d]
@@ -295,9 +302,9 @@ def card_counter_values(
                     value += p * _unchanged_table_utility(scratch, n, seat, d, -1, -1)
             # a drawn dragon (R7a) leaves the hand as it is
             value += dragon_odds * _unchanged_table_utility(scratch, n, seat, -1, -1, -1)
-        elif action >= 9 and action < 37:  # R8: two of the king's dishes leave the game
-            f = action - 9
-            value = _unchanged_table_utility(scratch, n, seat, -1, _FEED_A[f], _FEED_B[f])
+        elif action >= FIRST_FEED_ID and action < PASS_ID:  # R8: two of the king's dishes
+            f = action - FIRST_FEED_ID
+            value = _unchanged_table_utility(scratch, n, seat, -1, FEED_A[f], FEED_B[f])
         else:  # place the dragon (R7a) or pass (R5b)
             value = _unchanged_table_utility(scratch, n, seat, -1, -1, -1)
         scratch[VALUES + i] = value

@@ -2,15 +2,14 @@
 network and the others are the card counter (the ``hard`` level), with every choice a
 network seat made recorded for training.
 
-The rules are the batch kernel's own compiled pieces (dealing, the legal actions, applying
-an action, serving the king, scoring: :mod:`._batch_kernel`), so this module adds no second
-reading of R4-R12; ``tests/sim/test_master_kernel_differential.py`` still replays its games
-in the engine, action for action, and checks the network seats chose what the bot would.
-The rows the network reads are :func:`kingsbreakfast.bots.features.encode`, compiled here
-from the very function the bot runs.
-
-Default rules only (``empty_table=draw_or_feed``, ``dragon_min_on_table=1``): the model is
-trained on the game everyone plays.
+A thin driver over the compiled rules (:mod:`._rules_kernel`) and the one game loop of
+:mod:`._policy_kernel`: the card counter's seats move in that loop, which stops at every
+network seat; this module only chooses the network's action and records its row, so it
+adds no reading of R4-R12 and plays every variant the rules kernel plays.
+``tests/sim/test_master_kernel_differential.py`` replays its games in the engine, action
+for action, and checks the network seats chose what the bot would. The rows the network
+reads are :func:`kingsbreakfast.bots.features.encode`, compiled here from the very function
+the bot runs.
 """
 
 from __future__ import annotations
@@ -21,26 +20,29 @@ import numpy as np
 from numba import njit
 
 from kingsbreakfast.bots import features
+from kingsbreakfast.engine import DECK_SIZE
 
-from ._batch_kernel import (
-    DECK_SIZE,
-    _apply,
-    _below,
-    _card_counter_bot,
-    _end_round,
-    _list_legal,
-    _next,
-    _points_discards,
-    _ranks_above,
-    _splitmix,
-    _table_mask,
-    _turn_up,
-    base_deck,
+from ._card_counter import VALUES
+from ._policy_kernel import CALLER, HEURISTIC, LEGAL_ROOM, card_counter_values, play
+from ._rules_kernel import (
+    ACTIONS,
+    PENDING,
+    REMOVED_DRAGONS,
+    TO_MOVE,
+    TOP,
+    TURNS_LEFT,
+    Games,
+    below,
+    deal,
+    game_stream,
+    legal,
+    list_legal,
+    next_word,
+    rank,
+    score,
+    step,
 )
-from ._card_counter import SCRATCH_SIZE, VALUES, card_counter_values
 
-NUM_DISHES = 7
-DRAGON = 7
 NUM_FEATURES = features.NUM_FEATURES
 SEAT_COUNTER = 0
 """A seat played by the card counter (``hard``), ties at random."""
@@ -83,7 +85,7 @@ def _forward(x: Any, count: int, w1: Any, b1: Any, w2: Any, b2: Any, w3: Any, b3
 @njit(cache=True)
 def play_master_games(
     num_games: int,
-    n: int,
+    games: Games,
     seed: Any,
     seat_kind: Any,
     epsilon: float,
@@ -96,8 +98,11 @@ def play_master_games(
     out_share: Any,
     out_actions: Any,
     out_decks: Any,
+    legal_room: Any,
+    counter_room: Any,
 ) -> int:
-    """Play ``num_games`` games; ``seat_kind[g, s]`` says who plays seat ``s`` of game ``g``.
+    """Play ``num_games`` games in row 0 of ``games``; ``seat_kind[g, s]`` says who plays
+    seat ``s`` of game ``g``.
 
     Every choice a network seat made among two or more actions writes its chosen row to
     ``out_rows`` (with its game and seat); returns how many rows were written. Final points
@@ -105,138 +110,73 @@ def play_master_games(
     ``out_share``; every action and the dealt deck to ``out_actions`` / ``out_decks`` (for
     the differential test; ``out_actions`` rows end with -1).
     """
-    deck = np.empty(DECK_SIZE, np.int8)
-    table = np.zeros(NUM_DISHES + 1, np.int32)
-    king = np.zeros(NUM_DISHES, np.int32)
-    takes = np.zeros((n, NUM_DISHES), np.int32)
-    draws = np.zeros((n, NUM_DISHES), np.int32)
-    hidden = np.zeros(n, np.int32)
-    removed = np.zeros(NUM_DISHES, np.int32)
-    legal = np.zeros(40, np.int32)
-    scratch = np.full(SCRATCH_SIZE, -1.0)  # the card counter's scratch, its cache empty
-    rows = np.zeros((40, NUM_FEATURES))
-    block = np.zeros((NUM_DISHES, features.DISH_WIDTH))
-    counter = np.zeros(40)
-    values = np.zeros((40, 2))
+    n = games.n
+    state = games.state[0]
+    seats = np.zeros(n, np.int64)
+    rows = np.zeros((LEGAL_ROOM, NUM_FEATURES))
+    block = np.zeros((features.NUM_DISHES, features.DISH_WIDTH))
+    counter = np.zeros(LEGAL_ROOM)
+    values = np.zeros((LEGAL_ROOM, 2))
     hidden1 = np.zeros(w1.shape[1])
     hidden2 = np.zeros(w2.shape[1])
-    unshuffled = base_deck()
+    counts = np.zeros(out_actions.shape[1], np.int64)
+    discarded = np.zeros(n, np.int64)
     written = 0
-    seed_word = np.uint64(seed)
     for g in range(num_games):
-        s = _splitmix(seed_word ^ _splitmix(np.uint64(g)))
-        for c in range(DECK_SIZE):
-            deck[c] = unshuffled[c]
-        table[:] = 0
-        king[:] = 0
-        takes[:, :] = 0
-        draws[:, :] = 0
-        hidden[:] = 0
-        removed[:] = 0
-        removed_dragons = 0
-        pending = False
-        cook = first_cook_by_game[g]
-        n_actions = 0
-        need = 2 * n
-        top, s = _turn_up(deck, table, 0, need, s, False)
-        on_table = _table_mask(table)
-        turns_left = n
-        to_move = cook
-        while to_move >= 0:
-            deck_left = DECK_SIZE - top
-            can_draw = deck_left > 0 and not pending
-            feeds_ok = pending or table[DRAGON] >= 1  # R7a, R8 (the king's pairs: listed)
-            count = _list_legal(legal, table, king, pending, can_draw, feeds_ok)
-            if seat_kind[g, to_move] == SEAT_COUNTER:
-                action, s = _card_counter_bot(
-                    legal, count, table, king, takes, draws, removed, removed_dragons,
-                    pending, to_move, n, turns_left, deck_left, scratch, 0.0, s,
-                )
-            elif count == 1:
-                action = legal[0]
+        for s in range(n):
+            seats[s] = HEURISTIC if seat_kind[g, s] == SEAT_COUNTER else CALLER
+        games.rng[0] = game_stream(seed, g)
+        deal(games, 0, 0, first_cook_by_game[g])
+        while not play(games, 0, seats, legal_room, None, counter_room, True, out_actions[g],
+                       counts):
+            seat = state[TO_MOVE]
+            count = list_legal(legal(games, 0), legal_room)
+            if count == 1:
+                action = legal_room[0]
             else:
-                card_counter_values(
-                    legal, count, table, king, takes, draws, removed, removed_dragons,
-                    pending, to_move, n, turns_left, deck_left, scratch,
-                )
+                card_counter_values(games, 0, seat, legal_room, count, counter_room)
                 for i in range(count):
-                    counter[i] = scratch[VALUES + i]
+                    counter[i] = counter_room[VALUES + i]
                 _encode(
-                    rows, block, legal, count, table, king, takes, draws[to_move], hidden,
-                    removed, removed_dragons, pending, to_move, n, turns_left, deck_left,
-                    counter, _FEED_A, _FEED_B,
+                    rows, block, legal_room, count, games.table[0], games.king[0],
+                    games.takes[0], games.draws[0, seat], games.hidden[0], games.removed[0],
+                    state[REMOVED_DRAGONS], state[PENDING] != 0, seat, n, state[TURNS_LEFT],
+                    DECK_SIZE - state[TOP], counter, _FEED_A, _FEED_B,
                 )
-                s = _next(s)
-                if epsilon > 0.0 and _below(s, 1 << 30) < epsilon * (1 << 30):
-                    s = _next(s)
-                    pick = np.int64(_below(s, count))
+                s = next_word(games.rng[0])
+                games.rng[0] = s
+                if epsilon > 0.0 and below(s, 1 << 30) < epsilon * (1 << 30):
+                    s = next_word(s)
+                    games.rng[0] = s
+                    pick = np.int64(below(s, count))
                 else:
                     _forward(rows, count, w1, b1, w2, b2, w3, b3, hidden1, hidden2, values)
                     pick = np.int64(_best(values, count))
-                action = legal[pick]
+                action = legal_room[pick]
                 if written < out_rows.shape[0]:
                     for k in range(NUM_FEATURES):
                         out_rows[written, k] = rows[pick, k]
                     out_row_game[written] = g
-                    out_row_seat[written] = to_move
+                    out_row_seat[written] = seat
                     written += 1
-            if n_actions < out_actions.shape[1]:
-                out_actions[g, n_actions] = action
-            n_actions += 1
-            seat = to_move
-            drawn_before = 0
-            for d in range(NUM_DISHES):
-                drawn_before += draws[seat, d]
-            top, s, on_table, pending, fed, turn_over = _apply(
-                action, seat, deck, table, king, takes, draws, removed, top, s, False,
-                on_table, pending,
-            )
-            drawn_after = 0
-            for d in range(NUM_DISHES):
-                drawn_after += draws[seat, d]
-            hidden[seat] += drawn_after - drawn_before
-            if fed:
-                removed_dragons += 1
-            if not turn_over:  # R7a: the same player uses or places the drawn dragon
-                continue
-            turns_left -= 1
-            if turns_left > 0:
-                to_move = seat + 1
-                if to_move == n:
-                    to_move = 0
-                continue
-            cook = (cook + 1) % n  # R3
-            top, s, on_table, unseen = _end_round(deck, table, king, top, need, s, False)
-            if unseen >= 0:  # R10
+            out_actions[g, state[ACTIONS]] = action
+            if step(games, 0, action):
                 break
-            turns_left = n
-            to_move = cook
-        for t in range(n_actions, out_actions.shape[1]):
+        for t in range(state[ACTIONS], out_actions.shape[1]):
             out_actions[g, t] = -1
         for c in range(DECK_SIZE):
-            out_decks[g, c] = deck[c]
-        # R11 and R12
-        best_points = -1
-        best_discarded = 1 << 30
-        discarded_of = np.zeros(n, np.int64)
+            out_decks[g, c] = games.deck[0, c]
+        # R11, and R12's winners: the seats of the highest rank
+        score(games, 0, out_points[g], discarded)
+        best = -2.0
         for seat in range(n):
-            points = 0
-            discarded = 0
-            for d in range(NUM_DISHES):
-                p, x = _points_discards(takes[seat, d] + draws[seat, d], king[d])
-                points += p
-                discarded += x
-            out_points[g, seat] = points
-            discarded_of[seat] = discarded
-            if _ranks_above(points, discarded, best_points, best_discarded):
-                best_points = points
-                best_discarded = discarded
+            best = max(best, rank(out_points[g], discarded, n, seat))
         winners = 0
         for seat in range(n):
-            if out_points[g, seat] == best_points and discarded_of[seat] == best_discarded:
+            if rank(out_points[g], discarded, n, seat) == best:
                 winners += 1
         for seat in range(n):
-            won = out_points[g, seat] == best_points and discarded_of[seat] == best_discarded
+            won = rank(out_points[g], discarded, n, seat) == best
             out_share[g, seat] = 1.0 / winners if won else 0.0
     return written
 

@@ -1,7 +1,8 @@
 """Many games at once at close to native speed, for statistics and research.
 
 ``simulate(games, players, policies, seed=...)`` plays whole games in a compiled loop
-(:mod:`._batch_kernel`, numba) and returns their final states, scores and winners as numpy
+(:mod:`._batch_kernel`, numba, over the compiled rules of :mod:`._rules_kernel`) and
+returns their final states, scores and winners as numpy
 arrays. Game ``g`` of a seed is always the same game, whatever the batch size, so a large
 run can be split into pieces and a surprising game looked at again on its own.
 
@@ -30,6 +31,9 @@ Policies are chosen per seat by name:
     a cheaper cousin: points only, a draw valued as leaving the hand unchanged, ties to the
     lowest action id (deterministic). No bot plays it.
 
+The bots' names map to these policies in the bot registry (``BotEntry.batch_policy``);
+:data:`POLICIES` and :data:`ALL_POLICIES` come from there (:mod:`.checks`).
+
 For the differential tests and for replaying, ``decks=`` fixes the deck orders (top card
 first, card numbers) and ``actions=`` fixes every action (then the simulator checks each
 one is legal and reports the first that is not in ``illegal_at``).
@@ -47,27 +51,36 @@ import numpy as np
 import numpy.typing as npt
 
 from kingsbreakfast.engine import (
+    DECK_SIZE,
     DEFAULT_RULES,
     DISHES,
     MAX_PLAYERS,
     MIN_PLAYERS,
     MUST_DRAW,
+    NUM_DISHES,
+    PASS_ID,
     UNSHUFFLED_DECK,
     Rules,
 )
 
 from . import _batch_kernel as kernel
+from ._policy_kernel import CALLER, rooms
+from ._rules_kernel import new_games
+from .checks import ALL_POLICIES, OTHER_POLICIES, POLICIES, check_decks, check_int, policy_names
+from .warm import compile_seconds, notice_first_compile
 
-POLICIES = {
-    "random": kernel.POLICY_RANDOM,
-    "greedy": kernel.POLICY_GREEDY,
-    "heuristic": kernel.POLICY_HEURISTIC,
-    "medium": kernel.POLICY_MEDIUM,
-}
-"""The policies that are also bots of the registry, under the bots' names."""
-OTHER_POLICIES = {"plain-greedy": kernel.POLICY_PLAIN_GREEDY}
-"""Policies only the simulator plays, under names no bot has."""
-ALL_POLICIES = {**POLICIES, **OTHER_POLICIES}
+__all__ = [
+    "ALL_POLICIES",
+    "MAX_ACTIONS",
+    "OTHER_POLICIES",
+    "POLICIES",
+    "BatchGame",
+    "BatchResult",
+    "BatchStats",
+    "simulate",
+    "warm_up",
+]
+
 MAX_ACTIONS = kernel.MAX_ACTIONS
 MAX_GAMES = 10**7
 """A bound on one call (memory: about 100 bytes of results per game); split larger runs."""
@@ -232,28 +245,26 @@ def simulate(
     shuffled from ``seed``; with ``actions`` (games × up to 64 action ids) every seat plays
     the given actions. ``record`` keeps every action, legal-set size and deck.
     """
-    n = _check_int("players", players, MIN_PLAYERS, MAX_PLAYERS)
-    b = _check_int("games", games, 1, MAX_GAMES)
-    cook = _check_int("first_cook", first_cook, 0, n - 1)
-    s = _check_int("seed", seed, 0, 2**64 - 1)
+    n = check_int("players", players, MIN_PLAYERS, MAX_PLAYERS)
+    b = check_int("games", games, 1, MAX_GAMES)
+    cook = check_int("first_cook", first_cook, 0, n - 1)
+    s = check_int("seed", seed, 0, 2**64 - 1)
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a kingsbreakfast.engine.Rules, not {rules!r}")
-    deck_array = np.zeros((1, kernel.DECK_SIZE), np.int8)
-    if decks is not None:
-        deck_array = _check_decks(decks, b)
+    deck_array = None if decks is None else check_decks(decks, b)
     script = np.zeros((1, MAX_ACTIONS), np.int8)
     if actions is not None:
         script = _check_actions(actions, b)
         names: tuple[str, ...] = ("script",) * n
-        codes = np.full(n, kernel.POLICY_SCRIPT, np.int8)
+        codes = np.full(n, CALLER, np.int64)
     else:
-        names = _policy_names(policies, n)
-        codes = np.array([ALL_POLICIES[name] for name in names], np.int8)
-    king = np.zeros((b, 7), np.int8)
-    table = np.zeros((b, 7), np.int8)
-    takes = np.zeros((b, n, 7), np.int8)
-    draws = np.zeros((b, n, 7), np.int8)
-    removed = np.zeros((b, 7), np.int8)
+        names = policy_names(policies, n, ALL_POLICIES, "batch")
+        codes = np.array([ALL_POLICIES[name] for name in names], np.int64)
+    king = np.zeros((b, NUM_DISHES), np.int8)
+    table = np.zeros((b, NUM_DISHES), np.int8)
+    takes = np.zeros((b, n, NUM_DISHES), np.int8)
+    draws = np.zeros((b, n, NUM_DISHES), np.int8)
+    removed = np.zeros((b, NUM_DISHES), np.int8)
     extra = np.zeros((b, 6), np.int16)
     points = np.zeros((b, n), np.int16)
     discarded = np.zeros((b, n), np.int16)
@@ -261,13 +272,16 @@ def simulate(
     shape = (b, MAX_ACTIONS) if record else (1, MAX_ACTIONS)
     out_actions = np.full(shape, -1, np.int8)
     out_counts = np.zeros(shape, np.int8)
-    out_decks = np.zeros((b if record else 1, kernel.DECK_SIZE), np.int8)
-    kernel.play_games(
-        b, n, cook, rules.empty_table == MUST_DRAW, rules.dragon_min_on_table, codes, np.uint64(s),
-        deck_array, decks is not None, script, record,
-        king, table, takes, draws, removed, extra, points, discarded, winners,
-        out_actions, out_counts, out_decks,
-    )  # fmt: skip
+    out_decks = np.zeros((b if record else 1, DECK_SIZE), np.int8)
+    row = new_games(1, n, rules.empty_table == MUST_DRAW, rules.dragon_min_on_table, deck_array)
+    legal_room, greedy_room, counter_room = rooms(codes)
+    greedy, counter = greedy_room is not None, counter_room is not None
+    with notice_first_compile(("batch", greedy, counter), compile_seconds(greedy, counter)):
+        kernel.play_games(
+            b, row, cook, codes, np.uint64(s), script, record, legal_room, greedy_room,
+            counter_room, king, table, takes, draws, removed, extra, points, discarded,
+            winners, out_actions, out_counts, out_decks,
+        )
     return BatchResult(
         players=n,
         rules=rules,
@@ -300,54 +314,16 @@ def warm_up() -> None:
     simulate(1, 3, decks=[UNSHUFFLED_DECK], actions=[[7] * MAX_ACTIONS], record=True)
 
 
-def _check_int(name: str, value: object, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise TypeError(f"{name} must be an integer, not {value!r}")
-    if not low <= int(value) <= high:
-        raise ValueError(f"{name} must be from {low} to {high}, not {value}")
-    return int(value)
-
-
-def _policy_names(policies: str | Sequence[str], n: int) -> tuple[str, ...]:
-    names = (policies,) * n if isinstance(policies, str) else tuple(policies)
-    if len(names) != n:
-        raise ValueError(f"{len(names)} policies given for {n} players (one per seat, or one)")
-    for name in names:
-        if name not in ALL_POLICIES:
-            raise ValueError(
-                f"unknown batch policy {name!r} (known: {', '.join(ALL_POLICIES)})"
-            )
-    return names
-
-
-def _check_decks(decks: npt.ArrayLike, games: int) -> npt.NDArray[np.int8]:
-    array = np.asarray(decks)
-    if array.shape != (games, kernel.DECK_SIZE):
-        raise ValueError(
-            f"decks must have shape ({games}, 110): one deck of 110 card numbers per game, "
-            f"got {array.shape}"
-        )
-    if not np.issubdtype(array.dtype, np.integer):
-        raise ValueError("decks must hold card numbers (0-6 dishes, 7 dragon)")
-    counts = np.stack([(array == card).sum(axis=1) for card in range(8)], axis=1)
-    expected = np.array([15] * 7 + [5])
-    bad = np.flatnonzero((counts != expected).any(axis=1))
-    if bad.size:
-        raise ValueError(
-            f"deck {int(bad[0])} is not a full deck: it must hold 15 of each dish and 5 "
-            f"dragons (R1), it holds {counts[bad[0]].tolist()}"
-        )
-    return array.astype(np.int8)
-
-
 def _check_actions(actions: npt.ArrayLike, games: int) -> npt.NDArray[np.int8]:
     array = np.asarray(actions)
     if array.ndim != 2 or array.shape[0] != games or array.shape[1] > MAX_ACTIONS:
         raise ValueError(
             f"actions must have shape ({games}, k) with k <= {MAX_ACTIONS}, got {array.shape}"
         )
-    if array.size and (array.min() < -1 or array.max() > 37):
-        raise ValueError("actions must be action ids from 0 to 37 (or -1 after the end)")
+    if array.size and (array.min() < -1 or array.max() > PASS_ID):
+        raise ValueError(
+            f"actions must be action ids from 0 to {PASS_ID} (or -1 after the end)"
+        )
     out = np.full((games, MAX_ACTIONS), -1, np.int8)
     out[:, : array.shape[1]] = array
     return out

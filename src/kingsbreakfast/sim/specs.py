@@ -1,14 +1,24 @@
 """Bot specifications as text, so that a tournament's line-up can travel to worker processes
 and into result files: ``name`` or ``name:option=value:option=value`` (``expert:simulations=60``),
 and ``spec*k`` for k seats of the same bot (``hard,medium*3``). Outside players are named
-``module:Class`` or ``cmd:PROGRAM`` (:mod:`kingsbreakfast.bots.outside`)."""
+``module:Class`` or ``cmd:PROGRAM`` (:mod:`kingsbreakfast.bots.outside`).
+
+Outside players never share a process between seats, since a process that hears two seats'
+hidden cards can pool them: every ``cmd:`` entry of a line-up runs its own program (also
+``cmd:X*2``), and a line-up with more than one ``module:Class`` entry is refused, since such
+players all live in the tournament's own process."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kingsbreakfast.bots import Bot, find_bot, make_bot
 from kingsbreakfast.bots.outside import DEFAULT_TIMEOUT, is_outside, outside_bot
+from kingsbreakfast.engine import KingsBreakfastError
+
+
+class LineupError(KingsBreakfastError):
+    """A line-up that cannot be played as given (``code`` says why)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +31,8 @@ class BotSpec:
     """``name`` is an outside player: ``module:Class`` or ``cmd:PROGRAM``."""
     timeout: float = DEFAULT_TIMEOUT
     """Seconds an outside program has for a move."""
+    entry: int = 0
+    """Its place in the line-up: an outside program per entry."""
 
     @property
     def label(self) -> str:
@@ -28,7 +40,7 @@ class BotSpec:
 
     def build(self) -> Bot:
         if self.outside:
-            return outside_bot(self.name, self.timeout)
+            return outside_bot(self.name, self.timeout, self.entry)
         bot = make_bot(self.name, **dict(self.options))
         bot.name = self.label
         return bot
@@ -94,7 +106,16 @@ def parse_lineup(
                 raise ValueError(f"bad repeat {times!r} in {item!r}: write bot*3") from None
             if count < 1:
                 raise ValueError(f"bad repeat {count} in {item!r}")
-        specs.extend([parse_spec(spec_text, timeout)] * count)
+        spec = parse_spec(spec_text, timeout)
+        specs.extend(replace(spec, entry=len(specs) + k) for k in range(count))
+    classes = [s.name for s in specs if s.outside and not s.name.startswith("cmd:")]
+    if len(classes) > 1:
+        raise LineupError(
+            f"the line-up names {len(classes)} module:Class players ({', '.join(classes)}): "
+            "they would share one process and could pool their seats' hidden cards; name "
+            "at most one, and run the others as cmd:PROGRAM (each gets its own process)",
+            "agents_share_process", count=len(classes),
+        )
     if len(specs) != players:
         raise ValueError(
             f"the line-up {text!r} names {len(specs)} bots for {players} seats: give one bot "

@@ -30,9 +30,13 @@ import numpy as np
 
 from kingsbreakfast.bots import features
 from kingsbreakfast.bots.master import POINTS_SCALE, load_weights, save_weights
+from kingsbreakfast.engine import DEFAULT_RULES, MUST_DRAW, Rules
 
 from . import _master_kernel as kernel
+from ._policy_kernel import HEURISTIC, rooms
+from ._rules_kernel import new_games
 from .learners import make_learner
+from .warm import compile_seconds, notice_first_compile
 
 EVAL_SEED = 987_654_321
 """The evaluation games' seed: the same games at every evaluation, so the curve compares
@@ -93,8 +97,10 @@ def play_batch(
     seat_kind: np.ndarray[Any, Any],
     epsilon: float,
     first_cook: np.ndarray[Any, Any] | None = None,
+    rules: Rules = DEFAULT_RULES,
 ) -> dict[str, np.ndarray[Any, Any]]:
-    """Play ``games`` games with the kernel; the rows of network seats and the results."""
+    """Play ``games`` games with the kernel (under ``rules``: the variants too); the rows of
+    network seats and the results."""
     rows = np.zeros((games * kernel.MAX_ROWS_PER_GAME, kernel.NUM_FEATURES))
     row_game = np.zeros(rows.shape[0], np.int64)
     row_seat = np.zeros(rows.shape[0], np.int64)
@@ -103,11 +109,15 @@ def play_batch(
     actions = np.zeros((games, kernel.MAX_ROWS_PER_GAME), np.int64)
     decks = np.zeros((games, 110), np.int8)
     cooks = np.zeros(games, np.int64) if first_cook is None else first_cook
+    table = new_games(1, n, rules.empty_table == MUST_DRAW, rules.dragon_min_on_table)
+    legal_room, _, counter_room = rooms([HEURISTIC])
     play: Any = kernel.play_master_games  # numba's dispatcher: typed when it compiles
-    written = play(
-        games, n, np.uint64(seed), seat_kind.astype(np.int64), epsilon, cooks, *layers,
-        rows, row_game, row_seat, points, share, actions, decks,
-    )
+    with notice_first_compile(("master",), compile_seconds(False, True)):
+        written = play(
+            games, table, np.uint64(seed), seat_kind.astype(np.int64), epsilon, cooks,
+            *layers, rows, row_game, row_seat, points, share, actions, decks, legal_room,
+            counter_room,
+        )
     return {
         "rows": rows[:written], "game": row_game[:written], "seat": row_seat[:written],
         "points": points, "share": share, "actions": actions, "decks": decks,

@@ -4,8 +4,9 @@
 chooses every action of the seats it plays, one action per game per call, and gets back the
 view tensor of :mod:`kingsbreakfast.tensor.observation` (the same numbers the Gymnasium,
 PettingZoo and OpenSpiel adapters give), the legal-action mask, rewards and done flags for
-all B games at once. The rules are the batch kernel's (held equal to the engine by
-differential tests); the state of every game stays in numpy arrays between calls.
+all B games at once. The rules are the compiled rules of :mod:`._rules_kernel`, the batch
+simulator's too (held equal to the engine by differential tests); the state of every game
+stays in numpy arrays between calls.
 
 Two forms:
 
@@ -53,24 +54,17 @@ from kingsbreakfast.engine import (
     NUM_ACTIONS,
     Rules,
 )
+from kingsbreakfast.tensor import OBS_SIZE
 
-from . import _batch_kernel as batch_kernel
 from . import _vector_kernel as kernel
-from ._card_counter import new_scratch
-from .batch import _check_decks, _check_int
+from ._policy_kernel import CALLER, rooms
+from ._rules_kernel import MAX_ACTIONS, TO_MOVE, new_games
+from .checks import ALL_POLICIES, check_decks, check_int, policy_names
+from .warm import compile_seconds, notice_first_compile
 
-OBS_SIZE = kernel.OBS_SIZE
-"""The length of the view tensor (kingsbreakfast.tensor.OBS_SIZE)."""
-
-SEAT_POLICIES = {
-    "caller": kernel.CALLER,
-    "random": batch_kernel.POLICY_RANDOM,
-    "greedy": batch_kernel.POLICY_GREEDY,
-    "heuristic": batch_kernel.POLICY_HEURISTIC,
-    "medium": batch_kernel.POLICY_MEDIUM,
-    "plain-greedy": batch_kernel.POLICY_PLAIN_GREEDY,
-}
-"""Who plays a seat: the caller of ``step``, or a built-in policy of the batch kernel."""
+SEAT_POLICIES = {"caller": CALLER, **ALL_POLICIES}
+"""Who plays a seat: the caller of ``step``, or a built-in policy (the batch simulator's,
+under the names the bot registry gives them)."""
 
 MAX_BATCH = 1 << 20
 
@@ -98,52 +92,32 @@ class VectorGames:
         ``first_cook`` None draws each game's first cook from its own random stream.
         ``decks`` (B × 110 card numbers, top first) deals every game of row ``g`` from row
         ``g`` instead of shuffling (for tests and replays)."""
-        self.num_games = _check_int("num_games", num_games, 1, MAX_BATCH)
-        self.players = _check_int("players", players, MIN_PLAYERS, MAX_PLAYERS)
+        self.num_games = check_int("num_games", num_games, 1, MAX_BATCH)
+        self.players = check_int("players", players, MIN_PLAYERS, MAX_PLAYERS)
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a kingsbreakfast.engine.Rules, not {rules!r}")
         self.rules = rules
-        names = (seats,) * self.players if isinstance(seats, str) else tuple(seats)
-        if len(names) != self.players:
-            raise ValueError(
-                f"{len(names)} seat policies given for {self.players} players (one, or one "
-                f"per seat)"
-            )
-        for name in names:
-            if name not in SEAT_POLICIES:
-                raise ValueError(
-                    f"unknown seat policy {name!r} (known: {', '.join(SEAT_POLICIES)})"
-                )
-        if kernel.CALLER not in [SEAT_POLICIES[name] for name in names]:
+        names = policy_names(seats, self.players, SEAT_POLICIES, "seat")
+        if CALLER not in [SEAT_POLICIES[name] for name in names]:
             raise ValueError("at least one seat must be the caller's")
         self.seats = names
         self._policy = np.array([SEAT_POLICIES[name] for name in names], np.int64)
-        self.first_cook = -1 if first_cook is None else _check_int(
+        self.first_cook = -1 if first_cook is None else check_int(
             "first_cook", first_cook, 0, self.players - 1
         )
         self.autoreset = bool(autoreset)
         b, n = self.num_games, self.players
-        self._use_decks = decks is not None
-        self._decks = (
-            _check_decks(decks, b) if decks is not None else np.zeros((1, 110), np.int8)
+        self._games = new_games(
+            b, n, rules.empty_table == MUST_DRAW, rules.dragon_min_on_table,
+            None if decks is None else check_decks(decks, b),
         )
-        self._deck = np.zeros((b, 110), np.int8)
-        self._table = np.zeros((b, 8), np.int64)
-        self._king = np.zeros((b, 7), np.int64)
-        self._takes = np.zeros((b, n, 7), np.int64)
-        self._draws = np.zeros((b, n, 7), np.int64)
-        self._removed = np.zeros((b, 7), np.int64)
-        self._state = np.zeros((b, kernel.STATE_COLUMNS), np.int64)
-        self._state[:, kernel.TO_MOVE] = -1
-        self._hidden = np.zeros((b, n), np.int64)
-        self._rng = np.zeros(b, np.uint64)
-        self._legal = np.zeros(40, np.int64)
-        self._served = np.zeros(7, np.int64)
+        self._legal, self._greedy_room, self._counter_room = rooms(self._policy)
+        self._kinds = (self._greedy_room is not None, self._counter_room is not None)
+        self._no_record = np.zeros(MAX_ACTIONS, np.int64)
         self._known = np.zeros(b, np.int64)
-        self._scratch = new_scratch()
-        self._fresh = batch_kernel.base_deck()
         self.observations: FloatArray = np.zeros((b, OBS_SIZE), np.float32)
-        """(B, SIZE) the view tensor of each game's mover (written in place by every call)."""
+        """(B, OBS_SIZE) the view tensor of each game's mover (written in place by every
+        call)."""
         self.masks: BoolArray = np.zeros((b, NUM_ACTIONS), np.bool_)
         """(B, 38) the mover's legal actions."""
         self.rewards: FloatArray = np.zeros((b, n), np.float32)
@@ -152,24 +126,22 @@ class VectorGames:
         self.points: IntArray = np.zeros((b, n), np.int64)
         """(B, n) the R11 points of each game's last finished game."""
         self.discarded: IntArray = np.zeros((b, n), np.int64)
-        self._must_draw = rules.empty_table == MUST_DRAW
-        self._dragon_min = int(rules.dragon_min_on_table)
 
     @property
     def to_move(self) -> IntArray:
         """(B,) the seat each observation is for (-1 for a game over and not reset)."""
-        return self._state[:, kernel.TO_MOVE].copy()
+        to_move: IntArray = self._games.state[:, TO_MOVE].copy()
+        return to_move
 
     def reset(self, seed: int = 0) -> tuple[FloatArray, BoolArray]:
         """Deal every game from ``seed``; returns the observations and masks."""
-        s = _check_int("seed", seed, 0, 2**64 - 1)
-        kernel.reset_games(
-            self.players, self.first_cook, self._must_draw, self._dragon_min, self._policy,
-            np.uint64(s), self._decks, self._use_decks, self._deck, self._table, self._king,
-            self._takes, self._draws, self._removed, self._state, self._hidden, self._rng,
-            self.observations, self.masks, self._legal, self._served, self._known,
-            self._scratch, self._fresh,
-        )  # fmt: skip
+        s = check_int("seed", seed, 0, 2**64 - 1)
+        with notice_first_compile(("reset", *self._kinds), compile_seconds(*self._kinds)):
+            kernel.reset_games(
+                self._games, self._policy, np.uint64(s), self.first_cook, self._legal,
+                self._greedy_room, self._counter_room, self._no_record, self.observations,
+                self.masks, self._known,
+            )
         return self.observations, self.masks
 
     def step(self, actions: npt.ArrayLike) -> tuple[FloatArray, BoolArray, FloatArray, BoolArray]:
@@ -185,14 +157,14 @@ class VectorGames:
             )
         if not np.issubdtype(chosen.dtype, np.integer):
             raise ValueError("actions must be integer action ids (0-37)")
-        kernel.step_games(
-            self.players, self.first_cook, self._must_draw, self._dragon_min, self._policy,
-            chosen.astype(np.int64, copy=False), self.autoreset, self._decks,
-            self._use_decks, self._deck, self._table, self._king, self._takes, self._draws,
-            self._removed, self._state, self._hidden, self._rng, self.observations, self.masks,
-            self.rewards, self.done, self.illegal, self.points, self.discarded,
-            self._legal, self._served, self._known, self._scratch, self._fresh,
-        )  # fmt: skip
+        with notice_first_compile(("step", *self._kinds), compile_seconds(*self._kinds)):
+            kernel.step_games(
+                self._games, self._policy, chosen.astype(np.int64, copy=False),
+                self.autoreset, self.first_cook, self._legal, self._greedy_room,
+                self._counter_room, self._no_record, self.observations, self.masks,
+                self._known, self.rewards, self.done, self.illegal, self.points,
+                self.discarded,
+            )
         return self.observations, self.masks, self.rewards, self.done
 
 
@@ -216,8 +188,8 @@ class KingsBreakfastVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         rules: Rules = DEFAULT_RULES,
         first_cook: int | None = None,
     ) -> None:
-        n = _check_int("players", players, MIN_PLAYERS, MAX_PLAYERS)
-        self.seat = _check_int("seat", seat, 0, n - 1)
+        n = check_int("players", players, MIN_PLAYERS, MAX_PLAYERS)
+        self.seat = check_int("seat", seat, 0, n - 1)
         others = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
         if len(others) != n - 1 or "caller" in others:
             raise ValueError(

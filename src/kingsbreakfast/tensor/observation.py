@@ -138,7 +138,7 @@ SCALED: Final[tuple[tuple[float, ...], ...]] = tuple(
 )
 """``SCALED[scale][count]`` is ``count / scale`` in double precision: the writer looks its
 quotients up (a division is a third of the compiled writer's time). The compiled simulator
-passes the same table as a float64 array."""
+passes the same table rounded to float32, the type of its observations."""
 
 
 def write_observation(
@@ -174,6 +174,9 @@ def write_observation(
     ``seat`` has none); ``show_all``: the game is over and every hand is shown (R11), so no
     drawn card is unseen any more. Draws that are neither are never read.
     """
+    by_dish = by[CARDS_PER_DISH]
+    by_dragons = by[DRAGONS]
+    by_deck = by[DECK_SIZE]
     for i in range(OBS_SIZE):
         out[i] = 0.0
     out[_PLAYERS + n - MIN_PLAYERS] = 1.0
@@ -185,33 +188,36 @@ def write_observation(
     slot = cook - seat
     out[_COOK + (slot + n if slot < 0 else slot)] = 1.0
     out[_PENDING] = 1.0 if pending else 0.0
-    out[_DECK] = by[DECK_SIZE][deck_left]
+    out[_DECK] = by_deck[deck_left]
     out[_ROUND] = by[MAX_ROUNDS][round_number]
     out[_TURNS_LEFT] = by[_SCALE_TO_MOVE][turns_left]
     for d in range(NUM_DISHES):
-        out[_TABLE + d] = by[CARDS_PER_DISH][table[d]]
-        out[_KING + d] = by[CARDS_PER_DISH][king[d]]
-        out[_REMOVED + d] = by[CARDS_PER_DISH][removed[d]]
+        out[_TABLE + d] = by_dish[table[d]]
+        out[_KING + d] = by_dish[king[d]]
+        out[_REMOVED + d] = by_dish[removed[d]]
         unseen = CARDS_PER_DISH - table[d] - king[d] - removed[d]
         for other in range(n):
             unseen -= takes[other][d]
-            if show_all or (known and other == seat):
+        if show_all:
+            for other in range(n):
                 unseen -= draws[other][d]
+        elif known:
+            unseen -= draws[seat][d]
         if known:
-            out[_MY_DRAWS + d] = by[CARDS_PER_DISH][draws[seat][d]]
-        out[_UNSEEN + d] = by[CARDS_PER_DISH][unseen]
-    out[_TABLE_DRAGONS] = by[DRAGONS][table[NUM_DISHES]]
-    out[_REMOVED_DRAGONS] = by[DRAGONS][removed_dragons]
-    out[_REMOVED_UNSEEN] = by[DECK_SIZE][removed_unseen]
+            out[_MY_DRAWS + d] = by_dish[draws[seat][d]]
+        out[_UNSEEN + d] = by_dish[unseen]
+    out[_TABLE_DRAGONS] = by_dragons[table[NUM_DISHES]]
+    out[_REMOVED_DRAGONS] = by_dragons[removed_dragons]
+    out[_REMOVED_UNSEEN] = by_deck[removed_unseen]
     dragons = DRAGONS - table[NUM_DISHES] - removed_dragons - (1 if pending else 0)
-    out[_UNSEEN_DRAGONS] = by[DRAGONS][dragons]
+    out[_UNSEEN_DRAGONS] = by_dragons[dragons]
     for slot in range(n):
         other = seat + slot
         if other >= n:
             other -= n
         base = _SEATS + slot * _SEAT_WIDTH
         for d in range(NUM_DISHES):
-            out[base + d] = by[CARDS_PER_DISH][takes[other][d]]
+            out[base + d] = by_dish[takes[other][d]]
         out[base + NUM_DISHES] = by[MAX_HIDDEN][hidden[other]]
 
 

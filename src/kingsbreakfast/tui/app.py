@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import signal
 from pathlib import Path
@@ -24,13 +25,23 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 
 from kingsbreakfast.engine import Action, HandView, IllegalActionError
-from kingsbreakfast.i18n import N_
+from kingsbreakfast.i18n import N_, current_language
 from kingsbreakfast.i18n.errors import explain
 
 from . import strings
 from .language import next_language, translate_bindings
-from .moves import DISH_KEYS, DRAW_KEY, FEED, FEED_KEY, PASS_KEY, PLACE_KEY, Move, move_for_key
-from .saving import Autosaver, default_save_path, write_record
+from .moves import (
+    DISH_KEYS,
+    DRAW_KEY,
+    FEED,
+    FEED_KEY,
+    PASS_KEY,
+    PLACE_KEY,
+    Move,
+    action_label,
+    move_for_key,
+)
+from .saving import Autosaver, default_save_path, finished_dir, write_record
 from .screens import (
     USE,
     DragonScreen,
@@ -52,6 +63,17 @@ SPEEDS = (0.0, 0.2, 0.5, 1.0, 2.0)
 DEFAULT_SPEED = 0.5
 LIGHT, DARK = "textual-light", "textual-dark"
 """The two colour schemes (key t switches): both keep every text readable."""
+
+
+def no_color() -> bool | None:
+    """``NO_COLOR`` set (https://no-color.org: any value, even empty): the screens keep
+    their bold and underline but paint no colour, not even a background (Textual's own
+    reading of the variable only greys the colours). For the app's ``ansi_color``."""
+    return True if os.environ.get("NO_COLOR") is not None else None
+
+
+def toggled(theme: str) -> str:
+    return LIGHT if theme == DARK else DARK
 
 
 class GameScreen(Screen[None]):
@@ -163,7 +185,10 @@ class GameScreen(Screen[None]):
         view = game.view(None)
         scoring = view.score()
         assert scoring is not None  # every hand is shown once the game is over (R11)
-        self.app.push_screen(ScoreScreen(scoring, view.king, game.names), self.kb_app.after_score)
+        saver = self.kb_app.autosaver
+        kept = str(saver.path) if saver.written and saver.path.parent == finished_dir() else None
+        self.app.push_screen(ScoreScreen(scoring, view.king, game.names, kept),
+                             self.kb_app.after_score)
 
     def _handed_over(self, _: None) -> None:
         seat = self.game.to_move
@@ -180,7 +205,7 @@ class GameScreen(Screen[None]):
         try:
             self.game.play(action)
         except IllegalActionError as error:
-            self.say(strings.refused(str(action), explain(error)))
+            self.say(strings.refused(action_label(action), explain(error)))
             return
         self.say("")
         self.kb_app.saved = False
@@ -292,9 +317,10 @@ class PlayApp(App[None]):
         light: bool = False,
         autosaver: Autosaver | None = None,
     ) -> None:
-        super().__init__()
-        if light:
-            self.theme = LIGHT
+        super().__init__(ansi_color=no_color())
+        self.theme = LIGHT if light else DARK
+        self.language_code = current_language()
+        """The language the screens speak (see :func:`.language.app_language`)."""
         self.game = game
         self.speed = speed
         self.save_path = save_path
@@ -337,7 +363,7 @@ class PlayApp(App[None]):
 
     def action_switch_language(self) -> None:
         """``L``: the next language; the game goes on where it was, told in the new one."""
-        next_language()
+        self.language_code = next_language()
         self.title = strings.title()
         for screen in self.screen_stack:
             translate_bindings(screen)
@@ -345,6 +371,9 @@ class PlayApp(App[None]):
         game_screen = self.game_screen
         if game_screen is not None:
             game_screen.redraw(full=True)
+        for screen in self.screen_stack:
+            if isinstance(screen, ScoreScreen):
+                screen.retranslate()  # the scoring, told anew in the new language
         self.refresh_bindings()
 
     @property
@@ -360,7 +389,7 @@ class PlayApp(App[None]):
         self.speed = SPEEDS[max(0, min(len(SPEEDS) - 1, nearest + step))]
 
     def action_toggle_theme(self) -> None:
-        self.theme = LIGHT if self.theme == DARK else DARK
+        self.theme = toggled(self.theme)
 
     def action_save(self) -> None:
         path = self.save_path or default_save_path()

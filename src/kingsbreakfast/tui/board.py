@@ -20,6 +20,7 @@ from kingsbreakfast.engine import DISHES, HandView, View
 from kingsbreakfast.i18n.words import cards_phrase, dish_name
 
 from . import strings
+from .fit import crop, fit_name
 
 NAME_WIDTH = 12
 """At most this many cells for a name; a longer one is cut."""
@@ -42,6 +43,15 @@ class BoardRow:
     """``king``, ``table``, ``taken``, ``drawn`` or ``hand`` (a hand shown whole)."""
     over: tuple[bool, ...] = ()
     """Per dish: the viewer holds more of it than the king has (only on the viewer's rows)."""
+    name: str = ""
+    """The player's name alone, when ``label`` adds a marker to it ("(you)") that must
+    survive any shortening."""
+
+    def fitted(self, cells: int) -> str:
+        """The label in ``cells`` cells: the name shortened, the marker kept."""
+        if self.name and self.label != self.name:
+            return fit_name(self.name, cells, strings.you_label)
+        return fit_name(self.label, cells)
 
 
 def board_rows(
@@ -68,6 +78,7 @@ def board_rows(
         label = names[seat]
         if seat == view.seat and not view.finished:
             label = strings.you_label(names[seat])
+        name = names[seat]
         if hand.draws is not None:
             over: tuple[bool, ...] = ()
             if seat == view.seat and not view.finished:
@@ -75,7 +86,9 @@ def board_rows(
                     took + drew > king
                     for took, drew, king in zip(hand.takes, hand.draws, view.king, strict=True)
                 )
-            rows.append(BoardRow(marker, label, hand.takes, strings.taken_extra(), "taken", over))
+            rows.append(
+                BoardRow(marker, label, hand.takes, strings.taken_extra(), "taken", over, name)
+            )
             rows.append(
                 BoardRow(
                     "", strings.drawn(), hand.draws, strings.drawn_extra(hand.hidden), "drawn",
@@ -84,7 +97,8 @@ def board_rows(
             )
         else:
             rows.append(
-                BoardRow(marker, label, hand.takes, strings.hidden_extra(hand.hidden), "hand")
+                BoardRow(marker, label, hand.takes, strings.hidden_extra(hand.hidden), "hand",
+                         name=name)
             )
     return rows
 
@@ -113,16 +127,6 @@ class GridLayout:
 
 def _cell(count: int, over: bool) -> str:
     return f"{count}{OVER}" if count and over else str(count)
-
-
-def _crop(text: str, cells: int) -> str:
-    """``text`` cut to at most ``cells`` cells, measured per character."""
-    out = ""
-    for char in text:
-        if cell_len(out + char) > cells:
-            break
-        out += char
-    return out
 
 
 def grid_layout(rows: Sequence[BoardRow], width: int = DEFAULT_WIDTH) -> GridLayout:
@@ -155,7 +159,7 @@ def grid_layout(rows: Sequence[BoardRow], width: int = DEFAULT_WIDTH) -> GridLay
             break
         widest = max(candidates, key=lambda dish: (cell_len(headers[dish]), -dish))
         size = cell_len(headers[widest]) - 1
-        headers[widest] = _crop(names[widest], size - 1).rstrip() + "."
+        headers[widest] = crop(names[widest], size - 1).rstrip() + "."
         cut.add(widest)
     while total() > width and name_width > 6:
         name_width -= 1
@@ -214,7 +218,7 @@ def board_table(rows: Sequence[BoardRow], width: int = DEFAULT_WIDTH) -> Table:
         extra = [Text(row.extra, style="italic", justify="right")] if layout.extra_width else []
         table.add_row(
             Text(row.marker, style="bold"),
-            Text(_crop(row.label, layout.name_width), style=style),
+            Text(row.fitted(layout.name_width), style=style),
             *cells,
             *extra,
         )
@@ -248,8 +252,8 @@ def board_text(rows: Sequence[BoardRow], width: int = DEFAULT_WIDTH) -> list[str
     def right(text: str, cells: int) -> str:
         return " " * max(0, cells - cell_len(text)) + text
 
-    def left(text: str, cells: int) -> str:
-        text = _crop(text, cells)
+    def left(row: BoardRow, cells: int) -> str:
+        text = row.fitted(cells)
         return text + " " * (cells - cell_len(text))
 
     header = " " * (2 + layout.name_width) + "".join(
@@ -263,7 +267,7 @@ def board_text(rows: Sequence[BoardRow], width: int = DEFAULT_WIDTH) -> list[str
             for dish, count in enumerate(row.counts)
         )
         extra = right(row.extra, layout.extra_width) if layout.extra_width else ""
-        lines.append(f"{row.marker:<2}{left(row.label, layout.name_width)}{cells}{extra}".rstrip())
+        lines.append(f"{row.marker:<2}{left(row, layout.name_width)}{cells}{extra}".rstrip())
     return lines
 
 

@@ -8,12 +8,13 @@ twice never translates a translation.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 
 from textual.binding import Binding
 from textual.dom import DOMNode
 
-from kingsbreakfast.i18n import LANGUAGES, _, current_language, set_language
+from kingsbreakfast.i18n import LANGUAGES, _, current_language, language, set_language
 
 _ORIGINALS = "_kb_binding_descriptions"
 
@@ -34,6 +35,19 @@ def translate_bindings(node: DOMNode) -> None:
 def _translated(key: str, binding: Binding, originals: dict[tuple[str, str], str]) -> Binding:
     english = originals.get((key, binding.action), binding.description)
     return replace(binding, description=_(english) if english else english)
+
+
+def app_language(node: DOMNode) -> contextlib.AbstractContextManager[str]:
+    """Within the block, the language the app speaks now (its ``language_code``).
+
+    The language is a context variable, and each of Textual's message handlers runs in its
+    node's own task, which keeps the context the node was mounted with: a widget redrawing
+    itself on a resize would speak the language of the game's start, not the one ``L``
+    switched to, without this."""
+    code = getattr(node.app, "language_code", None)
+    if isinstance(code, str):
+        return language(code)
+    return contextlib.nullcontext(current_language())
 
 
 def next_language() -> str:

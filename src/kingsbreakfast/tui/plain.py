@@ -19,6 +19,7 @@ from kingsbreakfast.engine import (
     Action,
     ActionFormatError,
     IllegalActionError,
+    KingsBreakfastError,
     View,
     score_hand,
 )
@@ -34,10 +35,11 @@ from .board import (
     board_text,
     last_round,
 )
+from .fit import wrap_cells
+from .hint_table import hint_lines
 from .moves import (
     FEED,
     Move,
-    action_label,
     first_dishes,
     move_for_key,
     moves,
@@ -45,7 +47,7 @@ from .moves import (
     second_dishes,
 )
 from .opponents import rank_moves
-from .saving import Autosaver, default_save_path, write_record
+from .saving import Autosaver, default_save_path, finished_dir, write_record
 from .session import Game, Watcher
 
 AGAIN, QUIT, INTERRUPTED = "again", "quit", "interrupted"
@@ -54,6 +56,10 @@ AGAIN, QUIT, INTERRUPTED = "again", "quit", "interrupted"
 
 class _EndOfInput(Exception):
     """Standard input closed: the game is saved and the player told how to resume."""
+
+
+CLEAR_ALL = "\x1b[3J\x1b[H\x1b[2J"
+"""Erase the terminal's scrollback, go home, erase the screen (xterm, VT, tmux, Linux)."""
 
 
 class PlainGame:
@@ -96,6 +102,16 @@ class PlainGame:
             self.say()
             raise _EndOfInput
         return line.strip()
+
+    def _clear(self) -> None:
+        """Hide what the previous player saw: on a terminal the screen and its scrollback
+        are wiped (what scrolled off is gone too); elsewhere blank lines push it away."""
+        isatty = getattr(self.outfile, "isatty", None)
+        if callable(isatty) and isatty():
+            self.outfile.write(CLEAR_ALL)
+            self.outfile.flush()
+        else:
+            self.say("\n" * strings.PLAIN_CLEAR_LINES)
 
     # -- the game ------------------------------------------------------------------------
     def run(self) -> str:
@@ -148,8 +164,9 @@ class PlainGame:
         """One human decision; False when the player quits."""
         seat = self.watcher.handover_to()
         if seat is not None:
-            self.say("\n" * strings.PLAIN_CLEAR_LINES)
+            self._clear()
             self.ask(strings.plain_handover(self.game.names[seat]) + " ")
+            self._clear()  # the prompt that named the next player goes too
             self.watcher.take_over(seat)
         self._look()
         while True:
@@ -208,7 +225,7 @@ class PlainGame:
             self._hint()
             return None
         if answer in ("?", "help"):
-            self.say(strings.help_text())
+            self._help()
             return None
         found = move_for_key(view, answer)
         action: Action | None = None
@@ -273,13 +290,28 @@ class PlainGame:
     def _hint(self) -> None:
         self.say(strings.hint_thinking())
         view = self.game.view(self.watcher.seat)
-        self.say(strings.hint_header())
-        for line in rank_moves(view, self._hint_rng, seconds=self.hint_seconds):
-            self.say(
-                strings.hint_line(action_label(line.action), line.expected_points, line.win_chance,
-                                  line.behind)
-            )
+        width = shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
+        try:
+            ranking = rank_moves(view, self._hint_rng, seconds=self.hint_seconds)
+        except KingsBreakfastError as error:  # a core install: the hint's extra is missing
+            self.say(explain(error))
+            return
+        for line in hint_lines(ranking, width - 1):
+            self.say(line)
         self.say(strings.hint_explained())
+
+    def _help(self) -> None:
+        """The keys, one a line, then what the board shows (wrapped to the terminal)."""
+        width = shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns - 1
+        self.say(strings.help_title())
+        for key, meaning in strings.help_keys():
+            lines = wrap_cells(meaning, max(width - 14, 20))
+            self.say(f"  {key:<10}  {lines[0]}")
+            for more in lines[1:]:
+                self.say(" " * 14 + more)
+        self.say()
+        for line in wrap_cells(strings.help_board(), width):
+            self.say(line)
 
     def _save(self) -> None:
         path = self.save_path or default_save_path()
@@ -310,6 +342,9 @@ class PlainGame:
         self.say()
         for line in score_lines(scoring, view.king, self.game.names):
             self.say(line)
+        saver = self.autosaver
+        if saver.written and saver.path.parent == finished_dir():
+            self.say(strings.finished_game_kept(str(saver.path)))
         while True:
             answer = self.ask(strings.plain_again()).lower()
             if answer in ("n", "new", "y", "yes"):

@@ -11,13 +11,13 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Footer
 
 from kingsbreakfast.engine import Record
-from kingsbreakfast.i18n import N_
+from kingsbreakfast.i18n import N_, current_language
 
 from . import strings
-from .app import DARK, LIGHT
+from .app import DARK, LIGHT, no_color, toggled
 from .language import TranslatedBindings
 from .replay_model import Replay
-from .screens import score_table
+from .screens import HelpScreen, score_table
 from .style import CSS
 from .widgets import Board, GameLog, StatusBar
 
@@ -36,16 +36,17 @@ class ReplayApp(TranslatedBindings, App[None]):
         Binding("b", "step(-1)", N_("back"), show=False),
         Binding("pagedown", "step(10)", N_("+10"), show=False, priority=True),
         Binding("pageup", "step(-10)", N_("-10"), show=False, priority=True),
-        Binding("home", "jump(0)", N_("start"), priority=True),
-        Binding("end", "jump(-1)", N_("end"), priority=True),
+        Binding("home", "jump(0)", N_("first"), priority=True),
+        Binding("end", "jump(-1)", N_("last"), priority=True),
+        Binding("question_mark", "help", N_("keys")),
         Binding("t", "toggle_theme", N_("colours"), show=False),
         Binding("q", "quit", N_("quit")),
     ]
 
     def __init__(self, record: Record, light: bool = False) -> None:
-        super().__init__()
-        if light:
-            self.theme = LIGHT
+        super().__init__(ansi_color=no_color())
+        self.theme = LIGHT if light else DARK
+        self.language_code = current_language()
         self.replay = Replay(record)
         self.step = 0
 
@@ -75,7 +76,8 @@ class ReplayApp(TranslatedBindings, App[None]):
         if scoring is not None:  # the final scoring (R11, R12), as the score screen has it
             winners = [replay.names[seat] for seat in scoring.winners]
             log.write(Text(strings.score_title(), style="bold underline"))
-            log.write(score_table(scoring, view.king, replay.names))
+            log.write(score_table(scoring, view.king, replay.names,
+                                  max(log.scrollable_content_region.width, 40)))
             log.write(Text(strings.winner_line(winners, scoring.tie_break), style="bold"))
 
     def action_step(self, delta: int) -> None:
@@ -87,4 +89,7 @@ class ReplayApp(TranslatedBindings, App[None]):
         self.show()
 
     def action_toggle_theme(self) -> None:
-        self.theme = LIGHT if self.theme == DARK else DARK
+        self.theme = toggled(self.theme)
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(strings.replay_help_keys()))

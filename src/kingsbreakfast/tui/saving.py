@@ -15,10 +15,13 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+import platformdirs
+
 from kingsbreakfast.engine import Record, RecordError, read_record
+from kingsbreakfast.i18n.errors import explain
 
 from . import strings
-from .session import Game
+from .session import LANGUAGE_TAG, Game, record_game_id
 
 DATA_DIR_VAR = "KINGSBREAKFAST_DATA_DIR"
 """Overrides the data folder (tests, portable installs)."""
@@ -53,18 +56,11 @@ def load_record(path: Path) -> Record:
 
 
 def data_dir() -> Path:
-    """Where autosaves live: the platform's per-user data folder.
-
-    platformdirs comes with the ``tui`` extra; the plain game runs without that extra, so a
-    folder in the home directory stands in when it is missing.
-    """
+    """Where autosaves live: the platform's per-user data folder (platformdirs, a core
+    dependency, so the folder is the same with or without the ``tui`` extra)."""
     override = os.environ.get(DATA_DIR_VAR)
     if override:
         return Path(override)
-    try:
-        import platformdirs
-    except ImportError:  # pragma: no cover - the tui extra brings it
-        return Path.home() / ".kingsbreakfast"
     return platformdirs.user_data_path("kingsbreakfast", appauthor=False)
 
 
@@ -72,11 +68,19 @@ def autosave_dir() -> Path:
     return data_dir() / "autosave"
 
 
+def finished_dir() -> Path:
+    """Where a finished game's autosave goes: out of the resume list, kept for replay
+    (``kingsbreakfast replay FILE --step``)."""
+    return autosave_dir() / "finished"
+
+
 class Autosaver:
     """Keeps one game's file in the autosave folder up to date, quietly.
 
     A failure to write is remembered (``error``) rather than raised: the game must go on,
-    and the front end tells the player once when it matters (when leaving).
+    and the front end tells the player once when it matters (when leaving). Once the game
+    is over its file moves to :func:`finished_dir`, so the resume list holds only games
+    that can go on.
     """
 
     def __init__(self, path: Path | None = None, now: _dt.datetime | None = None) -> None:
@@ -90,8 +94,15 @@ class Autosaver:
     def save(self, game: Game) -> bool:
         """Write the game so far; True when the file now holds it."""
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_record(game, self.path)
+            if game.is_over and self.path.parent != finished_dir():
+                finished = finished_dir() / self.path.name
+                finished.parent.mkdir(parents=True, exist_ok=True)
+                write_record(game, finished)
+                self.path.unlink(missing_ok=True)
+                self.path = finished
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                write_record(game, self.path)
         except OSError as error:
             self.error = error.strerror or str(error)
             return False
@@ -111,30 +122,43 @@ class Autosaver:
         return strings.autosave_failed(str(self.path), self.error or "?")
 
     @classmethod
-    def for_resumed(cls, source: Path) -> Autosaver:
-        """A game resumed from the autosave folder keeps its file; a game resumed from a
-        file of the player's own gets a new autosave (their file is theirs to overwrite)."""
+    def for_resumed(cls, source: Path, game_id: str | None = None) -> Autosaver:
+        """The autosave a resumed game goes on in: its own file when it was resumed from
+        the autosave folder, else the autosave of the same game (``game_id``) if there is
+        one, so resuming a file of the player's own twice makes no second entry; the
+        player's file itself is theirs and is not written to."""
         folder = autosave_dir()
         try:
             inside = source.resolve().parent == folder.resolve()
         except OSError:
             inside = False
-        return cls(source if inside else None)
+        if inside:
+            return cls(source)
+        if game_id is not None:
+            for saved in saved_games(folder):
+                if saved.game_id == game_id:
+                    return cls(saved.path)
+        return cls()
 
 
 @dataclass(frozen=True, slots=True)
 class SavedGame:
-    """An unfinished autosaved game, as offered by ``play --resume``."""
+    """An entry of the autosave folder, as offered by ``play --resume``: an unfinished
+    game, or a file that cannot be read (``error`` says why; it is listed so that the
+    player sees it and may delete it, never silently dropped)."""
 
     path: Path
     players: tuple[str, ...]
     round: int
     saved: str
+    game_id: str | None = None
+    language: str | None = None
+    error: str | None = None
 
 
 def saved_games(folder: Path | None = None) -> list[SavedGame]:
-    """The unfinished games in the autosave folder, newest first; unreadable or finished
-    games are left out."""
+    """The unfinished games and unreadable files in the autosave folder, newest first;
+    finished games are left out (they move to :func:`finished_dir`)."""
     folder = folder or autosave_dir()
     if not folder.is_dir():
         return []
@@ -143,14 +167,31 @@ def saved_games(folder: Path | None = None) -> list[SavedGame]:
         try:
             record = load_record(path)
             state = record.replay()
-        except (RecordError, ValueError):
+        except (RecordError, ValueError) as error:
+            reason = explain(error) if isinstance(error, RecordError) else str(error)
+            found.append(SavedGame(path, (), 0, _modified(path), error=reason))
             continue
         if state.is_over:
             continue
         saved = record.tags.get("saved")
+        language = record.tags.get(LANGUAGE_TAG)
         found.append(
             SavedGame(path, tuple(record.players), state.round,
-                      saved if isinstance(saved, str) else "")
+                      saved if isinstance(saved, str) else _modified(path),
+                      record_game_id(record), language if isinstance(language, str) else None)
         )
     found.sort(key=lambda game: (game.saved, game.path.name), reverse=True)
     return found
+
+
+def _modified(path: Path) -> str:
+    try:
+        stamp = path.stat().st_mtime
+    except OSError:
+        return ""
+    return _dt.datetime.fromtimestamp(stamp, _dt.UTC).isoformat(timespec="seconds")
+
+
+def delete_saved(saved: SavedGame) -> None:
+    """Remove an entry from the autosave folder (its file; OSError when that fails)."""
+    saved.path.unlink(missing_ok=True)

@@ -7,13 +7,16 @@ import random
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.cells import cell_len
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -23,8 +26,10 @@ from kingsbreakfast.i18n import N_, current_language, language
 from kingsbreakfast.i18n.words import dish_name
 
 from . import strings
-from .language import TranslatedBindings
-from .moves import DISH_KEYS, action_label, first_dishes, second_dishes
+from .fit import fit_columns, fit_name
+from .hint_table import hint_columns, hint_row
+from .language import TranslatedBindings, app_language
+from .moves import DISH_KEYS, first_dishes, second_dishes
 from .opponents import rank_moves
 
 PLACE, USE = "place", "use"
@@ -139,14 +144,16 @@ class HintScreen(TranslatedBindings, ModalScreen[Action | None]):
         thread does not carry: the ranking is written in this one explicitly."""
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with Vertical(classes="dialog", id="hint-dialog"):
             yield Static(strings.hint_title(), classes="title")
             yield Static(strings.hint_thinking(), id="hint-status")
             yield OptionList(id="hint-moves")
-            yield Static(strings.hint_explained(), classes="hint")
+            yield Static(id="hint-legend", classes="hint")
+            yield Static(strings.hint_explained(), classes="hint", id="hint-explained")
             yield Static(strings.hint_footer(), classes="hint")
 
     def on_mount(self) -> None:
+        self._ranked: list[ActionEstimate] | None = None
         self._think()
 
     @work(thread=True, exclusive=True)
@@ -157,28 +164,39 @@ class HintScreen(TranslatedBindings, ModalScreen[Action | None]):
     def _show(self, ranked: list[ActionEstimate]) -> None:
         if not self.is_mounted:
             return  # closed before the search finished
+        self._ranked = ranked
         with language(self.language):
             self._list(ranked)
 
+    def on_resize(self) -> None:
+        if self._ranked is not None:
+            self.call_after_refresh(self._show, self._ranked)
+
     def _list(self, ranked: list[ActionEstimate]) -> None:
-        self.query_one("#hint-status", Static).update(strings.hint_header())
+        """The ranking fitted to the list's width (its scroll bar's room always kept, so
+        the header stays over its figures whether the list scrolls or not) and height."""
         options = self.query_one("#hint-moves", OptionList)
+        width = options.scrollable_content_region.width or 40
+        columns = hint_columns(width)
+        self.query_one("#hint-status", Static).update(
+            Text(columns.header_line(), style="bold", no_wrap=True))
+        legend = columns.legend()
+        self.query_one("#hint-legend", Static).update(legend)
+        self.query_one("#hint-legend", Static).display = bool(legend)
+        highlighted = options.highlighted or 0
+        options.clear_options()
         for line in ranked:
             options.add_option(
-                Option(
-                    Text(
-                        strings.hint_line(
-                            action_label(line.action),
-                            line.expected_points,
-                            line.win_chance,
-                            line.behind,
-                        )
-                    ),
-                    id=str(int(line.action)),
-                )
+                Option(Text("\n".join(hint_row(columns, line)), no_wrap=True),
+                       id=str(int(line.action)))
             )
-        options.highlighted = 0
+        options.highlighted = min(highlighted, len(ranked) - 1) if ranked else None
         options.focus()
+        self.call_after_refresh(self._fit_height)
+
+    def _fit_height(self) -> None:
+        fit_height(self, self.query_one("#hint-dialog", Vertical),
+                   self.query_one("#hint-moves", OptionList), 14)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         assert event.option_id is not None
@@ -228,17 +246,60 @@ class DrawnCardScreen(TranslatedBindings, ModalScreen[None]):
 
 
 class HelpScreen(TranslatedBindings, ModalScreen[None]):
+    """The keys (``?``): a table of key and meaning that scrolls when the screen is short,
+    with the line saying how to close it always in sight below."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", N_("back")),
         Binding("question_mark", "close", ""),
     ]
 
+    def __init__(self, keys: list[tuple[str, str]] | None = None) -> None:
+        super().__init__()
+        self.keys = keys
+        """The keys to list (the game's by default; the replay has its own)."""
+
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Static(strings.help_text())
+        with Vertical(classes="dialog", id="help-dialog"):
+            yield Static(Text(strings.help_title(), style="bold"), classes="title")
+            with VerticalScroll(id="help-keys"):
+                yield Static(help_table(self.keys or strings.help_keys()))
+                yield Static(strings.help_board())
+            yield Static(Text(strings.help_close(), style="bold"), classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-keys", VerticalScroll).focus()
+        self.call_after_refresh(self._fit_height)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit_height)
+
+    def _fit_height(self) -> None:
+        fit_height(self, self.query_one("#help-dialog", Vertical),
+                   self.query_one("#help-keys", VerticalScroll), 100)
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def fit_height(screen: Widget, dialog: Widget, scroller: Widget, most: int) -> None:
+    """Let ``scroller`` (a list, a scrolling text) take the rows the screen has left once
+    the rest of ``dialog`` is shown, so that nothing below it is pushed off the screen."""
+    others = sum(child.outer_size.height for child in dialog.children
+                 if child is not scroller and child.display)
+    frame = dialog.outer_size.height - dialog.size.height
+    room = screen.size.height - frame - others
+    scroller.styles.max_height = max(3, min(most, room))
+
+
+def help_table(keys: list[tuple[str, str]]) -> Table:
+    table = Table.grid(padding=(0, 2))
+    table.add_column(no_wrap=True, style="bold")
+    table.add_column(ratio=1, overflow="fold")
+    for key, meaning in keys:
+        table.add_row(Text(key), Text(meaning))
+    table.add_row("", "")
+    return table
 
 
 class QuitScreen(TranslatedBindings, ModalScreen[str | None]):
@@ -267,59 +328,115 @@ class ScoreScreen(TranslatedBindings, Screen[str]):
         Binding("q", "answer('quit')", N_("quit")),
     ]
 
-    def __init__(self, scoring: Scoring, king: Sequence[int], names: Sequence[str]) -> None:
+    def __init__(
+        self, scoring: Scoring, king: Sequence[int], names: Sequence[str],
+        kept: str | None = None,
+    ) -> None:
         super().__init__()
         self.scoring = scoring
         self.king = tuple(king)
         self.names = list(names)
+        self.kept = kept
+        """Where the finished game's autosave is kept for replay (None: nowhere)."""
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="score"):
-            yield Static(Text(strings.score_title(), style="bold underline"))
-            yield Static(score_table(self.scoring, self.king, self.names))
-            winners = [self.names[seat] for seat in self.scoring.winners]
-            yield Static(
-                Text(strings.winner_line(winners, self.scoring.tie_break), style="bold")
-            )
-            yield Static(strings.score_explain())
-            yield Static(Text(strings.play_again(), style="bold"))
+        with VerticalScroll(id="score"):
+            yield Static(id="score-title")
+            yield Static(id="score-table")
+            yield Static(id="score-winner")
+            yield Static(id="score-explain")
+            yield Static(id="score-kept", classes="hint")
+        yield Static(id="score-keys")
+
+    def on_mount(self) -> None:
+        self.retranslate()
+
+    def on_resize(self) -> None:
+        with app_language(self):
+            self.retranslate()
+
+    def retranslate(self) -> None:
+        """Draw every line in the current language, the table fitted to the width."""
+        width = max(self.size.width or self.app.size.width, 20) - 4
+        winners = [self.names[seat] for seat in self.scoring.winners]
+        self.query_one("#score-title", Static).update(
+            Text(strings.score_title(), style="bold underline"))
+        self.query_one("#score-table", Static).update(
+            score_table(self.scoring, self.king, self.names, width))
+        self.query_one("#score-winner", Static).update(
+            Text(strings.winner_line(winners, self.scoring.tie_break), style="bold"))
+        self.query_one("#score-explain", Static).update(strings.score_explain())
+        kept = self.query_one("#score-kept", Static)
+        kept.display = self.kept is not None
+        if self.kept is not None:
+            kept.update(strings.finished_game_kept(self.kept))
+        self.query_one("#score-keys", Static).update(Text(strings.play_again(), style="bold"))
 
     def action_answer(self, answer: str) -> None:
         self.dismiss(answer)
 
 
-def score_table(scoring: Scoring, king: Sequence[int], names: Sequence[str]) -> Table:
+def score_table(
+    scoring: Scoring, king: Sequence[int], names: Sequence[str], width: int = 78
+) -> Group:
     """Rows: the king's plate, then each player: per dish ``held×king``'s points or the
-    discarded cards (``x``), the total and the cards discarded."""
-    table = Table(box=None, padding=(0, 0), header_style="bold underline")
-    table.add_column("", width=10, no_wrap=True)
-    for dish in range(len(DISHES)):
+    discarded cards (``x``), the total and the cards discarded; headers cut to fit ``width``
+    cells are spelt out in a legend under the table."""
+    titles = ["", *(dish_name(dish) for dish in range(len(DISHES))),
+              strings.points_header(), strings.discarded_header()]
+    for compact in (False, True):  # narrow: each dish's points alone, not held×king=points
+        rows = _score_rows(scoring, king, names, compact)
+        needs = [
+            min(NAME_CELLS, max(cell_len(row[0].plain) for row in rows)),
+            *(max(cell_len(row[1][dish].plain) for row in rows) for dish in range(len(DISHES))),
+            max(cell_len(row[2].plain) for row in rows),
+            max(cell_len(row[3].plain) for row in rows),
+        ]
+        columns = fit_columns(titles, needs, width)
+        if columns.width <= width:
+            break
+    table = Table(box=None, padding=(0, 0), header_style="bold underline", show_edge=False,
+                  collapse_padding=True, pad_edge=False)
+    for index, (header, cells_wide) in enumerate(
+        zip(columns.headers, columns.widths, strict=True)
+    ):
         table.add_column(
-            Text(dish_name(dish), overflow="ellipsis"), width=8, justify="right", no_wrap=True
+            Text(header, justify="left" if index == 0 else "right"), width=cells_wide,
+            justify="left" if index == 0 else "right", no_wrap=True, overflow="crop",
         )
-    table.add_column(strings.points_header(), width=7, justify="right", no_wrap=True)
-    table.add_column(strings.discarded_header(), width=5, justify="right", no_wrap=True)
-    table.add_row(
-        Text(strings.king(), style="bold"), *(Text(str(count)) for count in king), "", ""
-    )
+    for name, cells, points, discarded in rows:
+        name.plain = fit_name(name.plain, columns.widths[0])
+        table.add_row(name, *cells, points, discarded)
+    legend = columns.legend()
+    return Group(table, *([Text(legend, style="italic")] if legend else []))
+
+
+def _score_rows(
+    scoring: Scoring, king: Sequence[int], names: Sequence[str], compact: bool
+) -> list[tuple[Text, list[Text], Text, Text]]:
     winners = set(scoring.winners)
+    rows: list[tuple[Text, list[Text], Text, Text]] = [
+        (Text(strings.king(), style="bold"), [Text(str(count)) for count in king],
+         Text(""), Text(""))
+    ]
     for player in scoring.players:
         cells: list[Text] = []
         for result in player.dishes:
             if result.discarded:
                 cells.append(Text(strings.discarded_cell(result.held), style="bold red"))
             elif result.held:
-                cells.append(Text(strings.points_cell(result.held, result.king, result.points)))
+                cells.append(Text(str(result.points) if compact else
+                                  strings.points_cell(result.held, result.king, result.points)))
             else:
                 cells.append(Text("·", style="dim"))
         style = "bold" if player.seat in winners else ""
-        table.add_row(
-            Text(names[player.seat][:10], style=style),
-            *cells,
-            Text(str(player.points), style="bold"),
-            Text(str(player.discarded)),
-        )
-    return table
+        rows.append((Text(names[player.seat], style=style), cells,
+                     Text(str(player.points), style="bold"), Text(str(player.discarded))))
+    return rows
+
+
+NAME_CELLS = 12
+"""At most this many cells for a name in the score table; a longer one is shortened."""
 
 
 def place_action() -> Action:

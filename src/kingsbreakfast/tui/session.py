@@ -11,7 +11,10 @@ Both the full-screen app and the plain line-by-line mode drive a game through th
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
+import json
 import random
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -26,11 +29,15 @@ from kingsbreakfast.engine import (
     State,
     View,
 )
-from kingsbreakfast.narrate import narrate, round_opening
+from kingsbreakfast.i18n import current_language
+from kingsbreakfast.narrate import DEFAULT_NAMES, narrate, round_opening
 
 from . import strings
 from .opponents import default_bot, make_opponent
 
+GAME_TAG = "game"
+LANGUAGE_TAG = "language"
+"""The language the game was played in, so that resuming it speaks the same one."""
 SEATS_TAG = "seats"
 """Extra record key (the format ignores unknown keys) telling which seats are humans and
 which bots, so that ``--resume`` seats everyone as they were."""
@@ -103,6 +110,10 @@ class Game:
     seed: int | None = None
     """The seed the deck was shuffled with (None for a resumed game)."""
     log: list[LogEntry] = field(default_factory=list)
+    game_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    """Names this game across saves and resumes (the record's ``game`` key), so that
+    resuming a saved file goes on in the same autosave rather than starting another."""
+    _saved_language: str | None = field(default=None, repr=False)
     _bots: dict[int, Bot] = field(default_factory=dict, repr=False)
     _bot_rngs: dict[int, random.Random] = field(default_factory=dict, repr=False)
 
@@ -157,10 +168,17 @@ class Game:
         if seats is None:
             seats = seats_from_tag(record.tags.get(SEATS_TAG), names)
         rng = random.Random(seed if seed is not None else random.SystemRandom().random())
-        game = cls(record.start(), tuple(seats), rng)
+        language = record.tags.get(LANGUAGE_TAG)
+        game = cls(record.start(), tuple(seats), rng, game_id=record_game_id(record),
+                   _saved_language=language if isinstance(language, str) else None)
         for action in record.actions:
             game.play(action)
         return game
+
+    @property
+    def saved_language(self) -> str | None:
+        """The language of the save this game was resumed from (None: a new game)."""
+        return self._saved_language
 
     def _opening(self) -> LogEntry:
         seats, names = self.seats, self.names
@@ -243,9 +261,22 @@ class Game:
             self.names,
             **{
                 SEATS_TAG: [seat.to_tag() for seat in self.seats],
+                GAME_TAG: self.game_id,
+                LANGUAGE_TAG: current_language(),
                 "saved": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
             },
         )
+
+
+def record_game_id(record: Record) -> str:
+    """The record's ``game`` key; a record without one (an older save, another program's)
+    is named by how it starts — players, deck, first cook, rules — the same for every copy."""
+    tag = record.tags.get(GAME_TAG)
+    if isinstance(tag, str) and tag:
+        return tag
+    start = json.dumps([list(record.players), list(record.deck or ()), record.seed,
+                        record.first_cook, record.rules.to_dict()], sort_keys=True)
+    return "start-" + hashlib.sha256(start.encode()).hexdigest()[:24]
 
 
 def seats_from_tag(tag: object, names: Sequence[str]) -> list[Seat]:
@@ -286,7 +317,8 @@ def plan_seats(
     """Seat ``humans`` people from ``seat`` on (clockwise) and bots in the other seats.
 
     ``bots`` names the bots in seat order; a single name serves every bot seat. ``names``
-    names the humans (default: "You" alone, "Player 1"… at a hot-seat table).
+    names the humans, in that order; a seat not named gets its name from
+    :data:`~kingsbreakfast.narrate.DEFAULT_NAMES`, as in every other mode.
     """
     if not 3 <= players <= 5:
         raise SeatingError(
@@ -334,13 +366,10 @@ def plan_seats(
     for place in range(players):
         if place in human_seats:
             number = human_seats.index(place)  # the humans are numbered from --seat on
-            if number < len(names):
-                name = names[number]
-            else:
-                name = strings.YOU if humans == 1 else strings.hotseat_name(number + 1)
+            name = names[number] if number < len(names) else DEFAULT_NAMES[place]
             plan.append(Seat(name))
         else:
-            plan.append(Seat(strings.BOT_NAMES[place], next(bot_iter)))
+            plan.append(Seat(DEFAULT_NAMES[place], next(bot_iter)))
     return plan
 
 

@@ -14,9 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from rich.cells import cell_len, set_cell_size
-
 from kingsbreakfast.i18n import _, ngettext, pgettext
+from kingsbreakfast.i18n.commands import program
 from kingsbreakfast.i18n.words import dish_count, dragon_count, dragon_name, join_words
 from kingsbreakfast.i18n.words import dish_name as dish_name
 
@@ -26,12 +25,6 @@ def title() -> str:
 
 
 # --- names of seats ----------------------------------------------------------------------
-YOU: Final = "Ann"
-"""The default name of a lone human (the log speaks of every player in the third person)."""
-
-BOT_NAMES: Final = ("Ada", "Bert", "Cleo", "Dov", "Edda")
-
-
 def you_label(name: str) -> str:
     """The viewer's own row on the board."""
     return _("{name} (you)").format(name=name)
@@ -44,10 +37,6 @@ def seating(labels: list[str], rules: Mapping[str, object], default_rules: bool)
         variants = ", ".join(f"{key}={value}" for key, value in rules.items())
         line += " " + _("Variants: {variants}.").format(variants=variants)
     return line
-
-
-def hotseat_name(number: int) -> str:
-    return _("Player {number}").format(number=number)
 
 
 _BOT_WORDS: Final = {
@@ -279,22 +268,16 @@ def hint_thinking() -> str:
     return _("Thinking…")
 
 
-HINT_WIDTHS: Final = (30, 10, 12, 10)
-"""Cells for the hint's columns: move, points, win chance, behind the best."""
+def hint_titles() -> tuple[str, str, str, str]:
+    """The hint table's headings: move, points, win chance, behind the best."""
+    return (_("move"), _("points"), _("win chance"), _("vs best"))
 
 
-def hint_header() -> str:
-    """The hint table's headings, each cut or padded to its column by cell width."""
-    titles = (_("move"), _("points"), _("win chance"), _("vs best"))
-    cells = [_fit(title, width, left=index == 0) for index, (title, width)
-             in enumerate(zip(titles, HINT_WIDTHS, strict=True))]
-    return "".join(cells)
-
-
-def hint_line(action: str, points: float, win: float, behind: float) -> str:
-    """One row: ``behind`` is the win chance given up against the best move (0 for it)."""
-    gap = f"{-behind * 100:>9.1f}%" if behind > 0.0005 else f"{'—':>10}"
-    return _fit(action, HINT_WIDTHS[0], left=True) + f"{points:>10.1f}{win * 100:>11.1f}%" + gap
+def hint_numbers(points: float, win: float, behind: float) -> tuple[str, str, str]:
+    """One row's figures: ``behind`` is the win chance given up against the best move
+    (a dash for the best itself)."""
+    gap = f"{-behind * 100:.1f}%" if behind > 0.0005 else "—"
+    return f"{points:.1f}", f"{win * 100:.1f}%", gap
 
 
 def hint_explained() -> str:
@@ -305,11 +288,13 @@ def hint_explained() -> str:
     )
 
 
-def _fit(text: str, width: int, left: bool) -> str:
-    """``text`` in ``width`` cells with a space to spare, aligned left or right."""
-    text = set_cell_size(text, min(cell_len(text), width - 1)) if cell_len(text) >= width else text
-    pad = " " * (width - cell_len(text))
-    return text + pad if left else pad + text
+def hint_explained_for(seat: int) -> str:
+    """The columns' meaning when the hint is asked from another seat's view."""
+    return _(
+        "The master bot's estimates for each move of seat {seat}: that player's final "
+        "points (R11), their share of the win (R12), and how much win chance the move gives "
+        "up against the best one."
+    ).format(seat=seat)
 
 
 def hint_footer() -> str:
@@ -339,16 +324,16 @@ def handover_ready(name: str) -> str:
 
 # --- saving, quitting, speed -------------------------------------------------------------
 def saved_to(path: str) -> str:
-    return _("Game saved to {path} (resume with: kingsbreakfast play --resume {path})").format(
-        path=path
+    return _("Game saved to {path} (resume with: {program} play --resume {path})").format(
+        path=path, program=program()
     )
 
 
 def autosaved_to(path: str) -> str:
     """The last line after leaving an unfinished game: it was saved, and how to go on."""
-    return _(
-        "The game is saved in {path}. Resume it with: kingsbreakfast play --resume"
-    ).format(path=path)
+    return _("The game is saved in {path}. Resume it with: {program} play --resume").format(
+        path=path, program=program()
+    )
 
 
 def autosave_failed(path: str, reason: str) -> str:
@@ -365,14 +350,53 @@ def saved_game_line(number: int, players: str, round_number: int, saved: str) ->
     )
 
 
+def saved_game_unreadable(number: int, name: str, reason: str) -> str:
+    return _("{number}: {file} · cannot be resumed: {reason}").format(
+        number=number, file=name, reason=reason)
+
+
+def saved_game_broken(name: str, reason: str) -> str:
+    return _("{file} cannot be resumed: {reason}. Delete it with d and its number.").format(
+        file=name, reason=reason)
+
+
+def saved_game_deleted(number: int) -> str:
+    return _("Saved game {number} deleted.").format(number=number)
+
+
+def delete_failed(path: str, reason: str) -> str:
+    return _("Could not delete {path}: {reason}").format(path=path, reason=reason)
+
+
+def no_such_saved_game(number: int, count: int) -> str:
+    return ngettext(
+        "there is no saved game {number}: there is {count} (see kingsbreakfast saves)",
+        "there is no saved game {number}: there are {count} (see kingsbreakfast saves)",
+        count,
+    ).format(number=number, count=count)
+
+
+def finished_games_kept(folder: str) -> str:
+    return _(
+        "Finished games are kept in {folder} for replay: kingsbreakfast replay FILE --step"
+    ).format(folder=folder)
+
+
+def finished_game_kept(path: str) -> str:
+    """Under the final scoring: the game left the resume list, and where it is kept."""
+    return _("The game is kept in {path}; replay it with: kingsbreakfast replay {path} "
+             "--step").format(path=path)
+
+
 def no_saved_games(folder: str) -> str:
     return _("There are no unfinished saved games in {folder}.").format(folder=folder)
 
 
 def pick_saved_game(count: int) -> str:
     return ngettext(
-        "Which game? (1, Enter: the newest, q: none): ",
-        "Which game? (1 to {count}, Enter: the newest, q: none): ",
+        "Which game? (1, Enter: the newest, d1: delete it, q: none): ",
+        "Which game? (1 to {count}, Enter: the newest, d and a number: delete that one, "
+        "q: none): ",
         count,
     ).format(count=count)
 
@@ -445,27 +469,51 @@ def plain_replay_help() -> str:
 
 
 # --- help --------------------------------------------------------------------------------
-def help_text() -> str:
+def help_title() -> str:
+    return _("Keys")
+
+
+def help_keys() -> list[tuple[str, str]]:
+    """The keys and what each does, one pair a line (the screen wraps each description
+    within its own column)."""
     dishes = " ".join(f"{number + 1} {dish_name(number)}" for number in range(7))
+    return [
+        ("1-7", _("take all of a dish: {dishes}").format(dishes=dishes)),
+        ("d", _("draw the top card of the deck (only you see it)")),
+        ("f", _("feed a dragon two of the king's dishes")),
+        ("p", _("place a dragon you just drew on the table")),
+        ("x", _("pass (only when nothing else is possible)")),
+        (_("arrows"), _("choose in the move list, Enter to play it (or click)")),
+        ("h", _("hint: the bot's ranking of your moves")),
+        ("s", _("save the game")),
+        ("+ / -", _("bots move faster / slower")),
+        ("t", _("light or dark colours")),
+        ("L", _("switch to another language")),
+        ("q", _("quit")),
+    ]
+
+
+def replay_help_keys() -> list[tuple[str, str]]:
+    return [
+        (_("→ or n"), _("the next action")),
+        (_("← or b"), _("the action before")),
+        (_("Page Down / Page Up"), _("ten actions on / back")),
+        (_("Home / End"), _("the first deal / the end of the game")),
+        ("t", _("light or dark colours")),
+        ("q", _("quit")),
+    ]
+
+
+def help_board() -> str:
     return _(
-        "Keys\n"
-        "  1-7        take all of a dish: {dishes}\n"
-        "  d          draw the top card of the deck (only you see it)\n"
-        "  f          feed a dragon two of the king's dishes\n"
-        "  p          place a dragon you just drew on the table\n"
-        "  x          pass (only when nothing else is possible)\n"
-        "  arrows     choose in the move list, Enter to play it (or click)\n"
-        "  h          hint: the bot's ranking of your moves\n"
-        "  s          save the game\n"
-        "  + / -      bots move faster / slower\n"
-        "  t          light or dark colours\n"
-        "  L          switch to another language\n"
-        "  q          quit\n"
-        "\n"
-        "The board: the king's plate and the table by dish; each hand's taken cards (everyone\n"
-        "sees them) and, for your own hand, your drawn cards; for the others only how many\n"
-        "drawn cards they hide. Press Esc to go back."
-    ).format(dishes=dishes)
+        "The board: the king's plate and the table by dish; each hand's taken cards (everyone "
+        "sees them) and, for your own hand, your drawn cards; for the others only how many "
+        "drawn cards they hide."
+    )
+
+
+def help_close() -> str:
+    return _("Esc or ?: back · arrows, Page Up/Down: scroll")
 
 
 # --- plain mode --------------------------------------------------------------------------

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.cells import cell_len
 from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 from textual.events import Resize
 from textual.widgets import OptionList, RichLog, Static
@@ -18,6 +20,7 @@ from kingsbreakfast.engine import HandView, View, score_hand
 
 from . import strings
 from .board import board_notes, board_rows, board_table
+from .language import app_language
 from .moves import moves
 
 
@@ -29,10 +32,23 @@ class StatusBar(Static):
     ) -> None:
         to_move = None if view.to_move is None else names[view.to_move]
         viewer = None if view.seat is None else names[view.seat]
+        width = (self.content_size.width or self.app.size.width - 2) - cell_len(prefix)
         line = strings.status_line(
             view.round, names[view.cook], view.deck_size, to_move, viewer, with_viewer
         )
+        if with_viewer and cell_len(line) > width:  # narrow: the viewer is on the board
+            line = strings.status_line(
+                view.round, names[view.cook], view.deck_size, to_move, viewer, False
+            )
         self.update(Text(prefix + line, style="bold", no_wrap=True, overflow="ellipsis"))
+        self._shown = (view, names, prefix, with_viewer)
+
+    _shown: tuple[View, Sequence[str], str, bool] | None = None
+
+    def on_resize(self) -> None:
+        if self._shown is not None:
+            with app_language(self):
+                self.show(*self._shown)
 
 
 class Board(Static):
@@ -57,7 +73,8 @@ class Board(Static):
     def on_resize(self) -> None:
         """Fit the columns to the new width (names are cut or spelt out again)."""
         if self._shown is not None:
-            self.show(*self._shown)
+            with app_language(self):
+                self.show(*self._shown)
 
 
 class MoveList(OptionList):
@@ -73,11 +90,20 @@ class MoveList(OptionList):
             return
         self.border_title = strings.actions_title()
         for move in moves(view):
-            self.add_option(Option(Text(f"[{move.key}] {move.label}"), id=move.key))
+            self.add_option(Option(_key_and_label(move.key, move.label), id=move.key))
         self.highlighted = 0
         hand = view.my_hand
         if hand is not None and hand.cards is not None:
             self.border_subtitle = strings.provisional_short(*score_hand(view.king, hand.cards))
+
+
+def _key_and_label(key: str, label: str) -> Table:
+    """``[k] label``, a long label wrapping under itself rather than under the key."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column(ratio=1, overflow="fold")
+    grid.add_row(Text(f"[{key}]"), Text(label))
+    return grid
 
 
 class GameLog(RichLog):
@@ -100,6 +126,8 @@ class GameLog(RichLog):
     def _write_lines(self, lines: Sequence[str], start: int) -> None:
         if start == 0:
             self.clear()
+            # rebuilt (a hand-over, a new language): once laid out, the newest line shows
+            self.call_after_refresh(self.scroll_end, animate=False)
         for line in lines[start:]:
             style = "bold" if line.startswith("Round") else ""
             self.write(Text(line, style=style), scroll_end=True)

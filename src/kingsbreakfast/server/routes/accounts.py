@@ -29,7 +29,7 @@ from ..sessions import (
     set_csrf,
 )
 from ..site import Site, account_body
-from .deps import SiteDep
+from .deps import SiteDep, address
 
 router = APIRouter()
 
@@ -89,7 +89,9 @@ async def register(request: Request, site: SiteDep) -> JSONResponse:
     """A new account, logged in at once."""
     check_csrf(request)
     body = await secret_body(request)
-    account = await site.accounts.register(body.get("name"), body.get("password"))
+    account = await site.accounts.register(
+        body.get("name"), body.get("password"), address(request.client)
+    )
     return await session_answer(site, request, account, 201)
 
 
@@ -99,8 +101,9 @@ async def login(request: Request, site: SiteDep) -> JSONResponse:
     """A new session for this browser."""
     check_csrf(request)
     body = await secret_body(request)
-    address = request.client.host if request.client else "?"
-    account = await site.accounts.login(body.get("name"), body.get("password"), address)
+    account = await site.accounts.login(
+        body.get("name"), body.get("password"), address(request.client)
+    )
     return await session_answer(site, request, account, 200)
 
 

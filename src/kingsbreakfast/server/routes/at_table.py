@@ -12,8 +12,6 @@ from fastapi import APIRouter, Header, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, JsonValue
 
-from kingsbreakfast.bots.hint import rank_actions
-
 from ..actor import TableActor
 from ..lobby import LobbyError
 from ..master import Master
@@ -80,7 +78,9 @@ async def hint(
     x_seat_token: Annotated[str | None, Header(max_length=64)] = None,
 ) -> list[dict[str, Any]]:
     """Your legal moves, best first, with the master bot's estimates: your final points,
-    your share of the win, and the win chance each gives up against the best."""
+    your share of the win, and the win chance each gives up against the best. Never at a
+    rated table (409 ``no_hints_rated``); elsewhere a few at once, then one every few
+    seconds per seat (429 ``hint_rate``)."""
     # Only the seat's own view goes in, so a hint never reveals a card the player could not
     # see; spectators get none. The answer is the list the terminal's ``h`` key shows
     # (bots/hint.py). A POST, so a cookie-borne credential passes the CSRF check.
@@ -89,7 +89,10 @@ async def hint(
     seat = table.seat_of(token)
     if seat is None:
         raise LobbyError(403, "bad_token", "this token holds no seat at this table")
+    # none at a rated table, a few per seat elsewhere, valued in a thread (hint_gate.py)
+    owners = await site.accounts.call(site.accounts.store.seat_owners, table.id)
+    site.hints.allowed(owners)
     state = table.state
     if state is None or state.is_over or state.to_move != seat:
         raise LobbyError(409, "no_hint", "a hint is given only on your own turn")
-    return [dict(estimate.to_dict()) for estimate in rank_actions(state.view(seat))]
+    return await site.hints.advise(table.id, seat, owners, state.view(seat))

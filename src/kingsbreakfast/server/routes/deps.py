@@ -9,7 +9,7 @@ from typing import Annotated, Any, cast
 from fastapi import Depends
 from fastapi.requests import HTTPConnection
 
-from ..limits import PerAddress, SocketGate
+from ..limits import Allowance, SocketGate
 from ..master import Master
 from ..site import Site
 
@@ -26,14 +26,14 @@ def _gate(connection: HTTPConnection) -> SocketGate:
     return cast(SocketGate, connection.app.state.gate)
 
 
-def _openers(connection: HTTPConnection) -> PerAddress:
-    return cast(PerAddress, connection.app.state.openers)
+def _openers(connection: HTTPConnection) -> Allowance:
+    return cast(Allowance, connection.app.state.openers)
 
 
 MasterDep = Annotated[Master, Depends(_master)]
 SiteDep = Annotated[Site, Depends(_site)]
 GateDep = Annotated[SocketGate, Depends(_gate)]
-OpenersDep = Annotated[PerAddress, Depends(_openers)]
+OpenersDep = Annotated[Allowance, Depends(_openers)]
 
 
 def address(client: Any) -> str:

@@ -1,6 +1,8 @@
 """The play socket's route: ``/ws/tables/{id}``, one WebSocket per seat or spectator.
 
-The route admits the socket (the per-address and per-table caps), finds the table's actor
+The route admits the socket (the per-address and per-table caps; past the address's cap,
+only a socket whose hello holds a seat: a player reconnecting after a failover from an
+address full of others), finds the table's actor
 (taking the table from another process in a cluster) and hands the socket to
 :func:`~..transport.session`, which talks to that actor until the socket closes.
 """
@@ -26,8 +28,15 @@ async def play(
 ) -> None:
     await websocket.accept()
     peer, key = address(websocket.client), table_id[:40]
+    seated_only = False
     try:
-        gate.enter(peer, key)
+        try:
+            gate.enter(peer, key)
+        except Refused as crowded:
+            if crowded.code != "too_many_sockets":
+                raise
+            gate.enter_holding_a_seat(peer, key)  # admitted only if its hello holds a seat
+            seated_only = True
     except Refused as crowded:
         metrics.refused(crowded.code)
         await send_and_close(websocket, crowded.code, crowded.message, CLOSE_CROWDED)
@@ -44,6 +53,7 @@ async def play(
         if actor is None:
             await send_and_close(websocket, "no_table", "there is no such table", CLOSE_NO_TABLE)
             return
-        await session(actor, websocket, await site.hello_token(websocket, actor.table))
+        await session(actor, websocket, await site.hello_token(websocket, actor.table),
+                      seated_only=seated_only)
     finally:
         gate.leave(peer, key)

@@ -96,8 +96,10 @@ async def create_table(
     refused for its content costs nothing from the address's allowance."""
     check_table(body.seats, body.rules, body.bot_level, body.clock_seconds)
     plan = await site.creating(request)
-    clean_name(plan.account.name if plan.account else body.name)
-    openers.take(address(request.client))
+    display = clean_name(plan.account.name if plan.account else body.name)
+    if plan.account is None:  # a guest never sits under a name an account has
+        await site.accounts.guest_may_use(display)
+    await openers.admit(address(request.client))
     table, seat, token = await master.create_table(
         plan.account.name if plan.account else body.name, seats=body.seats,
         rules=body.rules, bot_level=body.bot_level, clock_seconds=body.clock_seconds,
@@ -129,6 +131,8 @@ async def join_table(
     if plan.existing is not None and plan.token is not None:
         seat, token = plan.existing, plan.token
     else:
+        if plan.account is None:  # a guest never sits under a name an account has
+            await site.accounts.guest_may_use(clean_name(body.name))
         seat, token = await master.join(
             table_id, plan.account.name if plan.account else body.name, plan.token,
             x_seat_token,
@@ -165,6 +169,8 @@ async def leave_table(
     table = (await master.held(table_id)).table
     token = await site.seat_token(request, table, x_seat_token)
     seat = table.seat_of(token)
+    if seat is not None:  # an account leaving a game in play loses it (docs/accounts.md)
+        await site.leaving(table, seat)
     await master.leave(table_id, token)
     response = Response(status_code=204)
     if seat is not None:

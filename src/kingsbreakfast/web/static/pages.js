@@ -166,6 +166,7 @@ async function leaderboardPage(app, navigate, page) {
   const box = app.querySelector("#board");
   let data;
   try { data = await call("GET", `/api/leaderboard?page=${page}&size=20`); } catch (err) { box.textContent = errorText(err); return; }
+  app.querySelector(".panel").insertAdjacentHTML("beforeend", `<p class="muted">${esc(t("board.established", data.established_after))}</p>`);
   if (!data.rows.length) { box.innerHTML = `<p>${esc(t("board.empty"))}</p>`; return; }
   const pages = Math.max(1, Math.ceil(data.total / data.size));
   const rows = data.rows.map((r) => `<tr><td>${r.rank}</td><th scope="row"><a href="/players/${encodeURIComponent(r.name)}" data-link>${esc(r.name)}</a></th><td>${r.rating.toFixed(2)}</td><td>${r.games}</td></tr>`).join("");
@@ -187,7 +188,11 @@ async function profilePage(app, name) {
   const title = t("profile.plotTitle", { name: p.name });
   const desc = t("profile.plotDesc", { count: p.rated_games, rating: p.rating.toFixed(2) });
   const plot = `/api/players/${encodeURIComponent(p.name)}/rating.svg?title=${encodeURIComponent(title)}&desc=${encodeURIComponent(desc)}`;
-  box.innerHTML = `<p class="rating">${esc(t("profile.rating", { rating: p.rating.toFixed(2) }))}</p>
+  const rating = esc(t("profile.rating", { rating: p.rating.toFixed(2) }));
+  const provisional = p.provisional
+    ? ` <abbr class="provisional" title="${esc(t("profile.provisionalNote", p.established_after))}">${esc(t("profile.provisional"))}</abbr>`
+    : "";
+  box.innerHTML = `<p class="rating">${rating}${provisional}</p>
     <dl class="stats">
       <dt>${esc(t("profile.games"))}</dt><dd>${p.games}</dd>
       <dt>${esc(t("board.games"))}</dt><dd>${p.rated_games}</dd>

@@ -5,8 +5,8 @@ only when the table changes hands, so an idle table costs no database writes.
 Tables held under the old per-table leases are let go (owner cleared): the processes
 started on this schema adopt them as orphans.
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0010
+Revises: 0009
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0004"
+revision = "0010"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 

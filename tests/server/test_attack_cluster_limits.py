@@ -1,0 +1,120 @@
+"""Limits per address hold across workers: three server processes on one PostgreSQL behind
+HAProxy, one client address hammering them through the proxy. Tables opened, failed
+log-ins, registrations and play sockets are counted by all the processes together
+(server/shared_counts.py), so no limit multiplies by the number of workers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import urllib.error
+import urllib.request
+from contextlib import suppress
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from kingsbreakfast.server.accounts import ADDRESS_FAILURES
+from kingsbreakfast.server.limits import ServerLimits
+from kingsbreakfast.server.storage import Storage
+from server.conftest import POSTGRES_URL
+from server.kb_browser import Browser
+from server.kb_cluster import Proxy, port_range, start_servers
+from server.kb_schema import empty_database
+
+pytestmark = [
+    pytest.mark.skipif(not POSTGRES_URL, reason="needs KINGSBREAKFAST_TEST_POSTGRES_URL (CI)"),
+    pytest.mark.skipif(shutil.which("haproxy") is None,
+                       reason="needs haproxy (scripts/ci-services.sh installs it)"),
+    pytest.mark.timeout(300, method="thread"),
+]
+LIMITS = ServerLimits()
+
+
+def post(proxy: Proxy, path: str, body: Any) -> tuple[int, Any]:
+    request = urllib.request.Request(
+        proxy.base + path, data=json.dumps(body).encode(), method="POST",
+        headers={"content-type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=20) as reply:
+            return reply.status, json.loads(reply.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")
+
+
+def test_one_address_gets_one_sites_limits_however_many_workers(tmp_path: Path) -> None:
+    assert POSTGRES_URL is not None
+    url = empty_database(POSTGRES_URL)
+    storage = Storage(url)
+    storage.migrate()
+    storage.dispose()
+    ports = port_range()
+    proxy = Proxy(ports[0], ports[4:7], tmp_path)
+    servers = []
+    try:
+        servers = start_servers(url, ports[4:7], tmp_path, lease_seconds=2.0,
+                                bot_delay=3600, limits=())
+        proxy.start()
+        # tables: the burst, not three bursts
+        made = [post(proxy, "/api/tables", {"name": "Ann", "seats": 3})
+                for _ in range(3 * int(LIMITS.tables_burst))]
+        tables = [body["table"]["id"] for status, body in made if status == 201]
+        assert len(tables) == LIMITS.tables_burst
+        assert {body["error"]["code"] for status, body in made if status != 201} == {
+            "too_many_tables"
+        }
+        # failed log-ins: one window for the site (the proxy sends them round-robin)
+        codes = [_login(proxy, f"nobody {n}") for n in range(3 * ADDRESS_FAILURES)]
+        assert codes.count(401) == ADDRESS_FAILURES and set(codes) == {401, 429}
+        # registrations: three an hour from one address, whichever worker answers
+        made_accounts = [_register(proxy, f"Crowd {n}") for n in range(9)]
+        assert made_accounts.count(201) == LIMITS.registrations_per_hour
+        # sockets: the cap counts every worker's sockets (told between workers each second)
+        opened = asyncio.run(_open_sockets(proxy, tables, 3 * LIMITS.sockets_per_address))
+        assert LIMITS.sockets_per_address <= opened <= LIMITS.sockets_per_address + 16
+    finally:
+        proxy.stop()
+        for server in servers:
+            server.stop()
+
+
+def _login(proxy: Proxy, name: str) -> int:
+    browser = Browser(proxy, "127.0.0.1")  # type: ignore[arg-type]
+    return browser.login(name, "a wrong password")[0]
+
+
+def _register(proxy: Proxy, name: str) -> int:
+    return Browser(proxy, "127.0.0.1").register(name)[0]  # type: ignore[arg-type]
+
+
+async def _open_sockets(proxy: Proxy, tables: list[str], count: int) -> int:
+    """Open ``count`` spectator sockets over the tables, 16 a second; how many stay open."""
+    held = []
+    for number in range(count):
+        ws = await connect(f"{proxy.ws_base}/ws/tables/{tables[number % len(tables)]}",
+                           open_timeout=20, ping_interval=None)
+        held.append(ws)
+        with suppress(ConnectionClosed):  # turned away at once (4029): counted as closed
+            await ws.send(json.dumps({"type": "hello", "token": None}))
+        if number % 16 == 15:
+            await asyncio.sleep(1.2)
+    await asyncio.sleep(1.0)
+    alive = 0
+    for ws in held:
+        try:
+            async with asyncio.timeout(2):
+                while True:
+                    frame = json.loads(await ws.recv())
+                    if frame["type"] == "state":
+                        alive += 1
+                        break
+        except (ConnectionClosed, TimeoutError):
+            pass
+    for ws in held:
+        await ws.close()
+    return alive

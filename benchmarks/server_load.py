@@ -197,7 +197,10 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
         if marker is not None:  # every client process starts its window at once
             Path(f"{marker}.ready").touch()
             folder = Path(marker).parent
+            deadline = time.monotonic() + 120  # a client process that failed never comes
             while len(list(folder.glob("window-*.ready"))) < procs:
+                if time.monotonic() > deadline:
+                    break
                 await asyncio.sleep(0.02)
         await asyncio.gather(*(limited(r.start(http)) for r in runs))
         measure[0] = time.monotonic()
@@ -322,7 +325,7 @@ def main() -> None:
             profiler: subprocess.Popen[bytes] | None = None
             window_cpu: list[tuple[float, float]] = []  # (monotonic, server CPU) at its ends
             with multiprocessing.Pool(len(jobs)) as pool:
-                pending = pool.map_async(client_process, jobs)
+                pending = pool.map_async(client_process, jobs, chunksize=1)
                 while not pending.ready():
                     pending.wait(0.1)
                     peak = max(peak, sum(rss_mib(pid) for pid in pids))

@@ -10,7 +10,6 @@ from typing import Any
 from kingsbreakfast.engine import Rules, State
 from kingsbreakfast.server.tables import (
     HUMAN,
-    EncodedHistory,
     Seat,
     Table,
     state_frame,
@@ -31,7 +30,6 @@ from kingsbreakfast.server.wire import (
 
 def test_state_frames_equal_state_frame_all_game_long() -> None:
     rng = random.Random(4)
-    history = EncodedHistory()  # kept from game to game: a new game starts it over
     for players in (3, 4, 5):
         state = State.new(players, rng)
         table = Table(
@@ -42,7 +40,7 @@ def test_state_frames_equal_state_frame_all_game_long() -> None:
         seats: set[int | None] = {None, *range(players)}
         while True:
             table.deadline = 1_700_000_000.5 if table.version % 2 else None
-            fast = state_frames(table, seats, history=history)
+            fast = state_frames(table, seats)
             for seat in seats:
                 assert fast[seat] == state_frame(table, seat)
                 assert fast[seat] == encode_slow(json.loads(fast[seat]))
@@ -52,26 +50,6 @@ def test_state_frames_equal_state_frame_all_game_long() -> None:
             state.apply(rng.choice(state.legal_actions()))
             table.version += 1
         assert '"score":{' in fast[0]
-
-
-def test_kept_history_follows_a_game_that_is_not_its_own() -> None:
-    """An encoded history handed a shorter or a different history encodes it afresh."""
-    rng = random.Random(9)
-    history = EncodedHistory()
-    tables = []
-    for _ in range(2):
-        state = State.new(4, rng)
-        for _ in range(12):
-            state.apply(rng.choice(state.legal_actions()))
-        tables.append(Table(
-            id="t", num_seats=4, rules=Rules(), bot_level="easy", clock_seconds=None,
-            public=True, seats=[Seat(HUMAN, f"p{n}") for n in range(4)], state=state,
-            version=12,
-        ))
-    for table in (tables[0], tables[1], tables[0]):
-        fast = state_frames(table, {0, None}, history=history)
-        assert fast[0] == state_frame(table, 0)
-        assert fast[None] == state_frame(table, None)
 
 
 def assert_declared_shape(frame: dict[str, Any]) -> None:

@@ -50,7 +50,6 @@ from .tables import (
     BOT,
     HUMAN,
     OPEN,
-    EncodedHistory,
     Seat,
     Table,
     new_token,
@@ -136,8 +135,6 @@ class TableActor:
             refuse=self._refuse,
         )
         self._watchers = WatcherFrame(table, self.audience)
-        self._history = EncodedHistory()
-        """The public history as sent, encoded once per turn."""
         self.fanout = Fanout(self.answers.sent)
 
     def _make_bots(self) -> None:
@@ -461,7 +458,7 @@ class TableActor:
         # players first, now; a crowd of spectators after, a chunk at a time (presence.Fanout)
         connections = list(self.audience.connections)
         present = self.audience.present()
-        frames = state_frames(self.table, set(present), present, self._history)
+        frames = state_frames(self.table, set(present), present)
         watchers = []
         for conn in connections:
             if conn.seat is None:

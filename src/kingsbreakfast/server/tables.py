@@ -19,7 +19,7 @@ from typing import Final, cast
 from orjson import OPT_SORT_KEYS, Fragment
 from orjson import dumps as _dumps
 
-from kingsbreakfast.engine import Rules, State, Turn, turn_dict
+from kingsbreakfast.engine import Rules, State, turn_dict
 
 from .names import look_alike_key
 from .wire import Clock, SeatInfo, StateFrame, TableInfo, encode, shared_part
@@ -134,38 +134,15 @@ def bot_name(seat: int, level: str) -> str:
     return f"Bot {seat + 1} ({level})"
 
 
-class EncodedHistory:
-    """A table's public history as JSON, one encoded entry per turn, kept between broadcasts:
-    the history only grows during a game, so each move encodes just its own turn instead of
-    the whole game again. A history that is not an extension of the one kept (another game)
-    starts the encoding over."""
-
-    __slots__ = ("_last", "_parts")
-
-    def __init__(self) -> None:
-        self._parts: list[bytes] = []
-        self._last: Turn | None = None
-
-    def fragment(self, history: tuple[Turn, ...]) -> Fragment:
-        parts = self._parts
-        if len(history) < len(parts) or (parts and history[len(parts) - 1] != self._last):
-            parts.clear()
-        for turn in history[len(parts):]:
-            parts.append(_dumps(turn_dict(turn), option=OPT_SORT_KEYS))
-        self._last = history[-1] if history else None
-        return Fragment(b"[" + b",".join(parts) + b"]")
-
-
 def state_frames(
-    table: Table, seats: set[int | None], present: Collection[int | None] = (),
-    history: EncodedHistory | None = None,
+    table: Table, seats: set[int | None], present: Collection[int | None] = ()
 ) -> dict[int | None, str]:
     """The frames of :func:`state_frame` for several seats at once, byte for byte the same,
     with every part the seats share encoded once: the table's public information, the
-    public history (``history`` keeps it encoded from one move to the next), and all of the
-    view but its seat and the hands. Each hand a seat may see in full (its own; every hand
-    once the game is over) is taken from ``state.view(seat)``; every other hand is the
-    spectator's view of it, the same for everyone."""
+    public history, and all of the view but its seat and the hands. Each hand a seat may
+    see in full (its own; every hand once the game is over) is taken from
+    ``state.view(seat)``; every other hand is the spectator's view of it, the same for
+    everyone."""
     state = table.state
     if state is None:
         return {seat: state_frame(table, seat, present) for seat in seats}
@@ -175,7 +152,9 @@ def state_frames(
         key: Fragment(_dumps(value, option=OPT_SORT_KEYS)) for key, value in shared.items()
         if key not in ("seat", "hands")
     }
-    parts["history"] = (history or EncodedHistory()).fragment(public.history)
+    parts["history"] = Fragment(
+        _dumps([turn_dict(turn) for turn in public.history], option=OPT_SORT_KEYS)
+    )
     hidden = [Fragment(_dumps(hand.to_dict(), option=OPT_SORT_KEYS)) for hand in public.hands]
     scoring = public.score() if public.finished else None
     frame_parts = {

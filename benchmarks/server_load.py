@@ -28,6 +28,7 @@ import multiprocessing
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -57,6 +58,7 @@ class TableRun:
         self.errors: list[str] = []
         self.closes = 0
         self.moves = 0
+        self.sent_at: list[float] = []  # when each move was sent
         self.table_id = ""
         self.tokens: list[str] = []
         self.seen = [0] * SEATS
@@ -145,6 +147,7 @@ class TableRun:
                             elif words[0] == "feed":
                                 action["dishes"] = words[1:]
                             self.sent[version + 1] = time.monotonic()
+                            self.sent_at.append(self.sent[version + 1])
                             self.moves += 1
                             await ws.send(json.dumps(
                                 {"type": "act", "version": version, "action": action}
@@ -173,7 +176,7 @@ async def post(http: httpx.AsyncClient, path: str, body: Any, token: str | None 
 
 
 async def drive(base: str, ws_base: str, tables: int, seconds: float, think: float,
-                seed: int) -> dict[str, Any]:
+                seed: int, marker: str | None = None, procs: int = 1) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=20, max_keepalive_connections=10)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=120) as http:
         rng = random.Random(seed)
@@ -191,10 +194,22 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
         players = [asyncio.ensure_future(r.play_on(ready, measure, http, gate)) for r in runs]
         await ready.wait()  # every socket is connected and greeted
         connect_seconds = time.monotonic() - setup_start
+        if marker is not None:  # every client process starts its window at once
+            Path(f"{marker}.ready").touch()
+            folder = Path(marker).parent
+            deadline = time.monotonic() + 120  # a client process that failed never comes
+            while len(list(folder.glob("window-*.ready"))) < procs:
+                if time.monotonic() > deadline:
+                    break
+                await asyncio.sleep(0.02)
         await asyncio.gather(*(limited(r.start(http)) for r in runs))
         measure[0] = time.monotonic()
+        if marker is not None:  # tell the parent the window began (its CPU reading, py-spy)
+            Path(marker).touch()
         await asyncio.sleep(seconds)
         end = time.monotonic()
+        if marker is not None:
+            Path(marker + ".end").touch()
         await asyncio.sleep(0.5)  # let the moves in flight be acknowledged
         for task in players:
             task.cancel()
@@ -212,6 +227,7 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
         return {
             "latencies": in_window,
             "moves": sum(r.moves for r in runs),
+            "moves_in_window": sum(measure[0] <= t < end for r in runs for t in r.sent_at),
             "window": end - measure[0],
             "errors": [e for r in runs for e in r.errors],
             "closes": sum(r.closes for r in runs),
@@ -221,7 +237,9 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
         }
 
 
-def client_process(args: tuple[str, str, int, float, float, int]) -> dict[str, Any]:
+def client_process(
+    args: tuple[str, str, int, float, float, int, str | None, int],
+) -> dict[str, Any]:
     try:
         import uvloop
 
@@ -259,6 +277,12 @@ def main() -> None:
                         help="put HAProxy in front even of one server")
     parser.add_argument("--lease-seconds", type=float, default=3.0)
     parser.add_argument("--port-base", type=int, default=18300)
+    parser.add_argument("--profile", type=Path, default=None,
+                        help="record the (first) server with py-spy over the measurement "
+                        "window into this file (py-spy's raw collapsed stacks)")
+    parser.add_argument("--ws", default=None,
+                        help="the server's --ws (uvicorn's WebSocket implementation)")
+    parser.add_argument("--http", default=None, help="the server's --http (HTTP parser)")
     parser.add_argument("--deflate", action="store_true",
                         help="serve with permessage-deflate (the server's default is without)")
     options = parser.parse_args()
@@ -278,10 +302,13 @@ def main() -> None:
             proxy.start()
             base, ws_base = proxy.base, proxy.ws_base
         else:
+            layers = (*(("--ws", options.ws) if options.ws else ()),
+                      *(("--http", options.http) if options.http else ()))
             servers = [LiveServer(db, bot_delay=0.0, zombie_grace=600.0,
-                                  log_path=Path(tmp) / "server.log",
-                                  extra=(*LOAD_LIMITS, "--ws-deflate") if options.deflate
-                                  else LOAD_LIMITS).start()]
+                                  log_path=Path(tmp) / "server.log", port=options.port_base,
+                                  extra=(*LOAD_LIMITS, *layers,
+                                         *(("--ws-deflate",) if options.deflate else ())),
+                                  ).start()]
             base, ws_base = servers[0].base, servers[0].ws_base
         pids = [s.process.pid for s in servers if s.process is not None]
         rss_before = sum(rss_mib(pid) for pid in pids)
@@ -289,15 +316,38 @@ def main() -> None:
         try:
             procs = max(1, options.client_procs)
             shares = [options.tables // procs + (i < options.tables % procs) for i in range(procs)]
+            markers = [Path(tmp) / f"window-{i}" for i in range(len(shares))]
+            busy = sum(1 for n in shares if n)
             jobs = [(base, ws_base, n, options.seconds, options.think,
-                     options.seed + i) for i, n in enumerate(shares) if n]
+                     options.seed + i, str(markers[i]), busy) for i, n in enumerate(shares) if n]
+            markers = markers[:len(jobs)]
             peak = 0.0
+            profiler: subprocess.Popen[bytes] | None = None
+            window_cpu: list[tuple[float, float]] = []  # (monotonic, server CPU) at its ends
             with multiprocessing.Pool(len(jobs)) as pool:
-                pending = pool.map_async(client_process, jobs)
+                pending = pool.map_async(client_process, jobs, chunksize=1)
                 while not pending.ready():
-                    pending.wait(1.0)
+                    pending.wait(0.1)
                     peak = max(peak, sum(rss_mib(pid) for pid in pids))
+                    if not window_cpu and all(m.exists() for m in markers):
+                        # every client process is in its window: no set-up work from here
+                        window_cpu.append((time.monotonic(),
+                                           sum(cpu_seconds(pid) for pid in pids)))
+                        if options.profile:
+                            profiler = subprocess.Popen([
+                                str(Path(sys.executable).with_name("py-spy")), "record",
+                                "--pid", str(pids[0]), "--duration",
+                                str(int(options.seconds * 0.8)), "--rate", "200",
+                                "--format", "raw", "--nonblocking", "-o", str(options.profile),
+                            ], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    if len(window_cpu) == 1 and any(
+                        Path(f"{m}.end").exists() for m in markers
+                    ):  # the first process left its window
+                        window_cpu.append((time.monotonic(),
+                                           sum(cpu_seconds(pid) for pid in pids)))
                 results = pending.get()
+            if profiler is not None:
+                profiler.wait(60)
             server_cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
             elapsed = max(r["window"] for r in results)
         finally:
@@ -306,6 +356,13 @@ def main() -> None:
             for server in servers:
                 server.stop()
     latencies = sorted(x for r in results for x in r["latencies"])
+    # CPU per move while every client process is in its window (no set-up, no final
+    # checks): the server's CPU rate then, over the moves' rate (each process's own window)
+    in_window_cpu = None
+    if len(window_cpu) == 2 and window_cpu[1][0] - window_cpu[0][0] > options.seconds / 2:
+        cpu_rate = (window_cpu[1][1] - window_cpu[0][1]) / (window_cpu[1][0] - window_cpu[0][0])
+        move_rate = sum(r["moves_in_window"] / r["window"] for r in results)
+        in_window_cpu = round(1000 * cpu_rate / move_rate, 3) if move_rate else None
     moves = sum(r["moves"] for r in results)
     errors = [e for r in results for e in r["errors"]]
 
@@ -322,6 +379,8 @@ def main() -> None:
         "servers": options.servers,
         "proxy": clustered,
         "deflate": options.deflate,
+        "ws": options.ws or "auto",
+        "http": options.http or "auto",
         "window_s": round(elapsed, 1),
         "games_finished_in_window": sum(r["finished"] for r in results),
         "connect_all_s": round(max(r["connect_seconds"] for r in results), 1),
@@ -338,6 +397,7 @@ def main() -> None:
         "lost_actions_tables": sum(r["lost"] for r in results),
         "server_cpu_s": round(server_cpu, 1),
         "server_cpu_ms_per_move": round(1000 * server_cpu / moves, 2) if moves else None,
+        "server_cpu_ms_per_move_in_window": in_window_cpu,
         "server_rss_mib_idle": round(rss_before, 1),
         "server_rss_mib_peak": round(peak, 1),
         "cpus": os.cpu_count(),

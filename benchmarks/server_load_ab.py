@@ -20,8 +20,8 @@ import sys
 from pathlib import Path
 
 
-def run(src: Path, tables: int, extra: list[str]) -> dict[str, object]:
-    script = src.parent / "benchmarks" / "server_load.py"
+def run(src: Path, tables: int, extra: list[str], script: Path | None = None) -> dict[str, object]:
+    script = script or src.parent / "benchmarks" / "server_load.py"
     env = {**os.environ, "PYTHONPATH": str(src)}
     done = subprocess.run(
         [sys.executable, str(script), "--tables", str(tables), *extra],
@@ -38,6 +38,9 @@ def main() -> None:
     parser.add_argument("new", type=Path)
     parser.add_argument("--tables", type=int, nargs="+", default=[500, 1000])
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--same-script", action="store_true",
+                        help="drive both with NEW_SRC's server_load.py (only the servers' "
+                        "sources differ, and both get the same figures)")
     args, extra = parser.parse_known_args()  # the rest goes to server_load.py
     args.extra = [word for word in extra if word != "--"]
     per: dict[tuple[str, int], list[float]] = {}
@@ -47,16 +50,23 @@ def main() -> None:
             if round_no % 2:  # who goes first alternates too
                 order.reverse()
             for name, src in order:
-                report = run(src.resolve(), tables, args.extra)
+                script = (args.new.resolve().parent / "benchmarks" / "server_load.py"
+                          if args.same_script else None)
+                extra = [word.format(version=name, round=round_no, tables=tables)
+                         for word in args.extra]  # e.g. --profile prof-{version}-{round}.raw
+                report = run(src.resolve(), tables, extra, script)
                 print(json.dumps({"version": name, "round": round_no, **report}), flush=True)
-                cpu = report.get("server_cpu_ms_per_move")
-                if isinstance(cpu, (int, float)):
-                    per.setdefault((name, tables), []).append(float(cpu))
+                for key in ("server_cpu_ms_per_move", "server_cpu_ms_per_move_in_window"):
+                    cpu = report.get(key)
+                    if isinstance(cpu, (int, float)):
+                        per.setdefault((name + key[22:], tables), []).append(float(cpu))
     for tables in args.tables:
         print(json.dumps({
             "tables": tables,
             "old_cpu_ms_per_move": per.get(("old", tables), []),
             "new_cpu_ms_per_move": per.get(("new", tables), []),
+            "old_cpu_ms_per_move_in_window": per.get(("old_in_window", tables), []),
+            "new_cpu_ms_per_move_in_window": per.get(("new_in_window", tables), []),
         }))
 
 

@@ -1,7 +1,8 @@
 """An owner process frozen inside its lease transaction, for the paused-owner test and the
-stalled-owner benchmark: the lease row is held by the test so the owner's renewal waits
-inside its transaction, the owner is stopped (SIGSTOP), the row let go; the renewal then
-completes on the database and sits uncommitted under a stopped client, row lock held."""
+stalled-owner benchmark: the owner's process row (its one lease) is held by the test so the
+owner's renewal waits inside its transaction, the owner is stopped (SIGSTOP), the row let go;
+the renewal then completes on the database and sits uncommitted under a stopped client, row
+lock held."""
 
 from __future__ import annotations
 
@@ -24,9 +25,13 @@ def freeze_inside_renewal(owner: LiveServer, engine: Engine, table_id: str) -> i
     assert owner.process is not None
     with engine.connect() as holder:
         holder.execute(text("BEGIN"))
-        holder.execute(text("SELECT 1 FROM leases WHERE game_id = :g FOR UPDATE"),
-                       {"g": table_id})
-        backend = wait_for(engine, "wait_event_type = 'Lock' AND query LIKE 'UPDATE leases%'")
+        holder.execute(text(
+            "SELECT 1 FROM server_processes WHERE name = "
+            "(SELECT owner FROM leases WHERE game_id = :g) FOR UPDATE"
+        ), {"g": table_id})
+        backend = wait_for(
+            engine, "wait_event_type = 'Lock' AND query LIKE 'UPDATE server_processes%'"
+        )
         os.kill(owner.process.pid, signal.SIGSTOP)
         holder.execute(text("COMMIT"))
     state = wait_for(engine, f"pid = {backend} AND state = 'idle in transaction'")

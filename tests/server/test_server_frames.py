@@ -8,7 +8,13 @@ import random
 from typing import Any
 
 from kingsbreakfast.engine import Rules, State
-from kingsbreakfast.server.tables import HUMAN, Seat, Table, state_frame, state_frames
+from kingsbreakfast.server.tables import (
+    HUMAN,
+    Seat,
+    Table,
+    state_frame,
+    state_frames,
+)
 from kingsbreakfast.server.wire import (
     Clock,
     ErrorFrame,

@@ -1,11 +1,14 @@
-"""One owner per table: leases in the store, taken over only when expired or handed over, and
-fencing — a process whose lease moved on can never commit a move again."""
+"""One owner per table and one lease per process: a table is taken over only when its
+owner's lease ran out or it was handed over; fencing — a process that lost a table can never
+commit a move for it again; and a process renews one row however many tables it holds."""
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
+from sqlalchemy import event
 
 from kingsbreakfast.engine import State
 from kingsbreakfast.server.master import Master
@@ -31,31 +34,58 @@ def store(game_store: GameStore) -> GameStore:
     return game_store
 
 
-def test_a_lease_has_one_owner_until_it_expires_and_then_a_new_epoch(store: GameStore) -> None:
+def test_a_table_has_one_owner_until_its_lease_runs_out_and_then_a_new_epoch(
+    store: GameStore,
+) -> None:
     _game(store, "g")
-    assert store.acquire_lease("g", "A", 60.0) == 1
-    assert store.acquire_lease("g", "A", 60.0) == 1  # renewing one's own keeps the epoch
-    assert store.acquire_lease("g", "B", 60.0) is None
+    a, b, c = (store.register_process(name, 60.0) for name in "ABC")
+    assert store.acquire_lease("g", "A", a) == 1
+    assert store.acquire_lease("g", "A", a) == 1  # taking one's own keeps the epoch
+    assert store.acquire_lease("g", "B", b) is None
     assert store.orphans(10) == []
     store.want_lease("g", "B")
-    renewal = store.renew_leases("A", 60.0)
-    assert renewal.kept == {"g": 1} and renewal.wanted == {"g"}
-    store.release_leases("A", ["g"], 60.0)  # B asked: g is kept for B
-    assert store.acquire_lease("g", "C", 60.0) is None and store.orphans(10) == []
-    assert store.acquire_lease("g", "B", 60.0) == 2
-    store.release_leases("B", ["g"], 60.0)  # nobody asked: free for all
+    renewal = store.renew_process("A", a, 60.0)
+    assert renewal is not None and renewal.kept == {"g": 1} and renewal.wanted == {"g"}
+    store.release_leases("A", ["g"])  # B asked: g is kept for B while B lives
+    assert store.acquire_lease("g", "C", c) is None and store.orphans(10) == []
+    assert store.acquire_lease("g", "B", b) == 2
+    store.release_leases("B", ["g"])  # nobody asked: free for all
     assert store.orphans(10) == ["g"]
-    assert store.acquire_lease("g", "B", -1.0) == 3  # B's lease is already expired ...
-    assert store.acquire_lease("g", "C", 60.0) == 4  # ... so C takes it
-    assert store.renew_leases("B", 60.0).kept == {}
+    assert store.acquire_lease("g", "B", b) == 3
+    assert store.renew_process("B", b, -1.0) is not None  # B's lease has run out ...
+    assert store.orphans(10) == ["g"]
+    assert store.acquire_lease("g", "B", b) is None  # (B may take nothing meanwhile)
+    assert store.acquire_lease("g", "C", c) == 4  # ... so C takes g
+    renewal = store.renew_process("B", b, 60.0)  # B, awake again, learns it
+    assert renewal is not None and renewal.kept == {}
+    b2 = store.register_process("B", 60.0)  # registered anew (its row was gone) ...
+    assert b2 > b and store.renew_process("B", b, 60.0) is None  # ... the old epoch is over
+
+
+def test_a_stalled_process_wakes_with_the_tables_nobody_took(store: GameStore) -> None:
+    for name in ("g", "h"):
+        _game(store, name)
+    a = store.register_process("A", 60.0)
+    b = store.register_process("B", 60.0)
+    assert store.acquire_lease("g", "A", a) == 1 and store.acquire_lease("h", "A", a) == 1
+    store.renew_process("A", a, -1.0)  # A is paused past its lease
+    assert sorted(store.orphans(10)) == ["g", "h"]
+    assert store.acquire_lease("g", "B", b) == 2
+    assert store.orphans(10) == ["h"]
+    renewal = store.renew_process("A", a, 60.0)  # A wakes: g was taken, h is still its own
+    assert renewal is not None and renewal.kept == {"h": 1}
+    assert store.orphans(10) == []
 
 
 def test_a_fenced_write_is_refused_and_stores_nothing(store: GameStore) -> None:
     _game(store, "g")
     _game(store, "h")
-    assert store.acquire_lease("g", "A", -1.0) == 1  # expired at once
-    assert store.acquire_lease("h", "A", 60.0) == 1
-    assert store.acquire_lease("g", "B", 60.0) == 2  # B took g over
+    a = store.register_process("A", 60.0)
+    b = store.register_process("B", 60.0)
+    assert store.acquire_lease("g", "A", a) == 1
+    assert store.acquire_lease("h", "A", a) == 1
+    store.release_leases("A", ["g"])  # A let g go ...
+    assert store.acquire_lease("g", "B", b) == 2  # ... and B took g over
     results = store.append_actions(
         [("g", 0, 0, 1, False), ("h", 0, 0, 1, False)], ("A", {"g": 1, "h": 1})
     )
@@ -67,6 +97,32 @@ def test_a_fenced_write_is_refused_and_stores_nothing(store: GameStore) -> None:
     loaded = store.load("g")
     assert loaded is not None and loaded.actions == ((1, 2),)  # B's move only
     store.dispose()
+
+
+def test_renewing_writes_one_row_however_many_tables_are_held(db_url: str) -> None:
+    """An idle table costs no database write: the renewal updates the process's row only
+    (and reads which tables are still its own)."""
+    storage = Storage(db_url)
+    storage.migrate()
+    life = storage.register_process("A", 60.0)
+    for number in range(40):
+        _game(storage, f"g{number}")
+        assert storage.acquire_lease(f"g{number}", "A", life) == 1
+    written: list[tuple[str, int]] = []
+
+    def note(_conn: Any, cursor: Any, statement: str, *_args: Any) -> None:
+        if not statement.lstrip().upper().startswith("SELECT"):
+            written.append((statement.split()[0].upper(), cursor.rowcount))
+
+    event.listen(storage.engine, "after_cursor_execute", note)
+    try:
+        for _ in range(3):
+            renewal = storage.renew_process("A", life, 60.0)
+            assert renewal is not None and len(renewal.kept) == 40
+    finally:
+        event.remove(storage.engine, "after_cursor_execute", note)
+    assert written == [("UPDATE", 1)] * 3
+    storage.dispose()
 
 
 def test_an_owner_that_stopped_renewing_can_never_commit_again(db_url: str) -> None:
@@ -155,8 +211,40 @@ def test_a_dead_owners_table_goes_to_the_process_that_asked_for_it(store: GameSt
     """The process with the table's clients asked first; another process adopting orphans
     must not take the table from under it (the clients would have to chase it)."""
     _game(store, "g")
-    assert store.acquire_lease("g", "A", -1.0) == 1  # A died: its lease has run out
+    a = store.register_process("A", 60.0)
+    b, c = store.register_process("B", 60.0), store.register_process("C", 60.0)
+    assert store.acquire_lease("g", "A", a) == 1
+    store.renew_process("A", a, -1.0)  # A died: its lease has run out
     store.want_lease("g", "B")
-    assert store.acquire_lease("g", "C", 60.0) is None
-    assert store.acquire_lease("g", "B", 60.0) == 2
+    assert store.acquire_lease("g", "C", c) is None
+    assert store.acquire_lease("g", "B", b) == 2
     store.dispose()
+
+
+def test_after_a_database_outage_every_process_keeps_its_own_tables() -> None:
+    """The database away longer than a lease: every process's lease ran out. Back again,
+    no process takes another's tables for orphans before the other had a round to renew."""
+    from kingsbreakfast.server.memory_store import MemoryStore
+
+    async def main() -> None:
+        store = MemoryStore()
+        a = Master(store, bot_delay=3600.0, dealer=fixed_dealer, lease_seconds=0.3, owner="A")
+        b = Master(store, bot_delay=3600.0, dealer=fixed_dealer, lease_seconds=0.3, owner="B")
+        assert a.leases is not None and b.leases is not None
+        await a.open()
+        await b.open(migrate=False)
+        created, _ = await seated_table(a, 3)
+        assert await a.own(created.id) is not None and a.leases.holds(created.id)
+        b.leases.renew_every = 0.02  # B looks for orphans far more often than A renews
+        a.leases.renew_every = 0.25
+        await asyncio.sleep(0.3)
+        store.failing = True
+        await asyncio.sleep(0.8)  # longer than a lease: every lease has run out
+        store.failing = False
+        await asyncio.sleep(0.6)  # B has had many rounds, A has renewed since
+        assert a.leases.holds(created.id) and created.id in a.actors
+        assert created.id not in b.actors
+        await b.close()
+        await a.close()
+
+    asyncio.run(main())

@@ -132,11 +132,13 @@ async def _pause_take_over_and_wake(
 def test_an_owner_stalled_inside_its_lease_transaction_loses_the_table_in_bounded_time(
     tmp_path: Path,
 ) -> None:
-    """The CI hang of before: the owner frozen between its ``UPDATE leases`` and the commit
-    (``idle in transaction``), the successor's take waiting on the row lock for ever. Here
-    the owner is frozen exactly there, every time: the test holds the lease row so that the
-    owner's renewal waits inside its transaction, stops the owner, and lets the row go; the
-    renewal then completes on the server and sits uncommitted under a stopped client."""
+    """The CI hang of before: the owner frozen between its renewal's ``UPDATE`` and the
+    commit (``idle in transaction``), the successor's take waiting on the row lock for ever.
+    Here the owner is frozen exactly there, every time: the test holds the owner's process
+    row so that its renewal waits inside its transaction, stops the owner, and lets the row
+    go; the renewal then completes on the server and sits uncommitted under a stopped
+    client. A successor only reads process rows, so it takes the table once the unrenewed
+    lease runs out; the stalled session is ended by the server after the idle timeout."""
     assert POSTGRES_URL is not None
     url = empty_database(POSTGRES_URL)
     storage = Storage(url)
@@ -159,10 +161,15 @@ def test_an_owner_stalled_inside_its_lease_transaction_loses_the_table_in_bounde
         assert taken_after is not None, "the successor never got the table"
         waited = time.monotonic() - stalled_at
         assert waited <= IDLE + LEASE + 5.0, waited  # the idle timeout, the lease, a margin
-        with engine.connect() as connection:  # the stalled session was ended by the server
-            assert connection.execute(
-                text("SELECT count(*) FROM pg_stat_activity WHERE pid = :p"), {"p": backend}
-            ).scalar_one() == 0
+        ended = False
+        with engine.connect() as connection:  # the stalled session is ended by the server
+            while not ended and time.monotonic() - stalled_at < IDLE + 10.0:
+                ended = connection.execute(
+                    text("SELECT count(*) FROM pg_stat_activity WHERE pid = :p"),
+                    {"p": backend},
+                ).scalar_one() == 0
+                time.sleep(0.1)
+        assert ended, "the stalled session outlived the idle timeout"
         stored = storage.load(table_id)
         assert stored is not None and stored.status == "playing" and stored.actions == ()
     finally:

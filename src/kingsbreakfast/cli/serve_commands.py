@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -20,6 +21,23 @@ import typer
 from kingsbreakfast.cli.extras import lacking
 from kingsbreakfast.cli.options import LangOption, fail
 from kingsbreakfast.i18n import _
+
+
+class WebSocketLayer(StrEnum):
+    """uvicorn's WebSocket implementations (``auto``: websockets' sans-I/O one)."""
+
+    AUTO = "auto"
+    WEBSOCKETS_SANSIO = "websockets-sansio"
+    WEBSOCKETS = "websockets"
+    WSPROTO = "wsproto"
+
+
+class HttpLayer(StrEnum):
+    """uvicorn's HTTP parsers (``auto``: httptools when installed)."""
+
+    AUTO = "auto"
+    HTTPTOOLS = "httptools"
+    H11 = "h11"
 
 DB_ENV = "KINGSBREAKFAST_DB"
 RESTART_PAUSE = 1.0
@@ -132,6 +150,16 @@ def serve(
             "frame; off by default (see docs/server.md, Load)"
         ),
     ] = False,
+    ws: Annotated[
+        WebSocketLayer,
+        typer.Option(
+            help="uvicorn's WebSocket implementation (see docs/server.md, Load, for how "
+            "they compare)"
+        ),
+    ] = WebSocketLayer.AUTO,
+    http: Annotated[
+        HttpLayer, typer.Option(help="uvicorn's HTTP/1.1 parser")
+    ] = HttpLayer.AUTO,
     lang: LangOption = None,
 ) -> None:
     """Serve games in the browser: open http://HOST:PORT/ and share the table's link."""
@@ -198,6 +226,8 @@ def serve(
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         ws_per_message_deflate=ws_deflate,
+        ws=ws.value,
+        http=http.value,
         lifespan="on",
     )
 

@@ -51,7 +51,7 @@ from .scoring import (
 )
 from .setup import MAX_PLAYERS, MIN_PLAYERS, shuffled_deck
 from .state import State
-from .views import HandDict, HandView, Turn, TurnDict, View, ViewDict
+from .views import HandDict, HandView, Turn, TurnDict, View, ViewDict, turn_dict
 
 __all__ = [
     "ALL_ACTIONS",
@@ -108,5 +108,6 @@ __all__ = [
     "score",
     "score_hand",
     "shuffled_deck",
+    "turn_dict",
     "unseen_cards",
 ]

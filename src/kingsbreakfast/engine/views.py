@@ -196,14 +196,17 @@ class View:
                 "unseen": self.removed_unseen,
             },
             "hands": [hand.to_dict() for hand in self.hands],
-            "history": [_turn_dict(turn) for turn in self.history],
+            "history": [turn_dict(turn) for turn in self.history],
             "legal": [str(a) for a in self.legal_actions()],
         }
 
 
-def _turn_dict(turn: Turn) -> TurnDict:
+def turn_dict(turn: Turn) -> TurnDict:
+    """One history entry as a client is sent it (a broadcast encodes each turn once)."""
     entry: TurnDict = {"seat": turn.seat, **turn.action.to_record()}
     return entry
 
 
-__all__ = ["DISHES", "HandDict", "HandView", "Turn", "TurnDict", "View", "ViewDict"]
+__all__ = [
+    "DISHES", "HandDict", "HandView", "Turn", "TurnDict", "View", "ViewDict", "turn_dict",
+]

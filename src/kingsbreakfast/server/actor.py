@@ -427,12 +427,11 @@ class TableActor:
     ) -> bool:
         """Commit, then apply and broadcast; on a database fault nothing changes."""
         table = self.table
+        started = time.perf_counter()
         try:
-            with metrics.commit_timer():
-                await self.journal.append(
-                    table.id, table.version, seat, int(action), trial.is_over
-                )
+            await self.journal.append(table.id, table.version, seat, int(action), trial.is_over)
         except StorageError as error:
+            metrics.committed(started)
             log.warning("table %s: commit refused (%s)", table.id, error)
             if isinstance(error, LeaseLost):  # another process owns the table now
                 self.close(CloseReason.LET_GO)
@@ -442,6 +441,7 @@ class TableActor:
                     "the move could not be saved; try again in a moment", retryable=True,
                 )
             return False
+        metrics.committed(started)
         table.state = trial
         table.version += 1
         metrics.moved()

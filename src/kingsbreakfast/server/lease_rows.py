@@ -1,70 +1,161 @@
-"""The lease rows of the SQL store: one owning process per table in play (see
-:class:`~.models.LeaseRow` and docs/server.md, *Several processes*).
+"""The lease rows of the SQL store: a lease per server process, and per table in play the
+process that owns it (see :class:`~.models.ProcessRow`, :class:`~.models.LeaseRow` and
+docs/server.md, *Several processes*).
 
-Expiry is measured by PostgreSQL's own clock, so several machines need not agree on the
-time (SQLite, one machine, uses the server's).
+A process renews one row per round however many tables it holds, and a table's row is
+written only when the table changes hands or is asked for: an idle table costs no write.
+Expiry is measured by PostgreSQL's own clock, so several machines need not agree on the time
+(SQLite, one machine, uses the server's).
+
+Taking a table never waits on a row another session holds: a table's row that is locked (its
+owner is committing a move, or is stopped in the middle of one) answers "not now" at once,
+so the one database thread of a process is never parked behind someone else's stalled
+transaction; and the process rows are only read by others, never locked.
 """
 
 from __future__ import annotations
 
 import time
+from typing import Any
 
-from sqlalchemy import case, func, select, text, update
+from sqlalchemy import ColumnElement, func, literal, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
+from sqlalchemy.orm import aliased
 
-from .models import GameRow, LeaseRow
+from .models import GameRow, LeaseRow, ProcessRow
 from .store import Renewal, StorageError
+
+STALE_PROCESS_SECONDS = 3600.0
+"""A process row whose lease ran out this long ago and that no table names is deleted."""
+_LOCK_NOT_AVAILABLE = "55P03"
 
 
 class LeaseRows:
-    """Taking, asking for, renewing and releasing table leases."""
+    """A process's lease; taking, asking for and releasing tables."""
 
     engine: Engine
     is_sqlite: bool
 
-    def _now(self, connection: Connection) -> float:
+    def _now(self) -> ColumnElement[Any]:
         """The lease clock: the database's own on PostgreSQL, so several machines agree."""
         if self.is_sqlite:
-            return time.time()
-        return float(connection.execute(text("SELECT extract(epoch FROM clock_timestamp())"))
-                     .scalar_one())
+            return literal(time.time())
+        return func.date_part("epoch", func.clock_timestamp())
 
-    def acquire_lease(self, game_id: str, owner: str, seconds: float) -> int | None:
+    def _insert(self) -> Any:
+        return sqlite_insert if self.is_sqlite else pg_insert
+
+    # -- the process ------------------------------------------------------------------------
+    def register_process(self, owner: str, seconds: float) -> int:
         try:
             with self.engine.begin() as connection:
-                insert_lease = (sqlite_insert if self.is_sqlite else pg_insert)(LeaseRow)
-                connection.execute(
-                    insert_lease.values(game_id=game_id, owner=None, epoch=0, expires_at=0.0)
-                    .on_conflict_do_nothing(index_elements=["game_id"])
+                expires = self._now() + seconds
+                row = self._insert()(ProcessRow).values(
+                    name=owner, epoch=1, expires_at=expires
                 )
-                row = connection.execute(
-                    select(LeaseRow.owner, LeaseRow.epoch, LeaseRow.expires_at,
-                           LeaseRow.wanted_by)
-                    .where(LeaseRow.game_id == game_id)
-                    .with_for_update()
-                ).one()
-                now = self._now(connection)
-                if row.owner == owner:
-                    epoch = row.epoch
-                elif row.wanted_by not in (None, owner) and now < row.expires_at + seconds:
-                    return None  # another process asked first: it has the table's clients
-                elif row.expires_at < now or (
-                    row.owner is None and row.wanted_by in (None, owner)
-                ):
-                    epoch = row.epoch + 1
-                else:
-                    return None
-                connection.execute(
-                    update(LeaseRow)
-                    .where(LeaseRow.game_id == game_id)
-                    .values(owner=owner, epoch=epoch, expires_at=now + seconds, wanted_by=None)
-                )
+                connection.execute(row.on_conflict_do_update(
+                    index_elements=["name"],
+                    set_={"epoch": ProcessRow.epoch + 1, "expires_at": row.excluded.expires_at},
+                ))
+                epoch = connection.execute(
+                    select(ProcessRow.epoch).where(ProcessRow.name == owner)
+                ).scalar_one()
+                self._forget_stale_processes(connection)
                 return int(epoch)
         except SQLAlchemyError as error:
+            raise StorageError(f"the process was not registered: {type(error).__name__}") from error
+
+    def _forget_stale_processes(self, connection: Connection) -> None:
+        named = select(LeaseRow.owner).where(LeaseRow.owner.is_not(None))
+        wanting = select(LeaseRow.wanted_by).where(LeaseRow.wanted_by.is_not(None))
+        connection.execute(
+            ProcessRow.__table__.delete().where(  # type: ignore[attr-defined]
+                ProcessRow.expires_at < self._now() - STALE_PROCESS_SECONDS,
+                ProcessRow.name.not_in(named), ProcessRow.name.not_in(wanting),
+            )
+        )
+
+    def renew_process(self, owner: str, epoch: int, seconds: float) -> Renewal | None:
+        try:
+            with self.engine.begin() as connection:
+                renewed = connection.execute(
+                    update(ProcessRow)
+                    .where(ProcessRow.name == owner, ProcessRow.epoch == epoch)
+                    .values(expires_at=self._now() + seconds)
+                ).rowcount
+                if renewed == 0:
+                    return None
+                rows = connection.execute(
+                    select(LeaseRow.game_id, LeaseRow.epoch, LeaseRow.wanted_by)
+                    .where(LeaseRow.owner == owner)
+                ).all()
+        except SQLAlchemyError as error:
+            raise StorageError(f"the lease was not renewed: {type(error).__name__}") from error
+        return Renewal(
+            kept={g: e for g, e, _w in rows},
+            wanted=frozenset(g for g, _e, w in rows if w is not None),
+        )
+
+    def retire_process(self, owner: str) -> None:
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(
+                    update(LeaseRow).where(LeaseRow.owner == owner).values(owner=None)
+                )
+                connection.execute(
+                    ProcessRow.__table__.delete()  # type: ignore[attr-defined]
+                    .where(ProcessRow.name == owner)
+                )
+        except SQLAlchemyError as error:
+            raise StorageError(f"the process was not retired: {type(error).__name__}") from error
+
+    # -- tables -------------------------------------------------------------------------------
+    def acquire_lease(self, game_id: str, owner: str, epoch: int) -> int | None:
+        try:
+            with self.engine.begin() as connection:
+                return self._acquire(connection, game_id, owner, epoch)
+        except OperationalError as error:
+            if getattr(error.orig, "sqlstate", None) == _LOCK_NOT_AVAILABLE:
+                return None  # its owner is in the middle of a write: not now
             raise StorageError(f"the lease was not taken: {type(error).__name__}") from error
+        except SQLAlchemyError as error:
+            raise StorageError(f"the lease was not taken: {type(error).__name__}") from error
+
+    def _acquire(self, connection: Connection, game_id: str, owner: str,
+                 epoch: int) -> int | None:
+        connection.execute(
+            self._insert()(LeaseRow).values(game_id=game_id, owner=None, epoch=0)
+            .on_conflict_do_nothing(index_elements=["game_id"])
+        )
+        row = connection.execute(
+            select(LeaseRow.owner, LeaseRow.epoch, LeaseRow.wanted_by)
+            .where(LeaseRow.game_id == game_id)
+            .with_for_update(nowait=True)
+        ).one()
+        names = {name for name in (owner, row.owner, row.wanted_by) if name is not None}
+        lives = {
+            name: (life, alive) for name, life, alive in connection.execute(
+                select(ProcessRow.name, ProcessRow.epoch, ProcessRow.expires_at >= self._now())
+                .where(ProcessRow.name.in_(sorted(names)))
+            )
+        }
+        if lives.get(owner) != (epoch, True):
+            return None  # our own lease ran out (or is registered anew): not now
+        if row.owner == owner:
+            return int(row.epoch)
+        if row.wanted_by not in (None, owner) and lives.get(row.wanted_by, (0, False))[1]:
+            return None  # another process asked first: it has the table's clients
+        if row.owner is not None and lives.get(row.owner, (0, False))[1]:
+            return None
+        taken = int(row.epoch) + 1
+        connection.execute(
+            update(LeaseRow).where(LeaseRow.game_id == game_id)
+            .values(owner=owner, epoch=taken, wanted_by=None)
+        )
+        return taken
 
     def want_lease(self, game_id: str, owner: str) -> None:
         try:
@@ -78,38 +169,15 @@ class LeaseRows:
         except SQLAlchemyError as error:
             raise StorageError(f"the lease was not asked for: {type(error).__name__}") from error
 
-    def renew_leases(self, owner: str, seconds: float) -> Renewal:
-        try:
-            with self.engine.begin() as connection:
-                now = self._now(connection)
-                rows = connection.execute(
-                    update(LeaseRow)
-                    .where(LeaseRow.owner == owner)
-                    .values(expires_at=now + seconds)
-                    .returning(LeaseRow.game_id, LeaseRow.epoch, LeaseRow.wanted_by)
-                ).all()
-        except SQLAlchemyError as error:
-            raise StorageError(f"the leases were not renewed: {type(error).__name__}") from error
-        return Renewal(
-            kept={g: e for g, e, _w in rows},
-            wanted=frozenset(g for g, _e, w in rows if w is not None),
-        )
-
-    def release_leases(self, owner: str, game_ids: list[str], seconds: float) -> None:
+    def release_leases(self, owner: str, game_ids: list[str]) -> None:
         if not game_ids:
             return
         try:
             with self.engine.begin() as connection:
-                now = self._now(connection)
                 connection.execute(
                     update(LeaseRow)
                     .where(LeaseRow.owner == owner, LeaseRow.game_id.in_(game_ids))
-                    .values(
-                        owner=None,
-                        # kept for the process that asked, for one lease; free for all else
-                        expires_at=case((LeaseRow.wanted_by.is_(None), 0.0),
-                                        else_=now + seconds),
-                    )
+                    .values(owner=None)  # wanted_by stays: kept for the process that asked
                 )
         except SQLAlchemyError as error:
             raise StorageError(f"the leases were not released: {type(error).__name__}") from error
@@ -121,18 +189,25 @@ class LeaseRows:
             raise StorageError(f"the orphans were not read: {type(error).__name__}") from error
 
     def _orphans(self, limit: int) -> list[str]:
+        holder = aliased(ProcessRow)
+        asker = aliased(ProcessRow)
+        now = self._now()
         with self.engine.begin() as connection:
-            now = self._now(connection)
             rows = connection.execute(
                 select(GameRow.id)
                 .outerjoin(LeaseRow, LeaseRow.game_id == GameRow.id)
+                .outerjoin(holder, holder.name == LeaseRow.owner)
+                .outerjoin(asker, asker.name == LeaseRow.wanted_by)
                 .where(
                     GameRow.status == "playing",
-                    (LeaseRow.game_id.is_(None)) | (LeaseRow.expires_at < now)
-                    | (LeaseRow.owner.is_(None) & LeaseRow.wanted_by.is_(None)),
+                    LeaseRow.game_id.is_(None)
+                    | (LeaseRow.owner.is_not(None)
+                       & (holder.name.is_(None) | (holder.expires_at < now)))
+                    | (LeaseRow.owner.is_(None)
+                       & (LeaseRow.wanted_by.is_(None) | asker.name.is_(None)
+                          | (asker.expires_at < now))),
                 )
                 .order_by(func.random())  # processes adopting at once rarely collide
                 .limit(limit)
             ).all()
         return [row[0] for row in rows]
-

@@ -1,10 +1,13 @@
-"""This process's side of table ownership: which tables it holds a lease on, under which
-epoch, and how it takes one.
+"""This process's side of table ownership: its own lease, which tables it holds under
+which epoch, and how it takes one.
 
-The lease rows live in the store (see :class:`~.store.GameStore`); this is the bookkeeping
-the table actors' writes are fenced with. A process that wants a table another one holds
-says so in the lease row and waits: the holder hands it over at its next renewal, or the
-lease expires if the holder is gone.
+A process holds one lease (a row in the store, see :class:`~.store.GameStore`) renewed a few
+times per lease however many tables it holds; every table whose row names the process is
+its own while that lease lasts. This is the bookkeeping the table actors' writes are fenced
+with: a move is stored only while the table's row still names this process and the epoch
+it took the table at. A process that wants a table another one holds says so in the table's
+row and waits: the holder hands it over at its next renewal, or the holder's lease runs out
+if it is gone.
 """
 
 from __future__ import annotations
@@ -52,6 +55,21 @@ class Leases:
         """Seconds between renewals: a lease survives two missed rounds."""
         self.owner = owner or process_name()
         self.epochs: dict[str, int] = {}
+        """The tables held, each with the epoch it was taken at."""
+        self.life: int | None = None
+        """This process's lease epoch in the store (None: not registered, or the lease row
+        was found gone)."""
+        self._registering = asyncio.Lock()
+
+    async def register(self) -> int:
+        """The process's lease, started (again) if it has none."""
+        async with self._registering:
+            if self.life is None:
+                self.life = await self.journal.call(
+                    self.journal.store.register_process, self.owner, self.seconds
+                )
+                log.info("process %s: lease taken (epoch %d)", self.owner, self.life)
+            return self.life
 
     def fence(self) -> Fence:
         return self.owner, dict(self.epochs)
@@ -66,9 +84,8 @@ class Leases:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
         while True:
-            epoch = await self.journal.call(
-                store.acquire_lease, game_id, self.owner, self.seconds
-            )
+            life = await self.register()
+            epoch = await self.journal.call(store.acquire_lease, game_id, self.owner, life)
             if epoch is not None:
                 self.epochs[game_id] = epoch
                 return True
@@ -88,7 +105,7 @@ class Leases:
         async with actor.lock:
             actor.close(CloseReason.HANDED_OVER)
             await self.journal.call(
-                self.journal.store.release_leases, self.owner, [actor.table.id], self.seconds
+                self.journal.store.release_leases, self.owner, [actor.table.id]
             )
 
 
@@ -100,34 +117,56 @@ async def keep_leases(
     leases: Leases, actors: Mapping[str, TableActor],
     adopt: Callable[[str], Awaitable[None]],
 ) -> None:
-    """Renew this process's leases a few times per lease, close the tables it lost, hand
-    over those another process has clients for, and ``adopt`` orphaned tables (a dead
-    owner's tables nobody asked for yet: their bots and clocks must go on). ``actors``: the
-    registry's live mapping of the tables held here."""
+    """Renew this process's lease a few times per lease (one row, whatever the number of
+    tables), close the tables it lost, hand over those another process has clients for,
+    and ``adopt`` orphaned tables (a dead owner's tables nobody asked for yet: their bots
+    and clocks must go on). A process that was paused past its lease finds at its next
+    renewal which of its tables were taken meanwhile, and closes just those. ``actors``:
+    the registry's live mapping of the tables held here."""
     journal = leases.journal
     store = journal.store
     loop = asyncio.get_running_loop()
+    renewed_at = loop.time()
+    back_at = renewed_at - leases.seconds
     while True:
         started = loop.time()
         try:
-            renewal = await journal.call(store.renew_leases, leases.owner, leases.seconds)
-            for table_id in [t for t in list(leases.epochs) if t not in renewal.kept]:
+            life = await leases.register()
+            held = dict(leases.epochs)  # tables taken while the renewal runs are not judged
+            renewal = await journal.call(store.renew_process, leases.owner, life, leases.seconds)
+            if renewal is None:  # the row is gone: register again, then judge the tables
+                log.warning("process %s: lease row gone; registering again", leases.owner)
+                leases.life = None
+                life = await leases.register()
+                renewal = await journal.call(store.renew_process, leases.owner, life,
+                                             leases.seconds)
+            kept = {} if renewal is None else renewal.kept
+            lost = [t for t, epoch in held.items()
+                    if kept.get(t) != epoch and leases.epochs.get(t) == epoch]
+            for table_id in lost:
                 log.warning("table %s: lease lost", table_id)
                 actor = actors.get(table_id)
                 if actor is None:
                     leases.forget(table_id)
                 else:
                     actor.close(CloseReason.LET_GO)
-            for table_id in renewal.wanted:
+            for table_id in () if renewal is None else renewal.wanted:
                 actor = actors.get(table_id)
                 if actor is not None:
                     await leases.hand_over(actor)
-            for table_id in await journal.call(store.orphans, KEEPER_ORPHANS):
+            # back after the database was away: the others' leases ran out as ours did, so
+            # they get a lease's time to renew before anything of theirs is taken for orphaned
+            now = loop.time()
+            if now - renewed_at > leases.seconds:
+                back_at = now
+            renewed_at = now
+            waiting = now - back_at < leases.seconds
+            for table_id in () if waiting else await journal.call(store.orphans, KEEPER_ORPHANS):
                 if table_id not in actors:
-                    with suppress(LobbyError):
+                    with suppress(LobbyError, StorageError):
                         await adopt(table_id)
         except StorageError as error:  # the database is away: keep trying; fencing guards
             log.warning("lease keeper: %s", error)
-        except Exception:  # never let the keeper die: without it every lease would lapse
+        except Exception:  # never let the keeper die: without it the lease would lapse
             log.exception("lease keeper failed; going on")
         await asyncio.sleep(max(0.0, leases.renew_every - (loop.time() - started)))

@@ -149,12 +149,9 @@ class Master:
             actor.close(CloseReason.SHUTDOWN)
         await asyncio.gather(*self.hall.tasks, return_exceptions=True)
         self.hall.bot_thread.shutdown(wait=False, cancel_futures=True)
-        if self.leases is not None and self.leases.epochs:
-            with suppress(StorageError):
-                await self.journal.call(
-                    self.storage.release_leases, self.leases.owner, list(self.leases.epochs),
-                    self.leases.seconds,
-                )
+        if self.leases is not None and self.leases.life is not None:
+            with suppress(StorageError):  # every table let go, the process's lease ended
+                await self.journal.call(self.storage.retire_process, self.leases.owner)
         await self.journal.close()
 
     def _hold(self, table: Table) -> TableActor:
@@ -184,9 +181,7 @@ class Master:
     async def _release(self, table_id: str) -> None:
         assert self.leases is not None
         with suppress(StorageError):
-            await self.journal.call(
-                self.storage.release_leases, self.leases.owner, [table_id], 0.0
-            )
+            await self.journal.call(self.storage.release_leases, self.leases.owner, [table_id])
 
     # -- finding a table's actor --------------------------------------------------------------
     async def own(

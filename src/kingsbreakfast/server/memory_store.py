@@ -30,8 +30,10 @@ class MemoryStore:
 
     def __init__(self) -> None:
         self.games: dict[str, GameRecord] = {}
-        self.leases: dict[str, tuple[str | None, int, float, str | None]] = {}
-        """Per table: owner, epoch, expiry (``clock()`` seconds), who wants it."""
+        self.leases: dict[str, tuple[str | None, int, str | None]] = {}
+        """Per table: owner, epoch, who wants it."""
+        self.processes: dict[str, tuple[int, float]] = {}
+        """Per process: its lease's epoch and expiry (``clock()`` seconds)."""
         self.clock = time.monotonic
         self.failing = False
         """While True every call raises :class:`StorageError` (a database outage)."""
@@ -149,51 +151,72 @@ class MemoryStore:
             return over[:limit]
 
     # -- leases ---------------------------------------------------------------------------
-    def acquire_lease(self, game_id: str, owner: str, seconds: float) -> int | None:
+    def _alive(self, name: str | None, now: float) -> bool:
+        held = self.processes.get(name) if name is not None else None
+        return held is not None and held[1] >= now
+
+    def register_process(self, owner: str, seconds: float) -> int:
+        with self._lock:
+            self._check()
+            epoch = self.processes.get(owner, (0, 0.0))[0] + 1
+            self.processes[owner] = (epoch, self.clock() + seconds)
+            return epoch
+
+    def renew_process(self, owner: str, epoch: int, seconds: float) -> Renewal | None:
+        with self._lock:
+            self._check()
+            held = self.processes.get(owner)
+            if held is None or held[0] != epoch:
+                return None
+            self.processes[owner] = (epoch, self.clock() + seconds)
+            kept: dict[str, int] = {}
+            wanted: set[str] = set()
+            for game_id, (held_by, table_epoch, who) in self.leases.items():
+                if held_by == owner:
+                    kept[game_id] = table_epoch
+                    if who is not None:
+                        wanted.add(game_id)
+            return Renewal(kept=kept, wanted=frozenset(wanted))
+
+    def retire_process(self, owner: str) -> None:
+        with self._lock:
+            self._check()
+            for game_id, (held_by, epoch, wanted) in list(self.leases.items()):
+                if held_by == owner:
+                    self.leases[game_id] = (None, epoch, wanted)
+            self.processes.pop(owner, None)
+
+    def acquire_lease(self, game_id: str, owner: str, epoch: int) -> int | None:
         with self._lock:
             self._check()
             now = self.clock()
-            held_by, epoch, expires, wanted = self.leases.get(game_id, (None, 0, 0.0, None))
-            if held_by != owner:
-                if wanted not in (None, owner) and now < expires + seconds:
-                    return None  # another process asked first: it has the table's clients
-                free = held_by is None and wanted in (None, owner)
-                if not free and expires >= now:
-                    return None
-                epoch += 1
-            self.leases[game_id] = (owner, epoch, now + seconds, None)
-            return epoch
+            if self.processes.get(owner, (0, 0.0))[0] != epoch or not self._alive(owner, now):
+                return None  # our own lease ran out (or is registered anew)
+            held_by, table_epoch, wanted = self.leases.get(game_id, (None, 0, None))
+            if held_by == owner:
+                return table_epoch
+            if wanted not in (None, owner) and self._alive(wanted, now):
+                return None  # another process asked first: it has the table's clients
+            if held_by is not None and self._alive(held_by, now):
+                return None
+            self.leases[game_id] = (owner, table_epoch + 1, None)
+            return table_epoch + 1
 
     def want_lease(self, game_id: str, owner: str) -> None:
         with self._lock:
             self._check()
             held = self.leases.get(game_id)
             if held is not None and held[0] not in (None, owner):
-                self.leases[game_id] = (*held[:3], owner)
+                self.leases[game_id] = (held[0], held[1], owner)
 
-    def renew_leases(self, owner: str, seconds: float) -> Renewal:
-        with self._lock:
-            self._check()
-            now = self.clock()
-            kept: dict[str, int] = {}
-            wanted: set[str] = set()
-            for game_id, (held_by, epoch, _expires, who) in self.leases.items():
-                if held_by == owner:
-                    self.leases[game_id] = (owner, epoch, now + seconds, who)
-                    kept[game_id] = epoch
-                    if who is not None:
-                        wanted.add(game_id)
-            return Renewal(kept=kept, wanted=frozenset(wanted))
-
-    def release_leases(self, owner: str, game_ids: list[str], seconds: float) -> None:
+    def release_leases(self, owner: str, game_ids: list[str]) -> None:
         with self._lock:
             self._check()
             for game_id in game_ids:
                 held = self.leases.get(game_id)
                 if held is not None and held[0] == owner:
-                    # kept for the process that asked, for one lease; free for all else
-                    expires = 0.0 if held[3] is None else self.clock() + seconds
-                    self.leases[game_id] = (None, held[1], expires, held[3])
+                    # kept for the process that asked, while it lives; free for all else
+                    self.leases[game_id] = (None, held[1], held[2])
 
     def orphans(self, limit: int) -> list[str]:
         with self._lock:
@@ -203,7 +226,9 @@ class MemoryStore:
             for game in self.games.values():
                 held = self.leases.get(game.id)
                 if game.status == "playing" and (
-                    held is None or held[2] < now or (held[0] is None and held[3] is None)
+                    held is None
+                    or (held[0] is not None and not self._alive(held[0], now))
+                    or (held[0] is None and (held[2] is None or not self._alive(held[2], now)))
                 ):
                     found.append(game.id)
             return found[:limit]

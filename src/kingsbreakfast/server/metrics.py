@@ -7,8 +7,7 @@ Nothing here names a player, a token or a card: only counts, codes and durations
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from time import perf_counter
 
 from prometheus_client import (
@@ -23,7 +22,7 @@ from prometheus_client.gc_collector import GCCollector
 from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
 
-__all__ = ["CONTENT_TYPE_LATEST", "commit_timer", "exposition", "moved", "refused", "watch"]
+__all__ = ["CONTENT_TYPE_LATEST", "committed", "exposition", "moved", "refused", "watch"]
 
 REGISTRY = CollectorRegistry(auto_describe=True)
 """Our own registry (the default one is shared with whatever else runs in the process);
@@ -58,13 +57,10 @@ def refused(code: str) -> None:
     _REFUSALS.labels(code=code[:40]).inc()
 
 
-@contextmanager
-def commit_timer() -> Iterator[None]:
-    start = perf_counter()
-    try:
-        yield
-    finally:
-        _COMMIT.observe(perf_counter() - start)
+def committed(started: float) -> None:
+    """A move's commit ended (stored or refused); ``started`` is its ``perf_counter()``.
+    A plain call rather than a context manager: this runs for every move."""
+    _COMMIT.observe(perf_counter() - started)
 
 
 def watch(tables: Callable[[], int], sockets: Callable[[], int]) -> None:

@@ -85,11 +85,13 @@ class ActionRow(Base):
 
 
 class LeaseRow(Base):
-    """Which server process owns a table in play, until when, and under which epoch.
+    """Which server process owns a table in play, and under which epoch.
 
     ``epoch`` grows by one each time the table changes hands; an action is stored only while
     its writer's (owner, epoch) is still the row's, checked in the same transaction, so a
-    process that lost its lease (paused, cut off) can never commit a move again.
+    process that lost the table (paused, cut off) can never commit a move again. The row is
+    written only when the table changes hands or is asked for: how long the owner's claim
+    lasts is its process's lease (:class:`ProcessRow`), renewed once for all its tables.
     """
 
     __tablename__ = "leases"
@@ -97,10 +99,24 @@ class LeaseRow(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     epoch: Mapped[int] = mapped_column(Integer)
-    expires_at: Mapped[float] = mapped_column(Float)
-    """Seconds since 1970 by the database's clock (PostgreSQL) or the server's (SQLite)."""
     wanted_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """A process that has a client for this table and asks the owner to hand it over."""
+
+
+class ProcessRow(Base):
+    """One server process of a cluster and its lease: every table whose lease row names it
+    is its own while ``expires_at`` lies ahead. One row update per renewal, however many
+    tables the process holds.
+
+    ``epoch`` counts the process's registrations (a renewal names it, so a row registered
+    again is not renewed by an older registration)."""
+
+    __tablename__ = "server_processes"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    epoch: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[float] = mapped_column(Float)
+    """Seconds since 1970 by the database's clock (PostgreSQL) or the server's (SQLite)."""
 
 
 class SeatHolderRow(Base):

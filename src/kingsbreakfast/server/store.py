@@ -80,7 +80,7 @@ class LeaseLost(StorageError):
 
 @dataclass(frozen=True, slots=True)
 class Renewal:
-    """What one round of lease renewal found."""
+    """What one round of a process's lease renewal found."""
 
     kept: dict[str, int]
     """Tables still ours, with their epochs."""
@@ -127,24 +127,35 @@ class GameStore(Protocol):
         refused action never takes the others down). With a ``fence``, an action is stored
         only if its table's lease is still the writer's, checked in the same transaction."""
 
-    # -- leases: one owner per table in play ------------------------------------------------
-    def acquire_lease(self, game_id: str, owner: str, seconds: float) -> int | None:
-        """Take or extend the table's lease if it is free, expired or already ``owner``'s;
-        answers the epoch held, or None while another process holds it. A table another
-        process asked for stays that process's to take until one lease after expiry."""
+    # -- leases: one owner per table in play, one lease per process ------------------------
+    def register_process(self, owner: str, seconds: float) -> int:
+        """Start (or start again) process ``owner``'s lease, running for ``seconds``;
+        answers its epoch, one more at each registration."""
+
+    def renew_process(self, owner: str, epoch: int, seconds: float) -> Renewal | None:
+        """Extend ``owner``'s lease (one row, however many tables it holds) and say which
+        tables are still its own; None when the lease is not there under that epoch any
+        more (register again)."""
+
+    def retire_process(self, owner: str) -> None:
+        """Shutting down: every table ``owner`` holds is let go and its lease ends."""
+
+    def acquire_lease(self, game_id: str, owner: str, epoch: int) -> int | None:
+        """Take the table for ``owner`` (its lease registered under ``epoch``) if it is
+        free, its owner's lease ran out, or it is already ``owner``'s; answers the table's
+        epoch (one more at each change of hands), or None while another process holds it,
+        or asked for it and is alive, or ``owner``'s own lease ran out."""
 
     def want_lease(self, game_id: str, owner: str) -> None:
         """Ask the table's current owner to hand it over (it has no client of ours)."""
 
-    def renew_leases(self, owner: str, seconds: float) -> Renewal:
-        """Extend every lease ``owner`` holds."""
-
-    def release_leases(self, owner: str, game_ids: list[str], seconds: float) -> None:
-        """Give tables up at once (handing over, shutting down). A table another process
-        asked for stays reserved for that process for ``seconds``."""
+    def release_leases(self, owner: str, game_ids: list[str]) -> None:
+        """Give tables up at once (handing over, a finished game). A table another process
+        asked for stays reserved for that process while it is alive."""
 
     def orphans(self, limit: int) -> list[str]:
-        """Tables in play whose lease expired or was released: nobody is playing them."""
+        """Tables in play nobody is playing: no lease row, an owner whose lease ran out, or
+        released with nobody (alive) waiting for them."""
 
     def load(self, game_id: str) -> GameRecord | None: ...
 

@@ -16,9 +16,10 @@ from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import Final, cast
 
-from orjson import Fragment
+from orjson import OPT_SORT_KEYS, Fragment
+from orjson import dumps as _dumps
 
-from kingsbreakfast.engine import Rules, State, TurnDict
+from kingsbreakfast.engine import Rules, State, turn_dict
 
 from .names import look_alike_key
 from .wire import Clock, SeatInfo, StateFrame, TableInfo, encode, shared_part
@@ -137,33 +138,44 @@ def state_frames(
     table: Table, seats: set[int | None], present: Collection[int | None] = ()
 ) -> dict[int | None, str]:
     """The frames of :func:`state_frame` for several seats at once, byte for byte the same,
-    with the parts every seat shares (the public history, the table's public information)
-    encoded once. Each seat's own part is still ``state.view(seat).to_dict()``."""
-    if table.state is None:
+    with every part the seats share encoded once: the table's public information, the
+    public history, and all of the view but its seat and the hands. Each hand a seat may
+    see in full (its own; every hand once the game is over) is taken from
+    ``state.view(seat)``; every other hand is the spectator's view of it, the same for
+    everyone."""
+    state = table.state
+    if state is None:
         return {seat: state_frame(table, seat, present) for seat in seats}
-    shared_table = shared_part(table.public_info(present))
-    shared_history: Fragment | None = None
-    clock = _clock(table)
+    public = state.view(None)
+    shared = replace(public, history=()).to_dict()
+    parts: dict[str, object] = {
+        key: Fragment(_dumps(value, option=OPT_SORT_KEYS)) for key, value in shared.items()
+        if key not in ("seat", "hands")
+    }
+    parts["history"] = Fragment(
+        _dumps([turn_dict(turn) for turn in public.history], option=OPT_SORT_KEYS)
+    )
+    hidden = [Fragment(_dumps(hand.to_dict(), option=OPT_SORT_KEYS)) for hand in public.hands]
+    scoring = public.score() if public.finished else None
+    frame_parts = {
+        "type": "state",
+        "table": shared_part(table.public_info(present)),
+        "version": table.version,
+        "score": None if scoring is None else Fragment(
+            _dumps(scoring.to_dict(), option=OPT_SORT_KEYS)
+        ),
+        "clock": _clock(table),
+    }
     frames: dict[int | None, str] = {}
     for seat in seats:
-        view = table.state.view(seat)
-        if shared_history is None:
-            shared_history = shared_part(view.to_dict()["history"])
-        scoring = view.score() if view.finished else None
-        view_dict = replace(view, history=()).to_dict()
-        # the history encoded once stands where the list would be: a Fragment is written
-        # out as exactly those bytes, so the frame is the JSON the list would have made
-        view_dict["history"] = cast("list[TurnDict]", shared_history)
-        frame: StateFrame = {
-            "type": "state",
-            "you": seat,
-            "table": shared_table,
-            "version": table.version,
-            "view": view_dict,
-            "score": None if scoring is None else scoring.to_dict(),
-            "clock": clock,
-        }
-        frames[seat] = encode(frame)
+        hands = hidden
+        if seat is not None and not public.finished:  # its own hand, with its draws
+            hands = hidden[:]
+            hands[seat] = Fragment(
+                _dumps(state.view(seat).hands[seat].to_dict(), option=OPT_SORT_KEYS)
+            )
+        view = {**parts, "seat": seat, "hands": hands}
+        frames[seat] = encode(cast("StateFrame", {**frame_parts, "you": seat, "view": view}))
     return frames
 
 

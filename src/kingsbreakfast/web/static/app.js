@@ -451,7 +451,9 @@ class TableSession {
       return `<li>${esc(t("seat.label", { seat: i + 1 }))}: ${name} ${marks.length ? `<em>(${esc(marks.join(", "))})</em>` : ""}</li>`;
     }).join("");
     const free = f.table.seats.some((s) => s.kind === "open");
-    const join = f.you === null ? (free ? `<form id="join" class="form inline"><label>${esc(t("lobby.yourName"))} <input name="name" required maxlength="32" value="${esc(savedName())}"></label><button class="primary" type="submit">${esc(t("wait.joinButton"))}</button></form>` : `<p>${esc(t("wait.full"))}</p>`) : "";
+    const me = account();  // an account sits under its own name: the form asks none
+    const nameField = me ? `<p class="playing-as">${esc(t("lobby.playingAs", { name: me.name }))}</p>` : `<label>${esc(t("lobby.yourName"))} <input name="name" required maxlength="32" value="${esc(savedName())}"></label>`;
+    const join = f.you === null ? (free ? `<form id="join" class="form inline">${nameField}<button class="primary" type="submit">${esc(t("wait.joinButton"))}</button></form>` : `<p>${esc(t("wait.full"))}</p>`) : "";
     const match = this.match && this.match.table === this.id ? `<div class="matching" id="matching">
         <p role="status"><strong>${esc(t("play.waiting", { players: f.table.seats.filter((s) => s.kind === "human").length, seats: f.table.num_seats }))}</strong></p>
         <p id="match-clock">${esc(t("play.startsBy", { time: durationText((this.match.deadline_ms - Date.now()) / 1000) }))}</p></div>` : "";
@@ -468,7 +470,7 @@ class TableSession {
       try { await navigator.clipboard.writeText(invite); announce(t("wait.copied")); } catch (_) { app.querySelector("#invite").select(); }
     });
     const joinForm = app.querySelector("#join");
-    if (joinForm) joinForm.addEventListener("submit", (e) => { e.preventDefault(); this.join(new FormData(e.target).get("name")); });
+    if (joinForm) joinForm.addEventListener("submit", (e) => { e.preventDefault(); this.join(me ? me.name : new FormData(e.target).get("name")); });
     const start = app.querySelector("#start");
     if (start) start.addEventListener("click", () => this.lobbyCall("start"));
     const leave = app.querySelector("#leave");
@@ -476,7 +478,7 @@ class TableSession {
   }
 
   async join(name) {
-    saveName(name);
+    if (!account()) saveName(name);
     try {
       const grant = await api("POST", `/api/tables/${this.id}/join`, { name });
       saveToken(this.id, grant.token);

@@ -29,7 +29,9 @@ _kb_services() {
   ldconfig -p | grep 'libatomic\.so\.1 ' >/dev/null || need+=(libatomic1)
   # the worker test asks which process listens on a port
   command -v ss >/dev/null 2>&1 || need+=(iproute2)
-  command -v cc >/dev/null 2>&1 || need+=(gcc)  # tests/test_c_playout.py builds the C playout
+  # tests/test_c_playout.py builds the C playout (libc6-dev: gcc only recommends the C headers)
+  command -v cc >/dev/null 2>&1 || need+=(gcc)
+  [ -f /usr/include/stdint.h ] || need+=(libc6-dev)
   if ((${#need[@]})); then
     echo "ci-services: installing ${need[*]}" >&2
     apt-get update -qq >&2

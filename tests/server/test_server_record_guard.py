@@ -1,6 +1,6 @@
 """A running game's full record (deck included) is served by nobody: not by the process that
 holds the table, and not by another process of the same site that reads the game from the
-store (``Master._finished`` behind ``record`` and ``replay_step``, and ``Master.find``,
+store (``Master.finished`` behind ``record`` and ``replay_step``, and ``Master.find``,
 which must not bring a running game back as if it were finished). Two masters on one
 database play the two processes; the cluster test asks through HAProxy."""
 

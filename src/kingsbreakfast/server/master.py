@@ -365,12 +365,12 @@ class Master:
     # -- archive --------------------------------------------------------------------------
     async def record(self, table_id: str) -> dict[str, Any]:
         """The full ``kingsbreakfast/1`` record, only once the game is over."""
-        state, names = await self._finished(table_id)
+        state, names = await self.finished(table_id)
         return Record.from_state(state, names).to_dict()
 
     async def replay_step(self, table_id: str, step: int) -> ReplayStep:
         """The finished game as it stood after ``step`` actions, every hand shown."""
-        state, names = await self._finished(table_id)
+        state, names = await self.finished(table_id)
         answer = replay_step(state, names, step)
         actor = self.actors.get(table_id)
         if actor is not None:
@@ -384,7 +384,10 @@ class Master:
                 )
         return answer
 
-    async def _finished(self, table_id: str) -> tuple[State, list[str]]:
+    async def finished(self, table_id: str) -> tuple[State, list[str]]:
+        """A game's final state and names, from its actor while it is in memory, else from
+        the store; refused (409 ``not_over``) while it is being played, so no one reads the
+        deck of a running game."""
         actor = self.actors.get(table_id)
         if actor is not None and actor.table.state is not None and actor.phase is Phase.OVER:
             return actor.table.state, actor.table.names()

@@ -14,8 +14,8 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from pydantic import BaseModel
 
+from ..lobby import LobbyError
 from ..master import Master
-from ..restore import restore
 from ..tables import OVER
 from .deps import MasterDep
 from .errors import ERRORS
@@ -45,19 +45,23 @@ async def _result(master: Master, game_id: str) -> GameResult | None:
     if found is not None:
         _kept.move_to_end(game_id)
         return found
+    try:  # the actor's final state while it is in memory, else the store's
+        state, _names = await master.finished(game_id)
+    except LobbyError:
+        return None
     record = await master.journal.call(master.storage.load, game_id)
-    if record is None or record.status != OVER:
-        return None
-    state = restore(record).state
-    if state is None or not state.is_over:
-        return None
+    stored = record is not None and record.status == OVER and record.finished_at is not None
     scoring = state.score()
     result = GameResult(
         id=game_id,
-        finished_at=record.finished_at.isoformat() if record.finished_at else None,
+        finished_at=(
+            record.finished_at.isoformat() if stored and record and record.finished_at else None
+        ),
         scores=list(scoring.points), discarded=list(scoring.discarded),
         winners=list(scoring.winners),
     )
+    if not stored:  # kept once the store has its end, so the time comes along
+        return result
     _kept[game_id] = result
     while len(_kept) > KEPT:
         _kept.popitem(last=False)

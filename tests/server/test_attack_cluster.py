@@ -14,11 +14,10 @@ from typing import Any
 
 import pytest
 
-from kingsbreakfast.server.storage import Storage
 from server.conftest import POSTGRES_URL
 from server.kb_attack import Sock, leaks
 from server.kb_cluster import Proxy, lobby, port_range, start_servers
-from server.kb_schema import empty_database
+from server.kb_schema import fresh_schema
 
 pytestmark = [
     pytest.mark.skipif(not POSTGRES_URL, reason="needs KINGSBREAKFAST_TEST_POSTGRES_URL (CI)"),
@@ -29,10 +28,8 @@ pytestmark = [
 
 def test_presence_and_consent_through_the_proxy(tmp_path: Path) -> None:
     assert POSTGRES_URL is not None
-    url = empty_database(POSTGRES_URL)
-    storage = Storage(url)
-    storage.migrate()
-    storage.dispose()
+    url = POSTGRES_URL
+    fresh_schema(url)
     ports = port_range()
     proxy = Proxy(ports[0], ports[1:3], tmp_path)
     servers = []

@@ -20,11 +20,10 @@ from websockets.exceptions import ConnectionClosed
 
 from kingsbreakfast.server.accounts import ADDRESS_FAILURES
 from kingsbreakfast.server.limits import ServerLimits
-from kingsbreakfast.server.storage import Storage
 from server.conftest import POSTGRES_URL
 from server.kb_browser import Browser
 from server.kb_cluster import Proxy, port_range, start_servers
-from server.kb_schema import empty_database
+from server.kb_schema import fresh_schema
 
 pytestmark = [
     pytest.mark.skipif(not POSTGRES_URL, reason="needs KINGSBREAKFAST_TEST_POSTGRES_URL (CI)"),
@@ -49,10 +48,8 @@ def post(proxy: Proxy, path: str, body: Any) -> tuple[int, Any]:
 
 def test_one_address_gets_one_sites_limits_however_many_workers(tmp_path: Path) -> None:
     assert POSTGRES_URL is not None
-    url = empty_database(POSTGRES_URL)
-    storage = Storage(url)
-    storage.migrate()
-    storage.dispose()
+    url = POSTGRES_URL
+    fresh_schema(url)
     ports = port_range()
     proxy = Proxy(ports[0], ports[4:7], tmp_path)
     servers = []

@@ -12,10 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from kingsbreakfast.server.storage import Storage
 from server.conftest import POSTGRES_URL
 from server.kb_cluster import Player, Proxy, lobby, owners, port_range, start_servers
-from server.kb_schema import empty_database
+from server.kb_schema import fresh_schema
 
 pytestmark = [
     pytest.mark.skipif(not POSTGRES_URL, reason="needs KINGSBREAKFAST_TEST_POSTGRES_URL (CI)"),
@@ -29,10 +28,8 @@ SEATS = 3
 
 def test_games_through_the_proxy_survive_killing_a_tables_owner(tmp_path: Path) -> None:
     assert POSTGRES_URL is not None
-    url = empty_database(POSTGRES_URL)
-    storage = Storage(url)
-    storage.migrate()  # once, before the servers start (they run with --no-migrate)
-    storage.dispose()
+    url = POSTGRES_URL
+    fresh_schema(url)  # once, before the servers start (they run with --no-migrate)
     ports = port_range()
     servers = []
     proxy = Proxy(ports[0], ports[1:4], tmp_path)

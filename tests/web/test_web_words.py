@@ -36,7 +36,8 @@ def test_no_rule_numbers_at_play_and_finished_games_tell_how_they_ended(
 
     page.goto(server.base + "/")
     line = page.locator("#archive li .finished").first
-    line.wait_for()
+    # the players are drawn at once, the points and the winner when the results arrive
+    line.locator(".winner-note").wait_for()
     text = line.inner_text()
     assert page.locator("#archive li time").first.get_attribute("datetime")
     assert re.search(r"Ann \d+ points?", text), text

@@ -73,10 +73,11 @@ def review(
 def review_explained() -> str:
     """What the review's numbers mean, in one sentence (the browser says the same)."""
     return _(
-        "For each of your choices, the master bot compares the move you made with its best "
-        "move from what you could see then (never the hidden cards): the points and the "
-        "share of the win it expects after each, and how much your move gave up; a big "
-        "loss gives up {threshold} or more of the win chance."
+        "For each choice, the master bot sets the move played beside its own best move from "
+        "what that player could see then (never the hidden cards): points lost is how many "
+        "fewer final points it expects after the move played, win chance lost how much "
+        "smaller a share of the win, and a big loss gives up {threshold} or more of the win "
+        "chance."
     )
 
 
@@ -125,7 +126,7 @@ def _review_table() -> Table:
 
     table = Table(box=None, header_style="bold", pad_edge=False)
     columns: tuple[tuple[str, Literal["left", "right"]], ...] = (
-        (_("move"), "right"), (_("round"), "right"), (_("your choice"), "left"),
+        (_("move"), "right"), (_("round"), "right"), (_("played"), "left"),
         (_("best move"), "left"), (_("points lost"), "right"), (_("win chance lost"), "right"),
         ("", "left"),
     )

@@ -109,8 +109,8 @@ def print_review(reviewed: SeatReview) -> None:
             "{count} turn had a single legal move and is not counted",
             "{count} turns had a single legal move and are not counted", reviewed.forced,
         ).format(count=reviewed.forced), markup=False)
-    out.print(_("Points lost in all: {points}; win chance lost in all: {share}").format(
-        points=_points(reviewed.points_lost), share=_share(reviewed.win_lost)), markup=False)
+    out.print(_("Points lost in all: {points}").format(points=_points(reviewed.points_lost)),
+              markup=False)
     out.print(ngettext(
         "{count} big loss", "{count} big losses", reviewed.big_losses,
     ).format(count=reviewed.big_losses), markup=False)

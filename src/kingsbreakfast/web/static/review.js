@@ -42,7 +42,7 @@ export class ReviewPage {
       this.error = "";
     } catch (err) {
       this.data = null;
-      this.error = errorText(err);
+      this.error = err && err.code === "not_over" ? t("review.notOver") : errorText(err);
     }
     if (!this.stopped) this.render();
   }
@@ -67,7 +67,7 @@ export class ReviewPage {
       const same = m.action === m.best;
       const mark = m.big_loss ? ` <strong class="loss-mark">${esc(t("review.bigLoss"))}</strong>` : "";
       return `<tr id="move-${m.move}" class="${m.big_loss ? "big-loss" : ""}${biggest.has(m.move) ? " costliest" : ""}">
-        <th scope="row">${m.move}</th><td>${m.round}</td>
+        <th scope="row">${m.move}<span class="round-note">${esc(t("game.round", { round: m.round }))}</span></th><td class="round-col">${m.round}</td>
         <td class="choice">${esc(actionText(m.action))}${mark}</td>
         <td class="choice">${same ? `<span aria-hidden="true">=</span><span class="visually-hidden">${esc(t("review.same"))}</span>` : esc(actionText(m.best))}</td>
         <td>${points(m.points_lost)}</td><td>${pct(m.win_lost)}</td></tr>`;
@@ -79,8 +79,8 @@ export class ReviewPage {
     const threshold = `${Math.round(100 * d.big_loss_threshold)}%`;
     const table = d.moves.length ? `<div class="scroll" tabindex="0" role="region" aria-label="${esc(t("review.choicesOf", { name: name(d.seat) }))}">
         <table class="review-table"><thead><tr>
-          <th scope="col">${esc(t("review.move"))}</th><th scope="col">${esc(t("review.round"))}</th>
-          <th scope="col">${esc(t("review.played"))}</th><th scope="col">${esc(t("review.best"))}</th>
+          <th scope="col">${esc(t("review.move"))}</th><th scope="col" class="round-col">${esc(t("review.round"))}</th>
+          <th scope="col" class="choice">${esc(t("review.played"))}</th><th scope="col" class="choice">${esc(t("review.best"))}</th>
           <th scope="col">${esc(t("review.pointsLost"))}</th><th scope="col">${esc(t("review.winLost"))}</th>
         </tr></thead><tbody>${rows}</tbody></table></div>` : `<p>${esc(t("review.none"))}</p>`;
     this.root.innerHTML = `<div class="review-page">
@@ -91,12 +91,12 @@ export class ReviewPage {
         <ul>
           <li>${esc(tCount("review.decisionsOne", "review.decisions", d.decisions))}</li>
           ${d.forced ? `<li>${esc(tCount("review.forcedOne", "review.forced", d.forced))}</li>` : ""}
-          <li>${esc(t("review.totals", { points: points(d.points_lost), share: pct(d.win_lost) }))}</li>
+          <li>${esc(t("review.totals", { points: points(d.points_lost) }))}</li>
           <li>${esc(tCount("review.bigLossesOne", "review.bigLosses", d.big_losses))}</li>
         </ul>
         ${costly ? `<h3>${esc(t("review.costliest"))}</h3><ol class="costliest-list">${costly}</ol>` : `<p>${esc(t("review.nothingLost"))}</p>`}
       </section>
-      <section class="panel review-moves" aria-labelledby="review-moves"><h2 id="review-moves">${esc(t("review.choicesOf", { name: name(d.seat) }))}</h2>${table}</section>
+      <section class="panel review-moves"><h2>${esc(t("review.choicesOf", { name: name(d.seat) }))}</h2>${table}</section>
       <p class="row"><a href="/replay/${esc(d.id)}" class="button" data-replay>${esc(t("review.replay"))}</a>
         <a href="/" class="button" data-home>${esc(t("replay.back"))}</a></p></div>`;
     this.wire();

@@ -20,7 +20,7 @@ pytest.importorskip("numpy")
 from budget import examples
 from kingsbreakfast.bots.hint import rank_actions
 from kingsbreakfast.bots.review import BIG_LOSS, BIGGEST, ReviewError, review_seat
-from kingsbreakfast.engine import DRAGON, Record, Rules, State, View, read_record
+from kingsbreakfast.engine import DEFAULT_RULES, DRAGON, Record, Rules, State, View, read_record
 
 
 def example(name: str) -> Record:
@@ -28,7 +28,7 @@ def example(name: str) -> Record:
     return read_record(text)
 
 
-def random_game(seed: int, players: int, rules: Rules = Rules()) -> State:
+def random_game(seed: int, players: int, rules: Rules = DEFAULT_RULES) -> State:
     rng = random.Random(seed)
     state = State.new(players, rng, 0, rules)
     while not state.is_over:

@@ -102,6 +102,7 @@ class Server:
                 if self.process.poll() is not None:
                     raise RuntimeError("the server did not start") from None
                 time.sleep(0.2)  # a child process starting: nothing to wait on but the port
+        self.process.terminate()  # not left running on the port
         raise RuntimeError("the server did not answer in 30 s")
 
     def stop(self) -> None:

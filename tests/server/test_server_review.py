@@ -3,6 +3,7 @@ worked out off the event loop and once per (game, seat)."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -128,3 +129,26 @@ def test_the_openapi_schema_describes_the_review(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     assert "/api/games/{game_id}/review" in schema["paths"]
     assert "SeatReviewOut" in schema["components"]["schemas"]
+
+
+def test_asks_that_arrive_together_share_one_working_out(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table_id, token = started_table(client)
+    play_out(client, table_id, token)
+    calls: list[int] = []
+
+    def counted(record: Any, seat: int) -> Any:
+        calls.append(seat)
+        return review_seat(record, seat)
+
+    monkeypatch.setattr(review_route, "review_seat", counted)
+
+    async def together() -> list[Any]:
+        master = client.app.state.master  # type: ignore[attr-defined]
+        return list(await asyncio.gather(
+            *(review_route.seat_review(master, table_id, "1") for _ in range(4))))
+
+    answers = client.portal.call(together)  # type: ignore[union-attr]
+    assert calls == [1] and all(answer == answers[0] for answer in answers)
+    assert not review_route._working  # nothing left behind once it is done

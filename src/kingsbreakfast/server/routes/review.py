@@ -79,7 +79,7 @@ class SeatReviewOut(BaseModel):
 
 
 _kept: OrderedDict[tuple[str, int], SeatReviewOut] = OrderedDict()
-_working: dict[tuple[str, int], asyncio.Future[SeatReviewOut]] = {}
+_working: dict[tuple[str, int], asyncio.Task[SeatReviewOut]] = {}
 _room = threading.BoundedSemaphore(AT_ONCE)
 
 
@@ -120,25 +120,27 @@ async def seat_review(master: Master, game_id: str, asked: str | None) -> SeatRe
     if found is not None:
         _kept.move_to_end(key)
         return found
-    pending = _working.get(key)
-    if pending is not None:
-        return await asyncio.shield(pending)
-    future: asyncio.Future[SeatReviewOut] = asyncio.get_running_loop().create_future()
-    _working[key] = future
-    try:
-        review = await asyncio.to_thread(_worked_out, Record.from_state(state, names), seat)
-        answer = _answer(game_id, names, review)
-    except BaseException as error:
-        future.set_exception(error)
-        future.exception()  # retrieved here, so an ask nobody else waited for stays quiet
-        raise
-    finally:
-        _working.pop(key, None)
-    future.set_result(answer)
-    _kept[key] = answer
+    working = _working.get(key)
+    if working is None:  # one task per (game, seat); it goes on if the asker goes away
+        working = asyncio.create_task(_work(game_id, names, Record.from_state(state, names),
+                                            seat))
+        _working[key] = working
+        working.add_done_callback(lambda done: _finished(key, done))
+    return await asyncio.shield(working)
+
+
+async def _work(game_id: str, names: list[str], record: Record, seat: int) -> SeatReviewOut:
+    answer = _answer(game_id, names, await asyncio.to_thread(_worked_out, record, seat))
+    _kept[game_id, seat] = answer
     while len(_kept) > KEPT:
         _kept.popitem(last=False)
     return answer
+
+
+def _finished(key: tuple[str, int], done: asyncio.Task[SeatReviewOut]) -> None:
+    _working.pop(key, None)
+    if not done.cancelled():
+        done.exception()  # seen here, so a failure nobody waited for is not reported twice
 
 
 @router.get("/api/games/{game_id}/review", response_model=SeatReviewOut, responses=ERRORS,

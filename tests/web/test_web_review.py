@@ -3,6 +3,7 @@ refused while the game is played, readable with the keyboard, on a phone and in 
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -22,9 +23,10 @@ SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 
 
 def screen(page: Any, name: str) -> None:
-    """A test artifact, copied to docs/screens/ (the pictures of every new state)."""
+    """A test artifact; with KINGSBREAKFAST_WRITE_SCREENS=1 also written to docs/screens/
+    (the pictures of every new state), as the terminal's screens are."""
     shot(page, name)
-    if SCREENS.is_dir():
+    if os.environ.get("KINGSBREAKFAST_WRITE_SCREENS") == "1" and SCREENS.is_dir():
         shutil.copyfile(ARTIFACTS / f"{name}.png", SCREENS / f"{name}.png")
 
 

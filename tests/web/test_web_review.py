@@ -3,10 +3,8 @@ refused while the game is played, readable with the keyboard, on a phone and in 
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,22 +14,12 @@ pytest.importorskip("numpy")
 
 from server.kb_live import LiveServer
 from web.auditing import assert_accessible
-from web.browsing import ARTIFACTS, no_sideways_scroll, shot
+from web.browsing import no_sideways_scroll, shot
 from web.playing import open_solo_table, play_to_the_end
-
-SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
-
-
-def screen(page: Any, name: str) -> None:
-    """A test artifact; with KINGSBREAKFAST_WRITE_SCREENS=1 also written to docs/screens/
-    (the pictures of every new state), as the terminal's screens are."""
-    shot(page, name)
-    if os.environ.get("KINGSBREAKFAST_WRITE_SCREENS") == "1" and SCREENS.is_dir():
-        shutil.copyfile(ARTIFACTS / f"{name}.png", SCREENS / f"{name}.png")
 
 
 @pytest.fixture(scope="module")
-def finished(server: LiveServer, browser: Any) -> dict[str, Any]:
+def finished(server: LiveServer, browser: Any) -> Iterator[dict[str, Any]]:
     """One solo game played to its end in the browser, as a guest named Ann (seat 0)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
@@ -44,7 +32,8 @@ def finished(server: LiveServer, browser: Any) -> dict[str, Any]:
     link.click()
     page.wait_for_selector(".review-table tbody tr")
     assert errors == []
-    return {"id": table_id, "href": href, "context": context, "page": page}
+    yield {"id": table_id, "href": href, "page": page}
+    context.close()
 
 
 def test_the_score_screen_leads_to_the_review_of_my_own_seat(
@@ -71,7 +60,7 @@ def test_the_score_screen_leads_to_the_review_of_my_own_seat(
     summary = page.locator(".review-summary").inner_text()
     assert "choices reviewed" in summary or "choice reviewed" in summary
     assert_accessible(page, "the review page")
-    screen(page, "review-en")
+    shot(page, "review-en")
 
 
 def test_the_costliest_choices_take_the_keyboard_to_their_rows(
@@ -106,7 +95,7 @@ def test_the_review_speaks_german_and_fits_a_phone_in_both_themes(
     assert "nie die verdeckten Karten" in page.locator(".explained").inner_text()
     assert page.locator(".review-table thead").inner_text().count("verloren") == 2
     assert_accessible(page, "the review page in German")
-    screen(page, "review-de")
+    shot(page, "review-de")
     page.select_option("#lang", "en")
     for code in ("en", "de"):
         for scheme in ("light", "dark"):
@@ -132,9 +121,9 @@ def test_the_review_speaks_german_and_fits_a_phone_in_both_themes(
             assert small_buttons == 0  # touch targets of 44 px
             assert_accessible(small, f"the review page on a phone ({code}, {scheme})")
             if scheme == "light":
-                screen(small, f"review-phone-{code}")
+                shot(small, f"review-phone-{code}")
             elif code == "en":
-                screen(small, "dark-review-phone-en")
+                shot(small, "dark-review-phone-en")
             phone.close()
 
 

@@ -109,9 +109,10 @@ class LessonScreen(GameScreen):
         lesson = self.session.lesson
         panel = self.query_one("#lesson-step", Static)
         text = Text(step_heading(lesson), style="bold")
-        body = lesson.text()
-        if body:
-            text.append("\n" + body)
+        step = lesson.step
+        if step is not None:  # the move asked for first: it shows even when the text scrolls
+            text.append("\n" + _(step.task), style="bold underline")
+            text.append("\n" + lesson.text())
         panel.update(text)
         self.query_one("#lesson", VerticalScroll).border_title = _("Lesson")
 
@@ -160,7 +161,9 @@ class LessonScoreScreen(ScoreScreen):
         self.query_one("#score-title", Static).update(
             Text(_("The end and the scoring"), style="bold underline"))
         self.query_one("#lesson-scoring", Static).update(Text("\n".join(lines)))
+        # the lesson's lines say the scoring and the winner in its own words
         self.query_one("#score-explain", Static).display = False
+        self.query_one("#score-winner", Static).display = False
         self.query_one("#score-keys", Static).update(Text(
             _("You have learnt the game. n: play a real game · q: leave the lesson"),
             style="bold"))

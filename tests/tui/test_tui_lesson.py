@@ -9,9 +9,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from rich.cells import cell_len
-
 import pytest
+from rich.cells import cell_len
 from textual.pilot import Pilot
 from tui_helpers import screen_text, settle
 

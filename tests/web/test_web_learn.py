@@ -12,12 +12,11 @@ import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
+from kingsbreakfast.i18n import LANGUAGES, language  # noqa: E402
+from kingsbreakfast.lesson import STEPS, LessonGame  # noqa: E402
 from server.kb_live import LiveServer  # noqa: E402
 from web.auditing import assert_accessible  # noqa: E402
 from web.browsing import no_sideways_scroll, shot  # noqa: E402
-
-from kingsbreakfast.i18n import LANGUAGES, language  # noqa: E402
-from kingsbreakfast.lesson import STEPS, LessonGame  # noqa: E402
 
 PHONE = {
     "viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
@@ -63,8 +62,8 @@ def open_lesson(page: Any, base: str, code: str) -> None:
     page.select_option("#lang", code)
     page.wait_for_function("c => document.documentElement.lang === c", arg=code)
     with language(code):
-        from kingsbreakfast.server.strings import catalog
         from kingsbreakfast.server.routes.pages import static_dir
+        from kingsbreakfast.server.strings import catalog
 
         words = catalog(static_dir(), code)
     assert page.inner_text("#learn-title") == words["learn.title"]

@@ -35,18 +35,15 @@ from .widgets import Board, GameLog, MoveList, StatusBar
 LESSON_BOT = "lesson"
 """The bots' kind in a lesson: they play the lesson's script, not a level."""
 
-NEXT_GAME = "play"
-"""What the lesson app leaves behind when the learner asks for a real game."""
-
 
 @dataclass
 class LessonSession(Game):
     """The lesson's game: the learner at seat 0, the bots playing the lesson's moves."""
 
-    lesson: Lesson = field(default_factory=lambda: Lesson(lesson_names("")))
+    lesson: Lesson = field(init=False)
 
     def __post_init__(self) -> None:
-        self.lesson = Lesson(self.names)
+        self.lesson = Lesson(tuple(self.names))
         if not self.log:
             self.log.append(self._opening())
 
@@ -157,7 +154,7 @@ class LessonScoreScreen(ScoreScreen):
 
     def retranslate(self) -> None:
         super().retranslate()
-        lines = scoring_lines(self.session.view(LEARNER), self.session.names)
+        lines = scoring_lines(self.session.view(LEARNER), tuple(self.session.names))
         self.query_one("#score-title", Static).update(
             Text(_("The end and the scoring"), style="bold underline"))
         self.query_one("#lesson-scoring", Static).update(Text("\n".join(lines)))

@@ -97,7 +97,7 @@ export class LessonPage {
     const stack = (d, n, take) => take
       ? `<button class="stack legal" data-take="${d}" aria-label="${esc(t("game.takeStack", { dish: dishName(d), count: n }))}">${cardHtml(d, esc(dishName(d)), n)}</button>`
       : `<div class="stack ${n ? "" : "empty"}" role="img" aria-label="${esc(t("game.stackLabel", { dish: dishName(d), count: n }))}">${cardHtml(d, esc(dishName(d)), n)}</div>`;
-    const tableStacks = DISHES.map((d) => stack(d, v.table[d], mine && legal.has("take " + d))).join("")
+    const tableStacks = DISHES.map((d) => stack(d, v.table[d], mine && !this.feeding && legal.has("take " + d))).join("")
       + `<div class="stack dragons ${v.table_dragons ? "" : "empty"}" role="img" aria-label="${esc(t("game.dragons", { count: v.table_dragons }))}">${cardHtml("dragon", esc(dishName("dragon")), v.table_dragons)}</div>`;
     const kingStacks = DISHES.map((d) => `<div class="stack ${v.king[d] ? "" : "empty"}" role="img" aria-label="${esc(t("game.kingLabel", { dish: dishName(d), count: v.king[d] }))}">${cardHtml(d, esc(dishName(d)), v.king[d])}</div>`).join("");
 

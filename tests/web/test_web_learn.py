@@ -56,7 +56,7 @@ class Learner:
         self.page.wait_for_selector(f'.game.lesson[data-step="{step}"]')
 
 
-def open_lesson(page: Any, base: str, code: str) -> None:
+def open_lesson(page: Any, base: str, code: str, screens: str | None = None) -> None:
     page.goto(base + "/")
     page.wait_for_selector("#lang")
     page.select_option("#lang", code)
@@ -67,6 +67,8 @@ def open_lesson(page: Any, base: str, code: str) -> None:
 
         words = catalog(static_dir(), code)
     assert page.inner_text("#learn-title") == words["learn.title"]
+    if screens:
+        shot(page, f"learn-lobby-{screens}")
     page.click("#learn-link")
     page.wait_for_url("**/learn")
 
@@ -125,12 +127,13 @@ def test_the_lesson_is_played_through_in_each_language(
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    open_lesson(page, server.base, code)
+    open_lesson(page, server.base, code, screens=code if code in ("en", "de") else None)
     learner = Learner(page, keyboard=code == "hu")  # one language by the keyboard alone
     play_lesson(learner, code, screens=code if code in ("en", "de") else None)
     # the end offers a real game: the lobby, where one starts
     learner.press("#real-game")
     page.wait_for_selector("form#create")
+    assert page.evaluate("document.activeElement.closest('#play-now') !== null")
     assert errors == []
     context.close()
 
@@ -148,6 +151,16 @@ def test_each_state_is_accessible_and_the_learner_may_leave(
     page.wait_for_selector("#lesson-word:not(:empty)")
     assert_accessible(page, "the lesson's kind word")
     learner.play("[data-take=cheese]", "draw")
+    # the language may change in the middle of the lesson: the step is told anew in it
+    page.select_option("#lang", "de")
+    with language("de"):
+        from kingsbreakfast.i18n import _
+
+        page.wait_for_function("t => document.querySelector('#turn')?.textContent === t",
+                               arg=_(STEPS[1].title))
+    page.select_option("#lang", "en")
+    page.wait_for_function("t => document.querySelector('#turn')?.textContent === t",
+                           arg=STEPS[1].title)
     learner.play("[data-act=draw]", "king")
     learner.play("[data-take=fruit]", "feed")
     learner.press("[data-act=feed]")

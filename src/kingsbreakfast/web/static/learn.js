@@ -164,6 +164,11 @@ export class LessonPage {
       else this.ask(act);
     }));
     this.app.querySelector("#leave-lesson").addEventListener("click", () => this.navigate("/"));
-    this.app.querySelector("#real-game")?.addEventListener("click", (e) => { e.preventDefault(); this.navigate("/"); });
+    // a real game: the lobby, with the keyboard at play now's first field
+    this.app.querySelector("#real-game")?.addEventListener("click", (e) => {
+      e.preventDefault();
+      this.navigate("/");
+      focusOn(this.app, "#play-now input, #play-now button");
+    });
   }
 }

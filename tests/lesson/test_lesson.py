@@ -4,11 +4,15 @@ R1–R12), and its deal really produces what the steps say."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from budget import examples
 from kingsbreakfast.engine import (
     CARD_IDS,
     DISHES,
     DRAW_ID,
+    NUM_ACTIONS,
     PLACE_DRAGON_ID,
     Action,
     Record,
@@ -136,3 +140,30 @@ def test_the_lesson_record_names_its_deck() -> None:
     record = lesson_record(("You", "Bob", "Cid", "Dee"))
     assert record.deck is not None and record.seed is None
     assert [CARD_IDS[c] for c in record.deck] == list(lesson_deck())
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.lists(st.integers(min_value=-1, max_value=NUM_ACTIONS - 1), max_size=150))
+def test_any_move_is_played_only_when_the_rules_and_the_step_allow_it(tries: list[int]) -> None:
+    """Whatever the learner tries (every action id, R5–R8; -1 stands for the step's own
+    move), a move is played exactly when it is legal (the engine's) and the step accepts it;
+    otherwise nothing changes. The steps go forward one at a time, never back, and the
+    learner is to move whenever the game is on."""
+    game = LessonGame()
+    last = 0
+    for number in tries:
+        if game.over:
+            break
+        step = game.lesson.step
+        assert step is not None and game.state.to_move == LEARNER
+        legal = game.state.legal_actions()
+        action = Action(number) if number >= 0 else (
+            step.example if step.example in legal else legal[0])
+        before = game.state.clone()
+        wanted = before.is_legal(action) and step.accepts(action)
+        word = game.offer(action)
+        assert (word is None) == wanted
+        if word is not None:
+            assert game.state == before and game.lesson.step is step
+        assert last <= game.lesson.index <= last + 1 or game.over
+        last = game.lesson.index

@@ -113,6 +113,7 @@ def test_the_lesson_is_played_through_by_keystrokes(code: str, size: tuple[int, 
             async with app.run_test(size=size) as pilot:
                 await play_lesson(pilot, app)
                 assert app.game.is_over
+                assert app.game.lesson.step is None  # type: ignore[attr-defined]
                 text = flat(fits(app, "scoring"))
                 assert flat(_("The end and the scoring")) in text
                 mine = app.game.state.score().players[0].points

@@ -18,7 +18,7 @@ from kingsbreakfast.i18n.errors import explain
 from kingsbreakfast.i18n.words import dish_name
 from kingsbreakfast.narrate import DEFAULT_NAMES
 
-from .script import LEARNER, PLAYERS, lesson_start, plain_choice, scripted_moves
+from .script import LEARNER, PLAYERS, WINE_TAKER, lesson_start, plain_choice, scripted_moves
 from .steps import STEPS, Step
 
 
@@ -76,10 +76,14 @@ class Lesson:
         step = self.step
         if step is None:
             return
-        if not step.to_the_end or over:
-            self.index += 1
         if over:
-            self.index = len(STEPS)
+            self.finish()
+        elif not step.to_the_end:
+            self.index += 1
+
+    def finish(self) -> None:
+        """The game is over (R10), whoever made its last move: only the scoring is left."""
+        self.index = len(STEPS)
 
     def title(self) -> str:
         step = self.step
@@ -89,7 +93,7 @@ class Lesson:
         step = self.step
         if step is None:
             return ""
-        return _(step.text).format(name=self.names[3])
+        return _(step.text).format(name=self.names[WINE_TAKER])
 
 
 def scoring_title() -> str:
@@ -187,5 +191,5 @@ class LessonGame:
             action = self.lesson.bot_move(state.view(seat))
             state.play(action, seat)
             self.bot_turns.append((seat, action))
-        if state.is_over and self.lesson.step is not None:
-            self.lesson.index = len(STEPS)
+        if state.is_over:
+            self.lesson.finish()

@@ -34,6 +34,8 @@ PLAYERS: Final = 4
 LEARNER: Final = 0
 """The learner's seat; the first cook (R2), so the learner moves first in round 1 (R5)."""
 FIRST_COOK: Final = 0
+WINE_TAKER: Final = 3
+"""The bot who takes 2 wine in round 4: the feed step names it (R8 spoils its wine)."""
 TAIL_SEED: Final = 25
 """Orders the cards no taught round uses (a fixed shuffle: every lesson is the same game)."""
 

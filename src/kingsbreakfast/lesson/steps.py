@@ -24,7 +24,8 @@ class Step:
     """The sections of docs/rules.md the step teaches."""
     title: str
     text: str
-    """What the step explains; ``{name}`` is filled with a bot's name where it says so."""
+    """What the step explains; ``{name}`` is filled with the name of the bot it speaks of
+    (:data:`~.script.WINE_TAKER`)."""
     task: str
     """The move asked for, in a few words (repeated when the learner does something else)."""
     accepts: Callable[[Action], bool]

@@ -67,6 +67,8 @@ class LessonSession(Game):
         entry = super().play(action)
         if learner:
             self.lesson.learned(action, self.state.is_over)
+        elif self.state.is_over:
+            self.lesson.finish()
         return entry
 
 

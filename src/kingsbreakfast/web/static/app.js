@@ -131,7 +131,7 @@ window.addEventListener("popstate", route);
 onLanguageChange(() => {
   nameThePage();
   renderHeader();
-  if (session) session.render();
+  if (session) { session.render(); session.chat.render(); }
   else if (location.pathname === "/rules") renderRules();
   else if (!routeAccount(location.pathname, app, navigate)) renderLobby();
 });

@@ -16,7 +16,7 @@ from kingsbreakfast.i18n import LANGUAGES, language  # noqa: E402
 from kingsbreakfast.lesson import STEPS, LessonGame  # noqa: E402
 from server.kb_live import LiveServer  # noqa: E402
 from web.auditing import assert_accessible  # noqa: E402
-from web.browsing import no_sideways_scroll, shot  # noqa: E402
+from web.browsing import no_sideways_scroll, shot, shots  # noqa: E402
 
 PHONE = {
     "viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
@@ -68,7 +68,7 @@ def open_lesson(page: Any, base: str, code: str, screens: str | None = None) -> 
         words = catalog(static_dir(), code)
     assert page.inner_text("#learn-title") == words["learn.title"]
     if screens:
-        shot(page, f"learn-lobby-{screens}")
+        shots(page, "learn-lobby", screens)
     page.click("#learn-link")
     page.wait_for_url("**/learn")
 

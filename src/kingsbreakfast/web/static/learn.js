@@ -119,7 +119,9 @@ export class LessonPage {
         ${feeds.map((a) => { const [, x, y] = a.split(" "); return `<button class="legal" data-act="${esc(a)}">${esc(t("hint.feed", { a: dishName(x), b: dishName(y) }))}</button>`; }).join("")}
         <button data-act="back">${esc(t("game.cancel"))}</button></div>`;
     } else if (mine) {
-      actions = `<div class="actions">
+      // a drawn dragon is shown to everyone (R7b) until it is used or placed (R7a)
+      const drawn = v.pending_dragon ? `<div class="stack" role="img" aria-label="${esc(t("game.dragonTitle"))}">${cardHtml("dragon", esc(dishName("dragon")))}</div>` : "";
+      actions = `<div class="actions">${drawn}
         ${legal.has("draw") ? `<button data-act="draw" class="legal">${esc(t("game.draw"))}</button>` : ""}
         ${feeds.length ? `<button data-act="feed" class="legal">${esc(v.pending_dragon ? t("game.dragonUse") : t("game.feed"))}</button>` : ""}
         ${legal.has("place_dragon") ? `<button data-act="place_dragon" class="legal">${esc(t("game.dragonPlace"))}</button>` : ""}

@@ -500,6 +500,7 @@ def _register_commands() -> None:
         learn_commands,
         play_commands,
         research_commands,
+        review_commands,
         serve_commands,
         sim_commands,
         train_commands,
@@ -511,6 +512,7 @@ def _register_commands() -> None:
     ):
         module.register(app)
     train_commands.register(app)
+    review_commands.register(app)
 
 
 _register_commands()

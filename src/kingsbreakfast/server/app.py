@@ -30,6 +30,7 @@ from .routes import (
     play,
     play_now,
     results,
+    review,
     shell,
     tables,
 )
@@ -108,7 +109,7 @@ def create_app(
     app.state.openers = openers
     app.add_middleware(BodyLimit, limit=bounds.body_bytes)
     install_errors(app)
-    areas = (accounts, at_table, leaving, learn, play_now, results, shell, tables, pages, health,
+    areas = (accounts, at_table, leaving, learn, play_now, results, review, shell, tables, pages,
              play)
     for area in areas:
         app.include_router(area.router)

@@ -110,7 +110,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=bounds.body_bytes)
     install_errors(app)
     areas = (accounts, at_table, leaving, learn, play_now, results, review, shell, tables, pages,
-             play)
+             health, play)
     for area in areas:
         app.include_router(area.router)
     static = static_dir()

@@ -497,6 +497,7 @@ def _register_commands() -> None:
     from kingsbreakfast.cli import (
         agent_commands,
         dataset_commands,
+        learn_commands,
         play_commands,
         research_commands,
         review_commands,
@@ -507,7 +508,7 @@ def _register_commands() -> None:
 
     for module in (
         play_commands, sim_commands, research_commands, serve_commands, agent_commands,
-        dataset_commands,
+        dataset_commands, learn_commands,
     ):
         module.register(app)
     train_commands.register(app)

@@ -17,6 +17,7 @@ import { confirmLeave, closeLeave } from "./leave.js";
 import { timeLeft, durationText } from "./clock.js";
 import { handScore, wholeHand, lastRound } from "./reckoning.js";
 import { ReviewPage } from "./review.js";
+import { LessonPage } from "./learn.js";
 
 const app = document.getElementById("app");
 const LOCK = '<svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true"><rect x="3" y="7" width="10" height="8" rx="1.5" fill="currentColor"/><path d="M5 7V5a3 3 0 0 1 6 0v2" stroke="currentColor" stroke-width="2" fill="none"/></svg>';
@@ -95,7 +96,7 @@ let playWait = (() => { try { return JSON.parse(document.getElementById("boot").
 // both in the player's language (the server writes them into the page for the first load).
 function nameThePage() {
   const path = location.pathname;
-  const page = /^\/t\//.test(path) ? "game.titleTable" : /^\/replay\//.test(path) ? "replay.title" : /^\/review\//.test(path) ? "review.pageTitle" : path === "/rules" ? "app.rules" : null;
+  const page = /^\/t\//.test(path) ? "game.titleTable" : /^\/replay\//.test(path) ? "replay.title" : /^\/review\//.test(path) ? "review.pageTitle" : path === "/rules" ? "app.rules" : path === "/learn" ? "learn.title" : null;
   document.title = page ? `${t(page)} · ${t("app.title")}` : t("app.title");
   document.querySelector('meta[name="description"]')?.setAttribute("content", t("app.description"));
 }
@@ -112,6 +113,7 @@ function route() {
   m = path.match(/^\/review\/([\w-]+)$/);  // a finished game's review (review.js)
   if (m) { session = new ReviewPage(app, m[1], Number(new URLSearchParams(location.search).get("seat")) || 0, navigate); return; }
   if (path === "/rules") { renderRules(); return; }
+  if (path === "/learn") { session = new LessonPage(app, navigate); return; }
   if (routeAccount(path, app, navigate)) return;
   renderLobby();
 }
@@ -153,6 +155,10 @@ async function renderLobby() {
         <button type="submit" class="primary">${esc(t("play.button"))}</button>
         <p class="error" role="alert" id="play-error"></p>
       </form>
+    </section><section class="panel learn-entry" aria-labelledby="learn-title">
+      <h2 id="learn-title">${esc(t("learn.title"))}</h2>
+      <p>${esc(t("learn.invite"))}</p>
+      <a href="/learn" class="button" id="learn-link" data-link>${esc(t("learn.start"))}</a>
     </section><section class="panel lobby-create">
       <h1>${esc(t("lobby.create"))}</h1>
       <p class="tagline">${esc(t("app.tagline"))}</p>
@@ -171,6 +177,7 @@ async function renderLobby() {
     </section>
     <section class="panel"><h2>${esc(t("lobby.publicTables"))}</h2><ul id="tables" class="table-list"></ul></section>
     <section class="panel"><h2>${esc(t("lobby.archive"))}</h2><ul id="archive" class="table-list"></ul></section>`;
+  app.querySelector("#learn-link").addEventListener("click", (e) => { e.preventDefault(); navigate("/learn"); });
   app.querySelector("#play-now").addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = new FormData(e.target);

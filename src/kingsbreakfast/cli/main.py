@@ -16,6 +16,7 @@ import typer
 
 from kingsbreakfast.bots import make_bot
 from kingsbreakfast.cli.options import (
+    LANGUAGE_ASKED,
     LangOption,
     VariantOption,
     fail,
@@ -59,9 +60,13 @@ def run(args: Sequence[str] | None = None) -> None:
     from kingsbreakfast.cli.errors import usage_error_line
 
     argv = list(sys.argv[1:] if args is None else args)
-    command = build_command(_language_asked(argv))
+    language = _language_asked(argv)
+    command = build_command(language)
     try:
-        code = command.main(argv, prog_name="kingsbreakfast", standalone_mode=False)
+        code = command.main(
+            argv, prog_name="kingsbreakfast", standalone_mode=False,
+            obj={LANGUAGE_ASKED: language},
+        )
     except typer.Abort:
         typer.echo(_("Aborted."), err=True)
         raise SystemExit(1) from None

@@ -17,10 +17,9 @@ from kingsbreakfast.i18n import (
 )
 from kingsbreakfast.i18n.errors import explain
 
-
 LANGUAGE_ASKED = "kingsbreakfast.language"
-"""The key in the context's ``obj`` for the language the whole line asks for (``--lang`` anywhere on it,
-else the environment's), found before the line is parsed."""
+"""The key in the context's ``obj`` for the language the whole line asks for (``--lang``
+anywhere on it, else the environment's), found before the line is parsed."""
 
 
 def use_language(ctx: typer.Context, lang: str | None) -> str | None:

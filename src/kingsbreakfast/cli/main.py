@@ -60,12 +60,11 @@ def run(args: Sequence[str] | None = None) -> None:
     from kingsbreakfast.cli.errors import usage_error_line
 
     argv = list(sys.argv[1:] if args is None else args)
-    language = _language_asked(argv)
-    command = build_command(language)
+    command = build_command(_language_asked(argv))
     try:
         code = command.main(
             argv, prog_name="kingsbreakfast", standalone_mode=False,
-            obj={LANGUAGE_ASKED: language},
+            obj={LANGUAGE_ASKED: _lang_on_the_line(argv)},
         )
     except typer.Abort:
         typer.echo(_("Aborted."), err=True)
@@ -79,9 +78,8 @@ def run(args: Sequence[str] | None = None) -> None:
     raise SystemExit(code if isinstance(code, int) else 0)
 
 
-def _language_asked(argv: Sequence[str]) -> str:
-    """The language ``--lang`` asks for anywhere on the line, else the environment's; an
-    unknown one is refused later, by the option itself, so the help falls back to English."""
+def _lang_on_the_line(argv: Sequence[str]) -> str | None:
+    """What the last ``--lang`` anywhere on the line says (None without one)."""
     asked: str | None = None
     for index, arg in enumerate(argv):
         if arg == "--":
@@ -90,8 +88,14 @@ def _language_asked(argv: Sequence[str]) -> str:
             asked = argv[index + 1]
         elif arg.startswith("--lang="):
             asked = arg.partition("=")[2]
+    return asked
+
+
+def _language_asked(argv: Sequence[str]) -> str:
+    """The language ``--lang`` asks for anywhere on the line, else the environment's; an
+    unknown one is refused later, by the option itself, so the help falls back to English."""
     try:
-        return choose_language(asked)
+        return choose_language(_lang_on_the_line(argv))
     except UnknownLanguageError:
         return DEFAULT
 

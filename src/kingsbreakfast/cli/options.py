@@ -18,8 +18,8 @@ from kingsbreakfast.i18n import (
 from kingsbreakfast.i18n.errors import explain
 
 LANGUAGE_ASKED = "kingsbreakfast.language"
-"""The key in the context's ``obj`` for the language the whole line asks for (``--lang``
-anywhere on it, else the environment's), found before the line is parsed."""
+"""The key in the context's ``obj`` for what a ``--lang`` anywhere on the line says (None
+without one), found before the line is parsed."""
 
 
 def use_language(ctx: typer.Context, lang: str | None) -> str | None:
@@ -31,12 +31,10 @@ def use_language(ctx: typer.Context, lang: str | None) -> str | None:
     """
     if lang is None and ctx.parent is not None:
         return lang
-    asked = ctx.obj.get(LANGUAGE_ASKED) if isinstance(ctx.obj, dict) else None
-    if lang is None and asked is not None:
-        # the line asked on one of its commands (``play --help --lang de``): the help that
-        # may be printed before that option is read speaks it already
-        set_language(asked)
-        return lang
+    if lang is None and isinstance(ctx.obj, dict):
+        # a ``--lang`` further on the line (``play --help --lang de``) chooses already: the
+        # help may be printed before that option is read
+        lang = ctx.obj.get(LANGUAGE_ASKED)
     try:
         set_language(choose_language(lang))
     except UnknownLanguageError as error:

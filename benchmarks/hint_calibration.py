@@ -27,6 +27,7 @@ win logit) and prints its numbers; fit it on other seeds than the ones reported.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import os
@@ -141,7 +142,7 @@ def rescore(samples: list[dict[str, Any]], bot: MasterBot) -> list[dict[str, Any
         key = (s["seed"], s["game"])
         if key not in games:
             games[key] = positions(*key, bot)[2]
-        at, view, action = next(c for c in games[key] if c[0] == s["at"])
+        _, view, action = next(c for c in games[key] if c[0] == s["at"])
         assert str(action) == s["action"]
         assert (s["raw_win"], s["raw_points"]) == before(view, action, bot)
         out.append({**s, **after(view, action)})
@@ -152,7 +153,7 @@ def table(samples: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
     """The win chance's calibration: predicted and observed mean by bin of the prediction."""
     edges = [0.0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0001]
     rows = []
-    for low, high in zip(edges, edges[1:], strict=False):
+    for low, high in itertools.pairwise(edges):
         inside = [s for s in samples if low <= s[key] < high]
         if inside:
             rows.append({

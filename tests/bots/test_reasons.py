@@ -68,7 +68,7 @@ def test_the_issue_s_move_is_explained() -> None:
     """Taking a dish the mover then holds more of than the king (R11), to keep the leader's
     cards of it from scoring (R9), is explained as such rather than looking like a blunder."""
     # 3 players (R4: 6 cards a table); seat 0 cooks first, seat 1 next
-    state = State(full_deck([2, 1, 1, 0, 0, 6] + [2, 2, 1, 1, 5, 4]), 3, 0)
+    state = State(full_deck([2, 1, 1, 0, 0, 6, 2, 2, 1, 1, 5, 4]), 3, 0)
     for move in ("take bread", "take ham", "take wine"):  # 2 cheese served (R9)
         state.play(move)
     state.play("take cheese")  # seat 1: 2 cheese x the king's 2, and 1 ham: the leader

@@ -32,7 +32,8 @@ from typing import Final
 from kingsbreakfast.engine import DISHES, NUM_DISHES, Action, View, score_hand
 
 KEYS: Final = (
-    "deny_leader", "deny_leader_discarded", "discarded", "scores", "draw", "feed_leader", "feed", "place", "pass",
+    "deny_leader", "deny_leader_discarded", "discarded", "scores", "draw", "feed_leader",
+    "feed", "place", "pass",
 )
 """Every reason key, in the order the docstring explains them."""
 
@@ -82,12 +83,13 @@ def reason(view: View, action: Action) -> Reason:
         first, second = action.dishes or (0, 0)
         if rival is not None:
             held = _known(view, rival)
-            for dish in (first, second):
-                if 0 < held[dish] <= king[dish]:  # the rival scores on it now (R11)
-                    return Reason("feed_leader", {"dish": DISHES[dish]})
+            for eaten in (first, second):
+                if 0 < held[eaten] <= king[eaten]:  # the rival scores on it now (R11)
+                    return Reason("feed_leader", {"dish": DISHES[eaten]})
         return Reason("feed", {"a": DISHES[first], "b": DISHES[second]})
-    dish = action.dish
-    assert dish is not None and dish < NUM_DISHES
+    taken = action.dish
+    assert taken is not None and taken < NUM_DISHES
+    dish: int = taken
     mine = _known(view, mover)
     served = view.table[dish]
     before, _ = score_hand(king, mine)

@@ -182,8 +182,16 @@ def summary(samples: list[dict[str, Any]]) -> dict[str, Any]:
         if (items := [s for s in samples if s["stage"] == stage])
     }
     exact_wrong = sum(1 for s in exact for p in s["played_points_all"] if p != s["points"])
+    # what the target's own noise alone would give: the mean of |mean of k playouts - its
+    # expectation| for a normal spread, sqrt(2/pi) * sd / sqrt(k)
+    floor = float(np.mean([
+        math.sqrt(2 / math.pi) * float(np.std(s["played_points_all"], ddof=1))
+        / math.sqrt(len(s["played_points_all"]))
+        for s in samples if len(s["played_points_all"]) > 1
+    ]))
     return {
         "positions": len(samples),
+        "points_noise_floor": round(floor, 3),
         "points_mae_before": mae(samples, "raw_points"),
         "points_mae_after": mae(samples, "points"),
         "exact_rows": len(exact),

@@ -499,6 +499,7 @@ def _register_commands() -> None:
         dataset_commands,
         play_commands,
         research_commands,
+        review_commands,
         serve_commands,
         sim_commands,
         train_commands,
@@ -510,6 +511,7 @@ def _register_commands() -> None:
     ):
         module.register(app)
     train_commands.register(app)
+    review_commands.register(app)
 
 
 _register_commands()

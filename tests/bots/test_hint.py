@@ -1,5 +1,5 @@
-"""The hint: every legal action valued by the master bot from what the asking seat can see,
-sorted by value, twins valued alike."""
+"""The hint: every legal action valued from what the asking seat can see, exact where the
+outcome is settled, sorted by the expected R12 result then points, twins valued alike."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 pytest.importorskip("numpy")
 
-from kingsbreakfast.bots.hint import ActionEstimate, rank_actions
+from kingsbreakfast.bots.hint import ActionEstimate, rank_actions, utility
+from kingsbreakfast.bots.reasons import KEYS
 from kingsbreakfast.engine import (
     FEED_PAIRS,
     UNSHUFFLED_DECK,
@@ -37,7 +38,7 @@ def test_ranks_every_legal_action_best_first() -> None:
     state = position(1)
     ranking = rank_actions(state.view(state.to_move), random.Random(0))
     assert {e.action for e in ranking} == set(state.legal_actions())
-    keys = [(e.win_chance, e.expected_points) for e in ranking]
+    keys = [utility(e.win_chance, e.expected_points) for e in ranking]
     assert keys == sorted(keys, reverse=True)  # by value, not by how often a search tried it
     assert ranking[0].behind == 0.0
     for e in ranking:
@@ -45,6 +46,7 @@ def test_ranks_every_legal_action_best_first() -> None:
         assert 0.0 <= e.win_chance <= 1.0
         assert e.expected_points >= 0.0
         assert e.behind == pytest.approx(ranking[0].win_chance - e.win_chance, abs=1e-6)
+        assert e.reason.key in KEYS
 
 
 def test_same_view_same_ranking_and_hidden_cards_do_not_matter() -> None:
@@ -93,8 +95,12 @@ def test_an_estimate_in_json_names_its_action_in_text() -> None:
     state = position(3)
     best = rank_actions(state.view(state.to_move), random.Random(0))[0]
     data = best.to_dict()
-    assert list(data) == ["action", "expected_points", "win_chance", "behind"]
+    assert list(data) == [
+        "action", "expected_points", "win_chance", "behind", "exact", "result", "reason",
+    ]
     assert data["action"] == str(best.action) and data["behind"] == best.behind
+    assert data["exact"] is best.exact and data["result"] == best.result
+    assert data["reason"] == {"key": best.reason.key, "params": best.reason.params}
     assert (data["expected_points"], data["win_chance"]) == (best.expected_points, best.win_chance)
 
 
@@ -164,3 +170,66 @@ def test_renaming_the_dishes_renames_the_hint(
         other = theirs[relabel(action, perm)]
         assert other.win_chance == pytest.approx(estimate.win_chance, abs=1e-6)
         assert other.expected_points == pytest.approx(estimate.expected_points, abs=1e-5)
+
+
+def game_4p(actions_played: int) -> tuple[State, list[Action]]:
+    """examples/game-4p after its first ``actions_played`` actions, and all its actions."""
+    from importlib import resources
+
+    from kingsbreakfast.engine import read_record
+
+    text = resources.files("kingsbreakfast.examples").joinpath("game-4p.json").read_text()
+    record = read_record(text)
+    state = State(record.deck, len(record.players), record.first_cook, record.rules)
+    for action in record.actions[:actions_played]:
+        state.play(action)
+    return state, list(record.actions)
+
+
+def test_the_last_move_of_game_4p_shows_the_exact_points_and_results() -> None:
+    """Seat 2's last move (R10: it ends the game) scores exactly 92, 88 or 83, each a win
+    (R12: no hidden card of seats 1 and 3 can lift them that high); each checked by replay."""
+    _, actions = game_4p(0)
+    state, _ = game_4p(len(actions) - 1)
+    ranking = rank_actions(state.view(state.to_move))
+    shown = {str(e.action): (e.expected_points, e.win_chance, e.exact, e.result)
+             for e in ranking}
+    assert shown == {
+        "take ham": (92.0, 1.0, True, "win"),
+        "take bread": (88.0, 1.0, True, "win"),
+        "take fruit": (83.0, 1.0, True, "win"),
+    }
+    assert [str(e.action) for e in ranking] == ["take ham", "take bread", "take fruit"]
+    for estimate in ranking:
+        replayed = state.clone()
+        replayed.play(estimate.action)
+        assert replayed.is_over
+        scoring = replayed.score()
+        assert scoring.points[state.to_move] == estimate.expected_points
+        assert scoring.winners == (state.to_move,)
+
+
+def test_a_seat_that_cannot_win_is_told_how_to_score_most() -> None:
+    """One move before the end of game-4p seat 1 cannot realistically win: the hint puts
+    take ham (played out: 67 points) before take bread (37: bread beyond the king's, R11)."""
+    _, actions = game_4p(0)
+    state, _ = game_4p(len(actions) - 2)
+    assert state.to_move == 1
+    ranking = rank_actions(state.view(1))
+    order = [str(e.action) for e in ranking]
+    assert order[0] == "take ham"
+    assert order.index("take ham") < order.index("take bread")
+    assert all(e.win_chance < 0.05 for e in ranking)
+    assert not any(e.exact for e in ranking)  # seat 2 still moves: nothing is settled
+    by_text = {str(e.action): e for e in ranking}
+    assert by_text["take bread"].reason.key in {"discarded", "deny_leader_discarded"}
+    assert by_text["take ham"].reason.key == "scores"
+    for text, played in (("take ham", 67), ("take bread", 37)):  # what seat 2 then did
+        replayed = state.clone()
+        replayed.play(text)
+        for action in actions[len(actions) - 1:]:
+            if replayed.is_legal(action):
+                replayed.play(action)
+        if not replayed.is_over:
+            replayed.play(replayed.legal_actions()[0])
+        assert replayed.score().points[1] == played

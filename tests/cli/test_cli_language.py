@@ -122,8 +122,17 @@ def test_hint_json_stays_english() -> None:
     done = run_command("--lang", "hu", "hint", "unfinished-4p", "--json")
     assert done.returncode == 0, done.stderr
     ranking = json.loads(done.stdout)
-    assert set(ranking[0]) == {"action", "expected_points", "win_chance", "behind"}
+    assert set(ranking[0]) == {"action", "expected_points", "win_chance", "behind", "exact",
+                               "result", "reason"}
     assert any(entry["action"].startswith(("take", "draw", "feed")) for entry in ranking)
+    # a reason is a key and dish ids for programs, never a translated sentence
+    keys = {entry["reason"]["key"] for entry in ranking}
+    assert keys <= {"deny_leader", "deny_leader_discarded", "discarded", "scores", "draw",
+                    "feed_leader", "feed", "place", "pass"}
+    for entry in ranking:
+        dish = entry["reason"]["params"].get("dish")
+        assert dish is None or dish in ("bread", "cheese", "ham", "chicken", "fruit", "cake",
+                                        "wine")
 
 
 def test_hint_checks_the_seat_and_names_whose_moves_are_ranked() -> None:

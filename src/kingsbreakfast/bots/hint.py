@@ -1,11 +1,30 @@
-"""Hints: the master bot's value of every legal action, so that players can learn.
+"""Hints: the value of every legal action, so that players can learn.
 
-Every legal action gets the same treatment: one evaluation by the master bot's network of
-the position it leaves (:mod:`.master`), from the view of the seat asking, so a hint never
-uses a card the asker cannot see. The rows are sorted by the estimated share of the win,
-then the expected points. The network reads dish-blind descriptions (:mod:`.features`), so
-two actions that differ only by which dish is which get exactly the same numbers; a search
-gave such twins different values and sorted them by how often it happened to try them.
+Every legal action gets the same treatment, from the view of the seat asking, so a hint never
+uses a card the asker cannot see:
+
+* where the action's outcome is settled (:mod:`.settled`: the mover's last action, with
+  nothing left that can change the mover's score), the row shows the exact final points,
+  worked out by the engine, and the exact result (R12) when that is certain too: ``exact``
+  is True and ``result`` says ``win``, ``shared`` or ``loss``;
+* elsewhere the master bot's network (:mod:`.master`) values the position the action
+  leaves, and :mod:`.calibration` corrects its two numbers by stage of the game, so that
+  they match what happens when the game is played out.
+
+**The order.** The rows are sorted by :func:`utility`, the expected R12 result with the
+points as a small part of it: ``win_chance + POINT_WORTH * expected_points``, one point being
+worth a ten-thousandth of a win. So a difference of win chance decides unless it is smaller
+than a hundredth of a percentage point per point of difference; a player whose chances are
+all near zero, or whose loss is settled, is told the move that scores most; equal win chances
+(a settled win for every move) are ordered by points. Ties keep the legal order. The weight
+is the largest of those ``benchmarks/hint_order.py`` tried that gave up no win share when
+played out (a thousandth gave up about 4 points of win share where it changed the first
+move).
+
+Each row has a :class:`~.reasons.Reason` (a key and parameters) that the front ends write in
+the player's language. The network reads dish-blind descriptions (:mod:`.features`), the
+correction depends only on the stage, and the settled numbers and reasons only on dish
+counts, so two actions that differ only by which dish is which get exactly the same numbers.
 """
 
 from __future__ import annotations
@@ -13,9 +32,15 @@ from __future__ import annotations
 import importlib.util
 import random
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import Final, TypedDict
 
 from kingsbreakfast.engine import Action, KingsBreakfastError, View
+
+from .reasons import Reason, reason
+from .settled import Result, settle
+
+POINT_WORTH: Final = 0.0001
+"""The share of a win one final point is worth in the hint's order (:func:`utility`)."""
 
 
 class HintUnavailableError(KingsBreakfastError, RuntimeError):
@@ -25,6 +50,14 @@ class HintUnavailableError(KingsBreakfastError, RuntimeError):
     code = "needs_extra"
 
 
+class ReasonDict(TypedDict):
+    """A reason in JSON: its key and parameters (dish ids, numbers), for each front end to
+    write in its player's language."""
+
+    key: str
+    params: dict[str, str | int]
+
+
 class ActionEstimateDict(TypedDict):
     """One estimate in JSON; ``action`` is the action's short text (``take ham``)."""
 
@@ -32,20 +65,31 @@ class ActionEstimateDict(TypedDict):
     expected_points: float
     win_chance: float
     behind: float
+    exact: bool
+    result: Result | None
+    reason: ReasonDict | None
 
 
 @dataclass(frozen=True, slots=True)
 class ActionEstimate:
-    """One legal action with what the master bot expects if it is played."""
+    """One legal action with what the hint expects if it is played."""
 
     action: Action
     expected_points: float
-    """Estimated final score (R11) of the player to move after this action."""
+    """Final score (R11) of the player to move after this action: exact when ``exact``,
+    else the calibrated estimate."""
     win_chance: float
-    """Estimated share (0-1) of the win for the player to move (R12; a shared win counts in
-    part)."""
+    """Share (0-1) of the win for the player to move (R12; a shared win counts in part):
+    exact when ``result`` is set, else the calibrated estimate."""
     behind: float
-    """How much win chance this action gives up against the best one (0 for the best)."""
+    """How much win chance this action gives up against the first row (0 for the first; below
+    0 when it has more win chance but ranks lower for its points)."""
+    exact: bool = False
+    """The points are certain (:mod:`.settled`): no hidden card or later move changes them."""
+    result: Result | None = None
+    """The R12 result when it is certain: ``win``, ``shared`` or ``loss``."""
+    reason: Reason | None = None
+    """Why, in rules facts (:mod:`.reasons`); every row of :func:`rank_actions` has one."""
 
     def to_dict(self) -> ActionEstimateDict:
         return {
@@ -53,7 +97,16 @@ class ActionEstimate:
             "expected_points": self.expected_points,
             "win_chance": self.win_chance,
             "behind": self.behind,
+            "exact": self.exact,
+            "result": self.result,
+            "reason": None if self.reason is None
+            else {"key": self.reason.key, "params": dict(self.reason.params)},
         }
+
+
+def utility(win_chance: float, expected_points: float) -> float:
+    """What the hint sorts by: the expected R12 result, then the points (module docstring)."""
+    return win_chance + POINT_WORTH * expected_points
 
 
 def rank_actions(view: View, rng: random.Random | None = None) -> list[ActionEstimate]:
@@ -61,31 +114,53 @@ def rank_actions(view: View, rng: random.Random | None = None) -> list[ActionEst
 
     Best means best for the player to move, and the numbers are the mover's. When the view
     belongs to another seat or a spectator, the mover's hidden draws are unknown and read as
-    nothing known about them. The ranking depends on the view alone (``rng`` is accepted so
-    that callers treat every hint alike; ties keep the legal order).
+    nothing known about them (and nothing is settled that depends on them). The ranking
+    depends on the view alone (``rng`` is accepted so that callers treat every hint alike;
+    ties keep the legal order).
     """
     if importlib.util.find_spec("numpy") is None:
         raise HintUnavailableError(
             "hints need numpy, from the 'tui' extra", packages="numpy", extra="tui"
         )
+    from . import calibration
     from .master import MasterBot, action_values
 
     del rng
     if view.to_move is None:
         raise ValueError("the game is over: there is no action to rank")
     weights = MasterBot().weights
-    valued = action_values(view, weights)
-    estimates = [
-        (action, round(min(1.0, max(0.0, win)), 6), round(max(0.0, points), 6))
-        for action, win, points in valued
+    stage = calibration.stage_of(view)
+    shares = {"win": 1.0, "loss": 0.0}
+    rows = []
+    for action, raw_win, raw_points in action_values(view, weights):
+        settled = settle(view, action)
+        points = calibration.points(stage, raw_points)
+        win = calibration.win_chance(stage, raw_win)
+        result = None
+        if settled is not None:
+            points = float(settled.points)
+            result = settled.result
+            if result is not None:
+                win = shares.get(result, settled.share)
+        rows.append(ActionEstimate(
+            action, round(points, 6), round(min(1.0, max(0.0, win)), 6), 0.0,
+            exact=settled is not None, result=result, reason=reason(view, action),
+        ))
+    rows.sort(key=lambda e: -utility(e.win_chance, e.expected_points))
+    top = rows[0].win_chance
+    return [
+        ActionEstimate(e.action, e.expected_points, e.win_chance, round(top - e.win_chance, 6),
+                       exact=e.exact, result=e.result, reason=e.reason)
+        for e in rows
     ]
-    best = max(win for _, win, _ in estimates)
-    rows = [
-        ActionEstimate(action, points, win, round(best - win, 6))
-        for action, win, points in estimates
-    ]
-    rows.sort(key=lambda e: (-e.win_chance, -e.expected_points))
-    return rows
 
 
-__all__ = ["ActionEstimate", "ActionEstimateDict", "HintUnavailableError", "rank_actions"]
+__all__ = [
+    "POINT_WORTH",
+    "ActionEstimate",
+    "ActionEstimateDict",
+    "HintUnavailableError",
+    "ReasonDict",
+    "rank_actions",
+    "utility",
+]

@@ -116,7 +116,7 @@ def hint(
         print("  " + line)
     explained = (strings.hint_explained() if viewer == state.to_move
                  else strings.hint_explained_for(state.to_move or 0))
-    print(textwrap.fill(explained, 78))
+    print(textwrap.fill(explained + " " + strings.hint_order(), 78))
 
 
 def tournament(

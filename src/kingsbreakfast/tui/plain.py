@@ -298,7 +298,7 @@ class PlainGame:
             return
         for line in hint_lines(ranking, width - 1):
             self.say(line)
-        self.say(strings.hint_explained())
+        self.say(strings.hint_explained() + " " + strings.hint_order())
 
     def _help(self) -> None:
         """The keys, one a line, then what the board shows (wrapped to the terminal)."""

@@ -27,9 +27,9 @@ from kingsbreakfast.i18n.words import dish_name
 
 from . import strings
 from .fit import fit_columns, fit_name
-from .hint_table import hint_columns, hint_row
+from .hint_table import hint_columns, hint_reason, hint_row
 from .language import TranslatedBindings, app_language
-from .moves import DISH_KEYS, first_dishes, second_dishes
+from .moves import DISH_KEYS, action_label, first_dishes, second_dishes
 from .opponents import rank_moves
 
 PLACE, USE = "place", "use"
@@ -148,6 +148,7 @@ class HintScreen(TranslatedBindings, ModalScreen[Action | None]):
             yield Static(strings.hint_title(), classes="title")
             yield Static(strings.hint_thinking(), id="hint-status")
             yield OptionList(id="hint-moves")
+            yield Static(id="hint-why")
             yield Static(id="hint-legend", classes="hint")
             yield Static(strings.hint_explained(), classes="hint", id="hint-explained")
             yield Static(strings.hint_footer(), classes="hint")
@@ -183,11 +184,15 @@ class HintScreen(TranslatedBindings, ModalScreen[Action | None]):
         legend = columns.legend()
         self.query_one("#hint-legend", Static).update(legend)
         self.query_one("#hint-legend", Static).display = bool(legend)
+        explained = strings.hint_explained()
+        if any(line.exact for line in ranked):
+            explained += " " + strings.hint_exact_note()
+        self.query_one("#hint-explained", Static).update(explained)
         highlighted = options.highlighted or 0
         options.clear_options()
         for line in ranked:
             options.add_option(
-                Option(Text("\n".join(hint_row(columns, line)), no_wrap=True),
+                Option(Text("\n".join(hint_row(columns, line, why=False)), no_wrap=True),
                        id=str(int(line.action)))
             )
         options.highlighted = min(highlighted, len(ranked) - 1) if ranked else None
@@ -197,6 +202,17 @@ class HintScreen(TranslatedBindings, ModalScreen[Action | None]):
     def _fit_height(self) -> None:
         fit_height(self, self.query_one("#hint-dialog", Vertical),
                    self.query_one("#hint-moves", OptionList), 14)
+
+    def on_option_list_option_highlighted(
+        self, event: OptionList.OptionHighlighted
+    ) -> None:
+        """The highlighted move's reason, under the list (bots/reasons.py)."""
+        ranked = self._ranked or []
+        index = event.option_index
+        why = hint_reason(ranked[index]) if 0 <= index < len(ranked) else ""
+        with language(self.language):
+            self.query_one("#hint-why", Static).update(
+                Text(f"{action_label(ranked[index].action)}: {why}" if why else ""))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         assert event.option_id is not None

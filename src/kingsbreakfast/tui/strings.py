@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
+from kingsbreakfast.engine import DISHES as DISH_IDS
 from kingsbreakfast.i18n import _, ngettext, pgettext
 from kingsbreakfast.i18n.commands import program
 from kingsbreakfast.i18n.words import dish_count, dragon_count, dragon_name, join_words
@@ -274,11 +275,21 @@ def hint_titles() -> tuple[str, str, str, str]:
     return (_("move"), _("points"), _("win chance"), _("vs best"))
 
 
-def hint_numbers(points: float, win: float, behind: float) -> tuple[str, str, str]:
-    """One row's figures: ``behind`` is the win chance given up against the best move
-    (a dash for the best itself)."""
-    gap = f"{-behind * 100:.1f}%" if behind > 0.0005 else "—"
-    return f"{points:.1f}", f"{win * 100:.1f}%", gap
+def hint_numbers(
+    points: float, win: float, behind: float, exact: bool = False, settled: bool = False
+) -> tuple[str, str, str]:
+    """One row's figures: ``behind`` is the win chance given up against the first row
+    (a dash for the first itself, a plus where a lower row has more). Exact points
+    (``exact``) and an exact result (``settled``) are whole numbers marked ``=``."""
+    if behind > 0.0005:
+        gap = f"{-behind * 100:.1f}%"
+    elif behind < -0.0005:
+        gap = f"+{-behind * 100:.1f}%"
+    else:
+        gap = "—"
+    shown_points = f"={points:.0f}" if exact else f"{points:.1f}"
+    shown_win = f"={win * 100:.0f}%" if settled else f"{win * 100:.1f}%"
+    return shown_points, shown_win, gap
 
 
 def hint_explained() -> str:
@@ -300,6 +311,44 @@ def hint_explained_for(seat: int) -> str:
 
 def hint_footer() -> str:
     return _("Enter plays the highlighted move · Esc closes")
+
+
+def hint_order() -> str:
+    """How the hint's rows are sorted (bots/hint.py, ``utility``)."""
+    return _("Moves are sorted by your chance to win; where it hardly differs, by points.")
+
+
+def hint_exact_note() -> str:
+    """What the ``=`` before a hint figure means (bots/settled.py)."""
+    return _("Figures marked = are exact: no hidden card and no later move can change them.")
+
+
+def hint_reason(key: str, params: Mapping[str, str | int]) -> str:
+    """One hint row's reason (bots/reasons.py) in the player's language; dish ids in
+    ``params`` are written as dish names."""
+    def dish(name: str) -> str:
+        value = params.get(name, "")
+        return dish_name(DISH_IDS.index(str(value))) if value in DISH_IDS else str(value)
+
+    if key == "scores":
+        count = int(params.get("points", 0))
+        return ngettext("your {dish} scores {count} more point",
+                        "your {dish} scores {count} more points", count).format(
+            dish=dish("dish"), count=count)
+    words = {
+        "deny_leader": lambda: _("stops the leader's {dish} from scoring"),
+        "deny_leader_discarded": lambda: _(
+            "stops the leader's {dish} from scoring; yours is discarded"),
+        "discarded": lambda: _("you'd hold more {dish} than the king: discarded"),
+        "draw": lambda: _("an unseen card from the deck"),
+        "feed_leader": lambda: _("the dragon eats the king's {dish}: the leader scores less"),
+        "feed": lambda: _("feeds the dragon with the king's {a} and {b}"),
+        "place": lambda: _("puts the dragon on the table for anyone to feed"),
+        "pass": lambda: _("nothing else is allowed"),
+    }.get(key)
+    if words is None:
+        return key
+    return words().format(dish=dish("dish"), a=dish("a"), b=dish("b"))
 
 
 # --- hand-over ---------------------------------------------------------------------------

@@ -77,8 +77,10 @@ async def hint(
     table_id: str, request: Request, master: MasterDep, site: SiteDep,
     x_seat_token: Annotated[str | None, Header(max_length=64)] = None,
 ) -> list[dict[str, Any]]:
-    """Your legal moves, best first, with the master bot's estimates: your final points,
-    your share of the win, and the win chance each gives up against the best. Never at a
+    """Your legal moves, best first (by the expected result, then points), with your final
+    points, your share of the win, the win chance each gives up against the first, whether
+    the points (``exact``) and the result (``result``) are settled, and the move's reason as
+    a key with parameters (``reason``) for the browser to write in its language. Never at a
     rated table (409 ``no_hints_rated``); elsewhere a few at once, then one every few
     seconds per seat (429 ``hint_rate``)."""
     # Only the seat's own view goes in, so a hint never reveals a card the player could not

@@ -16,6 +16,7 @@ import { ChatPanel, mutedNames } from "./chat.js";
 import { confirmLeave, closeLeave } from "./leave.js";
 import { timeLeft, durationText } from "./clock.js";
 import { handScore, wholeHand, lastRound } from "./reckoning.js";
+import { hintTable } from "./hint.js";
 import { ReviewPage } from "./review.js";
 import { LessonPage } from "./learn.js";
 
@@ -687,19 +688,7 @@ class TableSession {
   hintHtml() {
     const hint = this.hint;
     if (!hint || !this.frame || hint.version !== this.frame.version) return "";
-    const label = (text) => {
-      const [kind, a, b] = text.split(" ");
-      if (kind === "take") return t("game.take", { dish: dishName(a) });
-      if (kind === "feed") return t("hint.feed", { a: dishName(a), b: dishName(b) });
-      if (kind === "draw") return t("game.draw");
-      if (kind === "place_dragon") return t("game.dragonPlace");
-      return t("game.pass");
-    };
-    const pct = (x) => `${(100 * x).toFixed(1)}%`;
-    const rows = hint.rows.map((r) => `<tr><th scope="row">${esc(label(r.action))}</th><td>${r.expected_points.toFixed(1)}</td><td>${pct(r.win_chance)}</td><td>${r.behind > 0.0005 ? "−" + pct(r.behind) : "—"}</td></tr>`).join("");
-    return `<table class="hint"><caption>${esc(t("hint.title"))}</caption>
-      <thead><tr><th scope="col">${esc(t("hint.move"))}</th><th scope="col">${esc(t("hint.points"))}</th><th scope="col">${esc(t("hint.win"))}</th><th scope="col">${esc(t("hint.behind"))}</th></tr></thead>
-      <tbody>${rows}</tbody></table><p class="muted">${esc(t("hint.explained"))}</p>`;
+    return hintTable(hint.rows, esc);
   }
 
   dragonDialog(canFeed) {

@@ -4,23 +4,14 @@
 // review.py), the same review `kingsbreakfast review` prints; before the game is over the
 // server refuses (not_over) and this page says so. Any seat of a finished game may be
 // picked: its record is public once the game is over.
-import { t, tCount, errorText, dishName } from "./strings.js";
+import { t, tCount, errorText } from "./strings.js";
 import { call, esc } from "./pages.js";
 import { displayName } from "./names.js";
 import { redrawKeepingFocus } from "./focus.js";
+import { actionText } from "./hint.js";
 
 const pct = (share) => `${(100 * share).toFixed(1)}%`;
 const points = (value) => value.toFixed(1);
-
-// an action's short text from the record ("take ham", "feed bread wine") in the page's words
-export function actionText(text) {
-  const [kind, a, b] = text.split(" ");
-  if (kind === "take") return t("game.take", { dish: dishName(a) });
-  if (kind === "feed") return t("hint.feed", { a: dishName(a), b: dishName(b) });
-  if (kind === "draw") return t("game.draw");
-  if (kind === "place_dragon") return t("game.dragonPlace");
-  return t("game.pass");
-}
 
 export class ReviewPage {
   constructor(root, gameId, seat, navigate) {

@@ -501,7 +501,7 @@ def points_discards(held: int, king_count: int) -> tuple[int, int]:
     return held * king_count, 0
 
 
-@uncounted
+@small
 def score(games: Games, g: int, points: Any, discarded: Any) -> None:
     """R11 for every seat of game ``g`` into ``points[seat]`` and ``discarded[seat]``."""
     for seat in range(games.n):

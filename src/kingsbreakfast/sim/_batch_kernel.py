@@ -94,10 +94,16 @@ def play_games(
         # R11 scoring and R12 winners: the seats of the highest rank
         score(games, 0, out_points[g], out_discarded[g])
         best = -2.0
+        winners = 0  # bit s: seat s has the highest rank so far
         for seat in range(n):
-            best = max(best, rank(out_points[g], out_discarded[g], n, seat))
+            mine = rank(out_points[g], out_discarded[g], n, seat)
+            if mine > best:
+                best = mine
+                winners = 1 << seat
+            elif mine == best:
+                winners |= 1 << seat
         for seat in range(n):
-            out_winners[g, seat] = rank(out_points[g], out_discarded[g], n, seat) == best
+            out_winners[g, seat] = (winners >> seat) & 1
             for d in range(NUM_DISHES):
                 out_takes[g, seat, d] = games.takes[0, seat, d]
                 out_draws[g, seat, d] = games.draws[0, seat, d]

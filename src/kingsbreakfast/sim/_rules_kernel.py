@@ -3,8 +3,9 @@
 The batch simulator (:mod:`._batch_kernel`), the vectorized games (:mod:`._vector_kernel`)
 and the master bot's self-play (:mod:`._master_kernel`) are thin drivers over this module:
 they deal with :func:`deal`, ask :func:`legal` for the legal actions, play one with
-:func:`step`, and score a finished game with :func:`score` and :func:`rank`; built-in seats
-move in the one game loop of :mod:`._policy_kernel`. Nothing else in compiled code reads
+:func:`step` (in a loop: :func:`legal_bits` and :func:`advance`, below), and score a
+finished game with :func:`score` and :func:`rank`; built-in seats move in the one game loop
+of :mod:`._policy_kernel`. Nothing else in compiled code reads
 the rules, so a change to docs/rules.md is made here once (and in the engine), and every
 variant (R5a's ``must_draw``, R8's ``dragon_min_on_table``) works in every driver.
 
@@ -23,6 +24,14 @@ jitclass or structref costs seconds of compiling for every function that takes i
 neither caches as simply), it passes by reference to every compiled function without
 reference counting (the drivers run with numba's reference counting off), and Python
 reads the same arrays as numpy between calls, which the vector environment needs.
+
+**In a loop** the numbers of a row that change at almost every action (the mover, the top
+of the deck, the dishes on the table, the feeds the king allows, the random state…) are
+held as a :class:`Turn` in registers: :func:`load` reads them, :func:`advance` plays an
+action on them (and on the row's arrays), :func:`store` writes them back, and
+:func:`legal_bits` reads legality from them. :func:`step` and :func:`legal` are the same
+functions for one action on a row; so there is still one spelling of each, while the game
+loop runs as fast as scalar code (its state kept in memory cost a tenth of the speed).
 """
 
 from __future__ import annotations
@@ -197,14 +206,15 @@ FEED_A = np.array([a for a, _ in FEED_PAIRS], np.int64)
 FEED_B = np.array([b for _, b in FEED_PAIRS], np.int64)
 """FEED_PAIRS of the engine: feed id FIRST_FEED_ID + f removes dishes FEED_A[f], FEED_B[f]."""
 
-_FEED_BITS = np.zeros(1 << (2 * NUM_DISHES), np.int64)
-"""_FEED_BITS[ones | twos << 7]: bit f set for each feed pair f (R8) a king allows whose
-dishes with at least one card are the bits of ``ones`` and with two or more of ``twos``."""
-for _index in range(1 << (2 * NUM_DISHES)):
-    _ones, _twos = _index & 127, _index >> 7
+_FEED_BITS = np.zeros(3**NUM_DISHES, np.int64)
+"""_FEED_BITS[code]: bit f set for each feed pair f (R8) a king allows, by the king's plate
+read as a number in base 3 (digit d: none, one or two and more of dish d), so that the
+table is small enough to stay in the fastest cache (2,187 entries)."""
+for _code in range(3**NUM_DISHES):
+    _digits = [_code // 3**_d % 3 for _d in range(NUM_DISHES)]
     for _f, (_a, _b) in enumerate(FEED_PAIRS):
-        if (_a == _b and _twos >> _a & 1) or (_a != _b and _ones >> _a & _ones >> _b & 1):
-            _FEED_BITS[_index] |= 1 << _f
+        if (_a == _b and _digits[_a] == 2) or (_a != _b and _digits[_a] and _digits[_b]):
+            _FEED_BITS[_code] |= 1 << _f
 
 _NTH_DISH = np.full((1 << NUM_DISHES, NUM_DISHES), -1, np.int64)
 """_NTH_DISH[mask, k]: the k-th dish (from 0, R1 order) whose bit is set in ``mask``: the
@@ -224,13 +234,13 @@ _FEED_MASK = (1 << NUM_FEEDS) - 1
 
 
 @small
-def _turn_up(games: Games, g: int, need: int, s: Any) -> Any:
+def _turn_up(games: Games, g: int, need: int, top: int, s: Any) -> tuple[int, int, Any]:
     """R4: turn up ``need`` cards onto the table. Without given decks the shuffle is lazy
     (each card is chosen among the unseen ones as it is turned up, so unread cards cost
-    nothing); returns the random state."""
+    nothing); returns the new top of the deck, the dishes on the table as bits and the
+    random state."""
     deck = games.deck[g]
     table = games.table[g]
-    top = games.state[g, TOP]
     for _ in range(need):
         if not games.use_decks:
             s = next_word(s)
@@ -238,26 +248,22 @@ def _turn_up(games: Games, g: int, need: int, s: Any) -> Any:
             deck[top], deck[j] = deck[j], deck[top]
         table[deck[top]] += 1
         top += 1
-    games.state[g, TOP] = top
     mask = 0
     for d in range(NUM_DISHES):
         if table[d] > 0:
             mask |= 1 << d
-    games.state[g, ON_TABLE] = mask
-    return s
+    return top, mask, s
 
 
 @small
 def _king_feeds(king: Any) -> int:
     """The feed pairs the king's plate allows (R8), as bits: any two different dishes he
     has, or one he has twice."""
-    index = 0
-    for d in range(NUM_DISHES):
-        if king[d] >= 1:
-            index |= 1 << d
-            if king[d] >= 2:
-                index |= 1 << (d + NUM_DISHES)
-    return int(_FEED_BITS[index])
+    code = 0
+    for d in range(NUM_DISHES - 1, -1, -1):
+        count = king[d]
+        code = 3 * code + (2 if count >= 2 else count)
+    return int(_FEED_BITS[code])
 
 
 @uncounted
@@ -282,7 +288,10 @@ def deal(games: Games, g: int, deck_row: int, first_cook: int) -> None:
     if cook < 0:
         s = next_word(s)
         cook = below(s, n)
-    games.rng[g] = _turn_up(games, g, 2 * n, s)
+    top, on_table, s = _turn_up(games, g, 2 * n, 0, s)
+    games.rng[g] = s
+    state[TOP] = top
+    state[ON_TABLE] = on_table
     state[COOK] = cook
     state[ROUND] = 1
     state[TURNS_LEFT] = n
@@ -290,26 +299,36 @@ def deal(games: Games, g: int, deck_row: int, first_cook: int) -> None:
 
 
 @small
-def legal(games: Games, g: int) -> int:
-    """The legal actions of game ``g``'s mover, as bits of action ids (R5–R8, R5a, R5b,
-    R7a and both variants): the one spelling of legality in compiled code."""
-    state = games.state[g]
-    feeds: int = state[FEEDS]
-    if state[PENDING] != 0:  # R7a: use the drawn dragon or place it
+def legal_bits(
+    must_draw: bool, dragon_min: int, pending: int, feeds: int, on_table: int, top: int,
+    table_dragons: int,
+) -> int:
+    """The legal actions of a mover, as bits of action ids (R5–R8, R5a, R5b, R7a and both
+    variants), from the few numbers they depend on: the one spelling of legality in
+    compiled code. The game loop keeps those numbers in registers (:class:`Turn`);
+    :func:`legal` reads them from a row."""
+    if pending != 0:  # R7a: use the drawn dragon or place it
         return (1 << PLACE_DRAGON_ID) | (feeds << FIRST_FEED_ID)
-    on_table: int = state[ON_TABLE]
     bits = on_table
-    can_draw = state[TOP] < DECK_SIZE
+    can_draw = top < DECK_SIZE
     if can_draw:
         bits |= 1 << DRAW_ID
     # R8 with the variant's dragons, and R5a: must_draw forbids a feed instead of a draw
-    if games.table[g, DRAGON] >= games.dragon_min and not (
-        games.must_draw and can_draw and on_table == 0
-    ):
+    if table_dragons >= dragon_min and not (must_draw and can_draw and on_table == 0):
         bits |= feeds << FIRST_FEED_ID
     if bits == 0:  # R5b: pass only when nothing else is legal
         bits = 1 << PASS_ID
     return bits
+
+
+@small
+def legal(games: Games, g: int) -> int:
+    """The legal actions of game ``g``'s mover, as bits of action ids (:func:`legal_bits`)."""
+    state = games.state[g]
+    return legal_bits(
+        games.must_draw, games.dragon_min, state[PENDING], state[FEEDS], state[ON_TABLE],
+        state[TOP], games.table[g, DRAGON],
+    )
 
 
 @small
@@ -352,37 +371,81 @@ def list_legal(bits: int, out: Any) -> int:
     return count
 
 
+class Turn(NamedTuple):
+    """The numbers of a game's row that change at almost every action, held in registers
+    while a loop plays: :func:`load` reads them from the row, :func:`advance` plays an
+    action on them, :func:`store` writes them back. In memory, every store to the row could
+    change any other array as far as the compiler knows (they are all integers), so each
+    action would read the whole state again; in registers it costs nothing."""
+
+    to_move: int
+    top: int
+    pending: int
+    turns_left: int
+    on_table: int
+    feeds: int
+    actions: int
+    s: Any
+    """The game's random state."""
+
+
 @small
-def step(games: Games, g: int, action: int) -> bool:
-    """Play one legal action of game ``g``'s mover (R6, R7, R7a, R8, R5b), then pass the
-    turn on (R5) or end the round (R9, R3, R4) and perhaps the game (R10). Returns True when
-    the game is over."""
+def load(games: Games, g: int) -> Turn:
+    """The :class:`Turn` numbers of row ``g``."""
     state = games.state[g]
+    return Turn(
+        state[TO_MOVE], state[TOP], state[PENDING], state[TURNS_LEFT], state[ON_TABLE],
+        state[FEEDS], state[ACTIONS], games.rng[g],
+    )
+
+
+@small
+def store(games: Games, g: int, turn: Turn) -> None:
+    """Write the :class:`Turn` numbers back into row ``g``."""
+    state = games.state[g]
+    state[TO_MOVE] = turn.to_move
+    state[TOP] = turn.top
+    state[PENDING] = turn.pending
+    state[TURNS_LEFT] = turn.turns_left
+    state[ON_TABLE] = turn.on_table
+    state[FEEDS] = turn.feeds
+    state[ACTIONS] = turn.actions
+    games.rng[g] = turn.s
+
+
+@small
+def advance(games: Games, g: int, turn: Turn, action: int) -> tuple[bool, Turn]:
+    """Play one legal action of game ``g``'s mover (R6, R7, R7a, R8, R5b), then pass the
+    turn on (R5) or end the round (R9, R3, R4) and perhaps the game (R10). The numbers of
+    ``turn`` stand for their columns of the row (which are stale meanwhile); the rest of
+    the row is played in place. Returns (the game is over, the new numbers)."""
+    seat = turn.to_move
+    top = turn.top
+    pending = turn.pending
+    on_table = turn.on_table
+    feeds = turn.feeds
+    s = turn.s
+    actions = turn.actions + 1
     table = games.table[g]
     king = games.king[g]
-    seat = state[TO_MOVE]
-    state[ACTIONS] += 1
     if action < NUM_DISHES:  # R6: take all of one dish
         games.takes[g, seat, action] += table[action]
         table[action] = 0
-        state[ON_TABLE] &= ~(1 << action)
+        on_table &= ~(1 << action)
     elif action == DRAW_ID:  # R7: the top card, unseen by the others
         deck = games.deck[g]
-        top = state[TOP]
         if not games.use_decks:
-            s = next_word(games.rng[g])
-            games.rng[g] = s
+            s = next_word(s)
             j = top + below(s, DECK_SIZE - top)
             deck[top], deck[j] = deck[j], deck[top]
         card = deck[top]
-        state[TOP] = top + 1
+        top += 1
         if card == DRAGON:  # R7a: shown; the same player uses or places it now
-            state[PENDING] = 1
-            return False
+            return False, Turn(seat, top, 1, turn.turns_left, on_table, feeds, actions, s)
         games.draws[g, seat, card] += 1
         games.hidden[g, seat] += 1
     elif action == PLACE_DRAGON_ID:  # R7a: the drawn dragon goes to the table
-        state[PENDING] = 0
+        pending = 0
         table[DRAGON] += 1
     elif action != PASS_ID:  # R7a/R8: a dragon and two of the king's dishes leave
         f = action - FIRST_FEED_ID
@@ -392,38 +455,42 @@ def step(games: Games, g: int, action: int) -> bool:
         king[b] -= 1
         games.removed[g, a] += 1
         games.removed[g, b] += 1
-        state[REMOVED_DRAGONS] += 1
-        if state[PENDING] != 0:
-            state[PENDING] = 0
+        games.state[g, REMOVED_DRAGONS] += 1
+        if pending != 0:
+            pending = 0
         else:
             table[DRAGON] -= 1
-        state[FEEDS] = _king_feeds(king)
+        feeds = _king_feeds(king)
     n = games.n
-    state[TURNS_LEFT] -= 1
-    if state[TURNS_LEFT] > 0:  # R5: the player to the left
-        state[TO_MOVE] = seat + 1 if seat + 1 < n else 0
-        return False
+    turns_left = turn.turns_left - 1
+    if turns_left > 0:  # R5: the player to the left
+        seat = seat + 1 if seat + 1 < n else 0
+        return False, Turn(seat, top, pending, turns_left, on_table, feeds, actions, s)
     # R9: the king is served the table's dishes (dragons stay); R3: the deck passes left
     for d in range(NUM_DISHES):
         king[d] += table[d]
         table[d] = 0
-    state[FEEDS] = _king_feeds(king)
+    feeds = _king_feeds(king)
+    state = games.state[g]
     cook = state[COOK] + 1
     if cook == n:
         cook = 0
     state[COOK] = cook
-    if DECK_SIZE - state[TOP] < 2 * n:  # R10: too few cards for a new table
-        state[REMOVED_UNSEEN] = DECK_SIZE - state[TOP]
-        state[TOP] = DECK_SIZE
-        state[ON_TABLE] = 0
-        state[TO_MOVE] = OVER
-        state[TURNS_LEFT] = 0
-        return True
-    games.rng[g] = _turn_up(games, g, 2 * n, games.rng[g])  # R4
+    if DECK_SIZE - top < 2 * n:  # R10: too few cards for a new table
+        state[REMOVED_UNSEEN] = DECK_SIZE - top
+        return True, Turn(OVER, DECK_SIZE, pending, 0, 0, feeds, actions, s)
+    top, on_table, s = _turn_up(games, g, 2 * n, top, s)  # R4
     state[ROUND] += 1
-    state[TURNS_LEFT] = n
-    state[TO_MOVE] = cook
-    return False
+    return False, Turn(cook, top, pending, n, on_table, feeds, actions, s)
+
+
+@small
+def step(games: Games, g: int, action: int) -> bool:
+    """Play one legal action of game ``g``'s mover in its row (:func:`advance`). Returns
+    True when the game is over."""
+    over, turn = advance(games, g, load(games, g), action)
+    store(games, g, turn)
+    return over
 
 
 @small
@@ -434,7 +501,7 @@ def points_discards(held: int, king_count: int) -> tuple[int, int]:
     return held * king_count, 0
 
 
-@uncounted
+@small
 def score(games: Games, g: int, points: Any, discarded: Any) -> None:
     """R11 for every seat of game ``g`` into ``points[seat]`` and ``discarded[seat]``."""
     for seat in range(games.n):

@@ -46,6 +46,8 @@ def curves(folder: Path) -> Curves:
             by_seed[data["seed"]].append({**data["final"], "seed": data["seed"], "final": True,
                                           "learner_steps": last["learner_steps"],
                                           "cpu_s": last["cpu_s"]})  # fmt: skip
+        if data.get("complete"):  # MaskablePPO's last point is its larger final evaluation
+            by_seed[data["seed"]][-1]["final"] = True
         for points in by_seed.values():
             found[(learner, opponents)].append(points)
     return found
@@ -68,7 +70,7 @@ def table(name: str, runs: list[list[dict[str, Any]]]) -> str:
              "| learner steps | CPU s (mean) | win share, mean of seeds | lowest seed "
              "| highest seed | games (all seeds) | pooled, 95% Wilson |",
              "|---|---|---|---|---|---|---|"]  # fmt: skip
-    for points in zip(*runs, strict=True):
+    for points in zip(*runs, strict=False):  # a seed stopped early shortens the table
         s = summary(points)
         steps = f"{s['learner_steps']:,}" + (" (final evaluation)" if s["final"] else "")
         interval = (
@@ -105,8 +107,11 @@ def plot(found: Curves, path: Path) -> None:
             runs = found.get((learner, opponents))
             if not runs:
                 continue
-            rows = [summary(points) for points in zip(*runs, strict=True)]
-            rows = [r for r in rows if not r["final"]]
+            rows = [summary(points) for points in zip(*runs, strict=False)]
+            # a separate final evaluation at the last curve point's steps is drawn once
+            rows = [r for before, r in zip([None, *rows], rows, strict=False)
+                    if not (r["final"] and before
+                            and before["learner_steps"] == r["learner_steps"])]  # fmt: skip
             steps = [max(r["learner_steps"], 1) for r in rows]
             axis.plot(steps, [100 * r["mean"] for r in rows], marker="o", label=label)
             axis.fill_between(steps, [100 * r["lowest"] for r in rows],

@@ -124,16 +124,17 @@ def main(argv: list[str] | None = None) -> None:
         print(f"seed {args.seed}: {steps:>8,} learner steps, {training:6.1f} CPU s: win share "
               f"{p['win_share']:.1%} [{p['low']:.1%}–{p['high']:.1%}] over {games} games, "
               f"{result['illegal']} illegal", flush=True)  # fmt: skip
+        if args.json:  # after every point, so that a run stopped early keeps its curve
+            write(args.json, learner="MaskablePPO", opponents=args.opponents, seed=args.seed,
+                  steps=args.steps, n_steps=args.n_steps, batch_size=args.batch_size,
+                  threads=args.threads, complete=last, uniform_random=random_point,
+                  curve=curve)  # fmt: skip
         if last:
             break
         before = time.process_time()
         model.learn(total_timesteps=min(args.curve_every, args.steps - steps),
                     reset_num_timesteps=False)  # fmt: skip
         training += time.process_time() - before
-    if args.json:
-        write(args.json, learner="MaskablePPO", opponents=args.opponents, seed=args.seed,
-              n_steps=args.n_steps, batch_size=args.batch_size, threads=args.threads,
-              uniform_random=random_point, curve=curve)  # fmt: skip
 
 
 if __name__ == "__main__":

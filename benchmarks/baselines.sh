@@ -4,7 +4,9 @@
 #   nice -n 10 sh benchmarks/baselines.sh                 # everything, one run after another
 #   nice -n 10 sh benchmarks/baselines.sh maskable-hard   # one part: maskable-random,
 #       maskable-hard, vector-random, vector-hard, jax-random, table
-# Parts are independent: two may run side by side (the machine these ran on has 2 cores).
+# Parts are independent: two may run side by side (the machine these ran on has 2 cores), the
+# same part too: a seed whose log exists is taken (done or being done) and skipped, so remove
+# benchmarks/results/baselines/ to measure everything afresh.
 set -e
 here=$(dirname "$0")
 out="$here/results/baselines"
@@ -13,24 +15,26 @@ python=${PYTHON:-python}
 seeds="2 3 4"
 part=${1:-all}
 
-maskable() {  # opponents, learner steps, steps between points
+maskable() {  # opponents, learner steps, steps between points, final evaluation games
     for seed in $seeds; do
+        [ -e "$out/maskable-ppo-$1-$seed.log" ] && continue
         "$python" "$here/maskable_ppo.py" --opponents "$1" --seed "$seed" --steps "$2" \
-            --curve-every "$3" --curve-games 200 --final-games 1336 \
+            --curve-every "$3" --curve-games 200 --final-games "$4" \
             --json "$out/maskable-ppo-$1-$seed.json" > "$out/maskable-ppo-$1-$seed.log"
     done
 }
 
 vector() {  # opponents
     for seed in $seeds; do
+        [ -e "$out/vector-ppo-$1-$seed.log" ] && continue
         "$python" "$here/vector_ppo.py" --opponents "$1" --seed "$seed" --target 2 \
-            --max-updates 20 --curve-every 5 --curve-games 2048 --eval-games 4096 \
+            --max-updates 8 --curve-every 2 --curve-games 1024 --eval-games 4096 \
             --json "$out/vector-ppo-$1-$seed.json" > "$out/vector-ppo-$1-$seed.log"
     done
 }
 
-case "$part" in all|maskable-random) maskable random 81920 20480 ;; esac
-case "$part" in all|maskable-hard) maskable hard 40960 10240 ;; esac
+case "$part" in all|maskable-random) maskable random 40960 10240 1336 ;; esac
+case "$part" in all|maskable-hard) maskable hard 16384 4096 668 ;; esac
 case "$part" in all|vector-random) vector random ;; esac
 case "$part" in all|vector-hard) vector hard ;; esac
 case "$part" in all|jax-random)

@@ -128,3 +128,22 @@ def test_a_tiny_vector_ppo_curve_against_hard_reaches_the_tables(tmp_path: Path)
     assert len(rows) == 12 and {r["opponents"] for r in rows} == {"hard"}
     baselines_table.plot(found, tmp_path / "curves.png")
     assert (tmp_path / "curves.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_maskable_curve_stopped_early_shortens_the_table(tmp_path: Path) -> None:
+    def points(seed: int, steps: list[int], games: list[int]) -> list[dict[str, object]]:
+        return [curves.point([1.0] * (g // 2) + [0.0] * (g // 2), [0, 1, 2, 3] * (g // 4),
+                             seed=seed, learner_steps=s, cpu_s=float(s) / 100)
+                for s, g in zip(steps, games, strict=True)]  # fmt: skip
+
+    curves.write(tmp_path / "maskable-ppo-hard-2.json", opponents="hard", seed=2,
+                 complete=True, curve=points(2, [0, 4, 8], [8, 8, 16]))  # fmt: skip
+    curves.write(tmp_path / "maskable-ppo-hard-3.json", opponents="hard", seed=3,
+                 complete=False, curve=points(3, [0, 4], [8, 8]))  # fmt: skip
+    runs = baselines_table.curves(tmp_path)[("maskable-ppo", "hard")]
+    assert [len(r) for r in runs] == [3, 2]
+    assert runs[0][-1]["final"] and not runs[1][-1].get("final")
+    text = baselines_table.table("MaskablePPO vs 3 × hard", runs)
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "steps" not in line]
+    assert len(rows) == 2  # only the points both seeds reached
+    assert rows[-1].startswith("| 4 |") and "| 16 |" in rows[-1]

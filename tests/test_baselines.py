@@ -19,7 +19,7 @@ import pytest
 
 from kingsbreakfast.bots import HeuristicBot, RandomBot
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+sys.path.append(str(Path(__file__).resolve().parent.parent / "benchmarks"))  # the scripts
 import baselines_table  # type: ignore[import-not-found]
 import curves  # type: ignore[import-not-found]
 import maskable_ppo  # type: ignore[import-not-found]

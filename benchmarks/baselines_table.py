@@ -118,11 +118,14 @@ def plot(found: Curves, path: Path) -> None:
                               [100 * r["highest"] for r in rows], alpha=0.25)  # fmt: skip
         axis.axhline(25, color="grey", linestyle="--", linewidth=1, label="parity (1 in 4)")
         axis.set_xscale("symlog", linthresh=10_000)
-        axis.set_xlabel("learner steps")
-        axis.set_ylabel("win share, % (mean of 3 seeds; band: lowest–highest seed)")
+        axis.set_xlim(left=0)
+        axis.set_ylim(bottom=0)
+        axis.set_xlabel("learner steps (linear below 10,000, logarithmic above)")
+        axis.set_ylabel("learner's win share, %")
         axis.set_title(f"against 3 × {opponents}")
         axis.grid(alpha=0.3)
         axis.legend(fontsize=8)
+    figure.suptitle("line: mean over the seeds; band: lowest to highest seed", fontsize=9)
     figure.tight_layout()
     figure.savefig(path, dpi=110)
 

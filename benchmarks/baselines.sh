@@ -28,7 +28,7 @@ vector() {  # opponents
     for seed in $seeds; do
         [ -e "$out/vector-ppo-$1-$seed.log" ] && continue
         "$python" "$here/vector_ppo.py" --opponents "$1" --seed "$seed" --target 2 \
-            --max-updates 8 --curve-every 2 --curve-games 1024 --eval-games 4096 \
+            --max-updates 20 --curve-every 4 --curve-games 1024 --eval-games 4096 \
             --json "$out/vector-ppo-$1-$seed.json" > "$out/vector-ppo-$1-$seed.log"
     done
 }

@@ -3,8 +3,8 @@ random seats, until it reaches the win share MaskablePPO reached through the Gym
 environment (44.7% after 30,000 steps and 235 s of training, docs/research.md).
 
     python benchmarks/vector_ppo.py [--target 0.447] [--hidden 64] [--envs 1024]
-    python benchmarks/vector_ppo.py --opponents heuristic --target 1 --max-updates 40 \
-        --curve-every 5 --json curve.json        # a learning curve against three `hard`
+    python benchmarks/vector_ppo.py --opponents hard --target 2 --max-updates 20 \
+        --curve-every 4 --json curve.json        # a learning curve against three `hard`
 
 The policy is a small network (one hidden layer of ``--hidden`` ReLU units; 0 makes it
 linear) giving a softmax over the 38 action ids with the illegal ones masked out, trained
@@ -16,11 +16,11 @@ After each update the win share of the games finished during it is printed (a sh
 R12, counted as 1/k); training stops once it reaches ``--target`` over at least 2,000
 games, and a separate evaluation plays ``--eval-games`` fresh games with the policy's most
 likely action. Wall-clock time is printed for training alone, beside the Gymnasium run's
-235 s. ``--opponents`` sets the three other seats (a built-in policy of the vector
-environment: ``random``, or ``heuristic``, the ``hard`` level); ``--curve-every K`` plays
+235 s. ``--opponents`` sets the three other seats (a bot or level whose policy the vector
+environment plays: ``random``, or ``hard``, the card counter); ``--curve-every K`` plays
 ``--curve-games`` fresh evaluation games after every K updates (most likely action, against
-the same opponents) and prints them with the CPU seconds spent so far, evaluations
-excluded; ``--json`` writes that curve.
+the same opponents, seat-rotated: ``curves.py``) and prints them with their Wilson interval
+and the CPU seconds spent so far, evaluations excluded; ``--json`` writes that curve.
 """
 
 from __future__ import annotations

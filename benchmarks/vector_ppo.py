@@ -3,8 +3,8 @@ random seats, until it reaches the win share MaskablePPO reached through the Gym
 environment (44.7% after 30,000 steps and 235 s of training, docs/research.md).
 
     python benchmarks/vector_ppo.py [--target 0.447] [--hidden 64] [--envs 1024]
-    python benchmarks/vector_ppo.py --opponents heuristic --target 1 --max-updates 40 \
-        --curve-every 5 --json curve.json        # a learning curve against three `hard`
+    python benchmarks/vector_ppo.py --opponents hard --target 2 --max-updates 20 \
+        --curve-every 4 --json curve.json        # a learning curve against three `hard`
 
 The policy is a small network (one hidden layer of ``--hidden`` ReLU units; 0 makes it
 linear) giving a softmax over the 38 action ids with the illegal ones masked out, trained
@@ -16,21 +16,23 @@ After each update the win share of the games finished during it is printed (a sh
 R12, counted as 1/k); training stops once it reaches ``--target`` over at least 2,000
 games, and a separate evaluation plays ``--eval-games`` fresh games with the policy's most
 likely action. Wall-clock time is printed for training alone, beside the Gymnasium run's
-235 s. ``--opponents`` sets the three other seats (a built-in policy of the vector
-environment: ``random``, or ``heuristic``, the ``hard`` level); ``--curve-every K`` plays
+235 s. ``--opponents`` sets the three other seats (a bot or level whose policy the vector
+environment plays: ``random``, or ``hard``, the card counter); ``--curve-every K`` plays
 ``--curve-games`` fresh evaluation games after every K updates (most likely action, against
-the same opponents) and prints them with the CPU seconds spent so far, evaluations
-excluded; ``--json`` writes that curve.
+the same opponents, seat-rotated: ``curves.py``) and prints them with their Wilson interval
+and the CPU seconds spent so far, evaluations excluded; ``--json`` writes that curve.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import time
+from typing import Any
 
 import numpy as np
+from curves import PLAYERS, point, position, rotations, write  # type: ignore[import-not-found]
 
+from kingsbreakfast.bots import batch_policy
 from kingsbreakfast.sim.vector import OBS_SIZE, VectorGames
 
 ACTIONS = 38
@@ -94,18 +96,35 @@ def win_share(games: VectorGames, done: np.ndarray) -> np.ndarray:
     return winners[:, 0] / winners.sum(axis=1)
 
 
-def evaluate(policy: Policy, games_wanted: int, seed: int, opponents: str = "random") -> float:
-    games = VectorGames(1024, 4, ["caller"] + [opponents] * 3)
-    obs, mask = games.reset(seed=seed)
+def evaluate(
+    policy: Policy, games_wanted: int, seed: int, opponents: str = "random"
+) -> dict[str, Any]:
+    """``games_wanted`` fresh games with the policy's most likely action, seat-rotated
+    (``curves``): a quarter of them with the first cook at each seat, every game played to
+    its end once (no auto-reset, so short games are not favoured). Returns a curve point
+    without its steps and seconds."""
+    per_cook = rotations(games_wanted)
     shares: list[float] = []
-    while len(shares) < games_wanted:
-        actions = policy.probs(obs, mask)[0].argmax(axis=1)
-        obs, mask, _, done = games.step(actions)
-        shares += win_share(games, done).tolist()
-    return float(np.mean(shares[:games_wanted]))
+    positions: list[int] = []
+    for cook in range(PLAYERS):
+        games = VectorGames(per_cook, PLAYERS, ["caller"] + [opponents] * 3,
+                            first_cook=cook, autoreset=False)  # fmt: skip
+        obs, mask = games.reset(seed=seed)
+        finished = np.zeros(per_cook, np.bool_)
+        share = np.zeros(per_cook)
+        while not finished.all():
+            actions = policy.probs(obs, mask)[0].argmax(axis=1)
+            obs, mask, _, done = games.step(actions)
+            ended = done & ~finished
+            if ended.any():
+                share[ended] = win_share(games, ended)
+                finished |= ended
+        shares += share.tolist()
+        positions += [position(cook)] * per_cook
+    return point(shares, positions)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--target", type=float, default=0.447)
     parser.add_argument("--hidden", type=int, default=64, help="hidden units (0: linear)")
@@ -116,19 +135,21 @@ def main() -> None:
     parser.add_argument("--clip", type=float, default=0.2)
     parser.add_argument("--max-updates", type=int, default=400)
     parser.add_argument("--eval-games", type=int, default=20000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--opponents", default="random", help="random or heuristic (hard)")
+    parser.add_argument("--seed", type=int, default=2)
+    parser.add_argument("--opponents", default="random",
+                        help="a bot or level with a compiled policy: random, hard, ...")
     parser.add_argument("--curve-every", type=int, default=0, help="evaluate every K updates")
     parser.add_argument("--curve-games", type=int, default=4096)
     parser.add_argument("--json", help="write the evaluation curve here")
-    args = parser.parse_args()
-    curve: list[dict[str, float]] = []
+    args = parser.parse_args(argv)
+    opponents = batch_policy(args.opponents)  # a level (hard) or bot name -> kernel policy
+    curve: list[dict[str, Any]] = []
     cpu_start = time.process_time()
     evaluating = 0.0
     rng = np.random.default_rng(args.seed)
     policy = Policy(args.hidden, rng, args.lr)
     value = np.zeros(OBS_SIZE + 1)
-    games = VectorGames(args.envs, 4, ["caller"] + [args.opponents] * 3)
+    games = VectorGames(args.envs, PLAYERS, ["caller"] + [opponents] * 3)
     obs, mask = games.reset(seed=args.seed)
     obs, mask = obs.copy(), mask.copy()
     # the steps of each game still being played, per slot: (obs, mask, action, prob)
@@ -139,6 +160,12 @@ def main() -> None:
     steps = 0
     reached = None
     rows = np.arange(args.envs)
+    if args.curve_every:
+        before = time.process_time()
+        measured = evaluate(policy, args.curve_games, args.seed * 100_000, opponents)
+        evaluating += time.process_time() - before
+        curve.append({"seed": args.seed, "update": 0, "learner_steps": 0, "cpu_s": 0.0,
+                      **measured})  # fmt: skip
     for update in range(1, args.max_updates + 1):
         batch: list[tuple[np.ndarray, np.ndarray, int, float]] = []
         returns: list[float] = []
@@ -188,29 +215,31 @@ def main() -> None:
               f"training win share {share:.3f} over {len(shares)} games", flush=True)
         if args.curve_every and update % args.curve_every == 0:
             before = time.process_time()
-            point = evaluate(policy, args.curve_games, 10_000 + update, args.opponents)
+            measured = evaluate(policy, args.curve_games, args.seed * 100_000 + update,
+                                opponents)
             evaluating += time.process_time() - before
             spent = time.process_time() - cpu_start - evaluating
-            curve.append({"update": update, "learner_steps": steps, "cpu_s": round(spent, 1),
-                          "win_share": point})  # fmt: skip
+            curve.append({"seed": args.seed, "update": update, "learner_steps": steps,
+                          "cpu_s": round(spent, 1), **measured})  # fmt: skip
             print(f"  evaluation after {steps:,} steps, {spent:.1f} CPU s of training: "
-                  f"win share {point:.3f} over {args.curve_games} games", flush=True)
+                  f"win share {measured['win_share']:.1%} [{measured['low']:.1%}–"
+                  f"{measured['high']:.1%}] over {args.curve_games} games", flush=True)
         if share >= args.target and len(shares) >= 2000:
             reached = (steps, elapsed)
             break
     training = time.perf_counter() - start
-    final = evaluate(policy, args.eval_games, args.seed + 1, args.opponents)
+    final = evaluate(policy, args.eval_games, args.seed * 100_000 + 99_999, opponents)
     if args.json:
-        with open(args.json, "w") as out:
-            json.dump({"seed": args.seed, "opponents": args.opponents, "curve": curve,
-                       "final": final, "final_games": args.eval_games}, out, indent=1)
+        write(args.json, learner="numpy vector PPO", seed=args.seed, opponents=args.opponents,
+              policy=opponents, curve=curve, final=final)  # fmt: skip
     print(f"training: {steps:,} steps in {training:.1f} s wall clock")
     if reached is not None:
         print(f"reached a training win share of {args.target:.1%} after {reached[0]:,} steps "
               f"and {reached[1]:.1f} s (MaskablePPO through Gymnasium: 30,000 steps, 235 s)")
     else:
         print(f"did not reach {args.target:.1%} in {args.max_updates} updates")
-    print(f"evaluation, {args.eval_games} games, most likely action: win share {final:.3f}")
+    print(f"evaluation, {args.eval_games} games, most likely action: win share "
+          f"{final['win_share']:.1%} [{final['low']:.1%}–{final['high']:.1%}]")
 
 
 if __name__ == "__main__":

@@ -2,38 +2,38 @@
 docs/baselines.md, from a few minutes of CPU.
 
     pip install 'kingsbreakfast[jax]'
-    nice -n 10 python examples/jax_ppo.py [--seeds 1 2 3] [--chunks 10] [--updates 10]
+    nice -n 10 python examples/jax_ppo.py [--seeds 2 3 4] [--chunks 10] [--updates 10]
 
 Each seed trains ``--chunks`` × ``--updates`` PPO updates (``kingsbreakfast.jax.ppo``: each
 chunk of updates is one compiled call, rollouts and updates inside ``jit``); after every
 chunk the policy's most likely action plays ``--eval-games`` fresh games against three random
 seats, and the learner's win share (ties shared; random play's is 25%) is printed with its
 95% Wilson interval, beside the learner steps and the CPU seconds spent so far (compiling
-included). ``--json`` writes the curve.
+included). The first cook of every evaluation game is drawn at random (R2), as in training,
+so the turn positions are met in random proportions, not rotated. ``--json`` writes the curve.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
+import sys
 import time
+from pathlib import Path
 
 import jax
 import numpy as np
 
 from kingsbreakfast.jax.ppo import Config, make_evaluate, make_train, start
 
-
-def wilson(share: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    centre = (share + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games))
-    return centre - half / (1 + z * z / games), centre + half / (1 + z * z / games)
+# the Wilson interval of the other baseline curves (benchmarks/curves.py)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from curves import wilson  # type: ignore[import-not-found]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--chunks", type=int, default=10)
     parser.add_argument("--updates", type=int, default=10, help="PPO updates per chunk")
     parser.add_argument("--envs", type=int, default=256)
@@ -61,7 +61,7 @@ def main() -> None:
             steps = chunk * args.updates * config.num_envs * config.num_steps
             spent = time.process_time() - cpu
             curve.append({"seed": seed, "learner_steps": steps, "cpu_s": round(spent, 1),
-                          "win_share": share, "low": low, "high": high,
+                          "win_share": share, "low": low, "high": high, "games": len(shares),
                           "training_win_share": training})  # fmt: skip
             print(f"seed {seed}: {steps:>9,} learner steps, {spent:6.1f} CPU s: win share "
                   f"{share:.1%} [{low:.1%}–{high:.1%}] over {len(shares)} games "

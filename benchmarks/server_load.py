@@ -16,7 +16,10 @@ version differs from the last version its clients saw acknowledged), and the ser
 With ``--servers N --db postgresql://…`` it starts N server processes on PostgreSQL behind
 HAProxy (scripts/haproxy-config.sh; ``--proxy`` puts the proxy in front of one process too,
 for a like-for-like comparison) on ports ``--port-base`` + 0 … N, and drives them through
-the proxy. The database's tables are dropped first.
+the proxy. The database's tables are dropped first. ``--pg-statements`` (PostgreSQL with the
+``pg_stat_statements`` extension loaded) also counts the database's statements over the
+measurement window, each kind per move, and the CPU per move of the proxy and of
+PostgreSQL's processes (benchmarks/cluster_cost.py compares 1, 2 and 3 processes so).
 """
 
 from __future__ import annotations
@@ -262,6 +265,67 @@ def rss_mib(pid: int) -> float:
     return float("nan")
 
 
+class Statements:
+    """``pg_stat_statements`` over a window: reset at its start, read at its end (the
+    calls of this benchmark's own reset and read left out)."""
+
+    def __init__(self, url: str) -> None:
+        from sqlalchemy import create_engine
+
+        from kingsbreakfast.server.storage import normalize_url
+
+        self.engine = create_engine(normalize_url(url))
+        with self.engine.begin() as connection:
+            connection.exec_driver_sql("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+            self.postmaster = connection.exec_driver_sql(
+                "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'"
+            ).scalar_one()
+        self.marks: list[tuple[float, float]] = []  # (monotonic, PostgreSQL CPU)
+
+    def _cpu(self) -> float:
+        """CPU of PostgreSQL's server processes (the checkpointer's siblings and parent)."""
+        parent = int(Path(f"/proc/{self.postmaster}/stat").read_text().rsplit(")", 1)[1]
+                     .split()[1])
+        children = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
+        total = 0.0
+        for pid in [parent, *map(int, children)]:
+            try:
+                total += cpu_seconds(pid)
+            except OSError:  # a backend that ended in between
+                pass
+        return total
+
+    def start(self) -> None:
+        with self.engine.begin() as connection:
+            connection.exec_driver_sql("SELECT pg_stat_statements_reset()")
+        self.marks.append((time.monotonic(), self._cpu()))
+
+    def end(self) -> list[tuple[str, int, int]]:
+        """Every statement run since :meth:`start`: (query, calls, rows)."""
+        self.marks.append((time.monotonic(), self._cpu()))
+        with self.engine.begin() as connection:
+            found = connection.exec_driver_sql(
+                "SELECT query, calls, rows FROM pg_stat_statements "
+                "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            ).all()
+        self.engine.dispose()
+        return [(q, c, r) for q, c, r in found if "pg_stat_statements" not in q]
+
+
+def statement_kind(query: str) -> str:
+    """``INSERT actions``, ``UPDATE leases``, ``SELECT games``, ``BEGIN``…: the verb and the
+    table it names first."""
+    words = [w.strip('"').lower() for w in query.replace("(", " ").replace(",", " ").split()]
+    if not words:
+        return "?"
+    head = words[0].upper()
+    marker = {"INSERT": "into", "UPDATE": "update", "DELETE": "from", "SELECT": "from",
+              "WITH": "from"}.get(head)
+    if marker in words:
+        return f"{head} {words[words.index(marker) + 1]}"
+    return head
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=100)
@@ -283,13 +347,18 @@ def main() -> None:
     parser.add_argument("--ws", default=None,
                         help="the server's --ws (uvicorn's WebSocket implementation)")
     parser.add_argument("--http", default=None, help="the server's --http (HTTP parser)")
+    parser.add_argument("--pg-statements", action="store_true",
+                        help="count PostgreSQL's statements over the window "
+                        "(pg_stat_statements must be loaded)")
     parser.add_argument("--deflate", action="store_true",
                         help="serve with permessage-deflate (the server's default is without)")
     options = parser.parse_args()
 
     clustered = options.servers > 1 or options.proxy
-    if clustered and not (options.db or "").startswith("postgresql"):
-        parser.error("--servers above 1 and --proxy need --db postgresql://…")
+    if (clustered or options.pg_statements) and not (options.db or "").startswith(
+        "postgresql"
+    ):
+        parser.error("--servers above 1, --proxy and --pg-statements need --db postgresql://…")
     with tempfile.TemporaryDirectory() as tmp:
         db = options.db or f"sqlite:///{Path(tmp) / 'load.db'}"
         proxy: Proxy | None = None
@@ -311,6 +380,10 @@ def main() -> None:
                                   ).start()]
             base, ws_base = servers[0].base, servers[0].ws_base
         pids = [s.process.pid for s in servers if s.process is not None]
+        statements = Statements(db) if options.pg_statements else None
+        found: list[tuple[str, int, int]] = []
+        proxy_pid = proxy.process.pid if proxy is not None and proxy.process else None
+        proxy_cpu: list[float] = []
         rss_before = sum(rss_mib(pid) for pid in pids)
         cpu_before = sum(cpu_seconds(pid) for pid in pids)
         try:
@@ -333,6 +406,10 @@ def main() -> None:
                         # every client process is in its window: no set-up work from here
                         window_cpu.append((time.monotonic(),
                                            sum(cpu_seconds(pid) for pid in pids)))
+                        if proxy_pid is not None:
+                            proxy_cpu.append(cpu_seconds(proxy_pid))
+                        if statements is not None:
+                            statements.start()
                         if options.profile:
                             profiler = subprocess.Popen([
                                 str(Path(sys.executable).with_name("py-spy")), "record",
@@ -345,6 +422,10 @@ def main() -> None:
                     ):  # the first process left its window
                         window_cpu.append((time.monotonic(),
                                            sum(cpu_seconds(pid) for pid in pids)))
+                        if proxy_pid is not None:
+                            proxy_cpu.append(cpu_seconds(proxy_pid))
+                        if statements is not None:
+                            found = statements.end()
                 results = pending.get()
             if profiler is not None:
                 profiler.wait(60)
@@ -359,10 +440,28 @@ def main() -> None:
     # CPU per move while every client process is in its window (no set-up, no final
     # checks): the server's CPU rate then, over the moves' rate (each process's own window)
     in_window_cpu = None
+    move_rate = sum(r["moves_in_window"] / r["window"] for r in results)
+    per_move: dict[str, Any] = {}
     if len(window_cpu) == 2 and window_cpu[1][0] - window_cpu[0][0] > options.seconds / 2:
-        cpu_rate = (window_cpu[1][1] - window_cpu[0][1]) / (window_cpu[1][0] - window_cpu[0][0])
-        move_rate = sum(r["moves_in_window"] / r["window"] for r in results)
+        span = window_cpu[1][0] - window_cpu[0][0]
+        cpu_rate = (window_cpu[1][1] - window_cpu[0][1]) / span
         in_window_cpu = round(1000 * cpu_rate / move_rate, 3) if move_rate else None
+        if len(proxy_cpu) == 2 and move_rate:
+            per_move["proxy_cpu_ms_per_move_in_window"] = round(
+                1000 * (proxy_cpu[1] - proxy_cpu[0]) / span / move_rate, 3)
+        if statements is not None and len(statements.marks) == 2 and move_rate:
+            (t0, c0), (t1, c1) = statements.marks
+            window_moves = move_rate * (t1 - t0)
+            kinds: dict[str, float] = {}
+            for query, calls, _rows in found:
+                kinds[statement_kind(query)] = kinds.get(statement_kind(query), 0) + calls
+            per_move["postgres_cpu_ms_per_move_in_window"] = round(
+                1000 * (c1 - c0) / (t1 - t0) / move_rate, 3)
+            per_move["statements_per_move_in_window"] = round(
+                sum(kinds.values()) / window_moves, 3)
+            per_move["statements_per_move_by_kind"] = {
+                k: round(n / window_moves, 4)
+                for k, n in sorted(kinds.items(), key=lambda item: -item[1])}
     moves = sum(r["moves"] for r in results)
     errors = [e for r in results for e in r["errors"]]
 
@@ -398,6 +497,7 @@ def main() -> None:
         "server_cpu_s": round(server_cpu, 1),
         "server_cpu_ms_per_move": round(1000 * server_cpu / moves, 2) if moves else None,
         "server_cpu_ms_per_move_in_window": in_window_cpu,
+        **per_move,
         "server_rss_mib_idle": round(rss_before, 1),
         "server_rss_mib_peak": round(peak, 1),
         "cpus": os.cpu_count(),

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import subprocess
 import sys
 from pathlib import Path
 
@@ -58,12 +59,17 @@ def main() -> None:
     for round_no in range(options.rounds):
         shift = round_no % len(options.servers)
         for servers in options.servers[shift:] + options.servers[:shift]:
-            report = run(SRC, options.tables, [
-                "--db", options.db, "--servers", str(servers), "--proxy", "--pg-statements",
-                "--seconds", str(options.seconds), "--think", str(options.think),
-                "--client-procs", str(options.client_procs),
-                "--port-base", str(options.port_base), "--seed", str(round_no + 1),
-            ])
+            try:
+                report = run(SRC, options.tables, [
+                    "--db", options.db, "--servers", str(servers), "--proxy",
+                    "--pg-statements", "--seconds", str(options.seconds),
+                    "--think", str(options.think), "--client-procs", str(options.client_procs),
+                    "--port-base", str(options.port_base), "--seed", str(round_no + 1),
+                ])
+            except subprocess.CalledProcessError as error:  # told, and left out
+                print(json.dumps({"round": round_no, "servers": servers,
+                                  "failed": error.stderr[-600:]}), flush=True)
+                continue
             runs[servers].append(report)
             print(json.dumps({"round": round_no, **report}), flush=True)
 

@@ -249,7 +249,11 @@ def client_process(
         uvloop.install()
     except ImportError:
         pass
-    return asyncio.run(drive(*args))
+    try:
+        return asyncio.run(drive(*args))
+    except Exception as error:  # sent back as text: an exception the pool cannot unpickle
+        # would stop its result thread, and the run would wait for ever
+        return {"failed": f"{type(error).__name__}: {error}"}
 
 
 def cpu_seconds(pid: int) -> float:
@@ -427,6 +431,9 @@ def main() -> None:
                         if statements is not None:
                             found = statements.end()
                 results = pending.get()
+            failed = [r["failed"] for r in results if "failed" in r]
+            if failed:
+                raise RuntimeError(f"a client process failed: {failed[0]}")
             if profiler is not None:
                 profiler.wait(60)
             server_cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before

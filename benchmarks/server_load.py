@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
@@ -293,10 +294,8 @@ class Statements:
         children = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
         total = 0.0
         for pid in [parent, *map(int, children)]:
-            try:
+            with contextlib.suppress(OSError):  # a backend that ended in between
                 total += cpu_seconds(pid)
-            except OSError:  # a backend that ended in between
-                pass
         return total
 
     def start(self) -> None:

@@ -164,16 +164,26 @@ class TableRun:
         await asyncio.gather(*(seat(n) for n in range(SEATS)))
 
 
+RETRIED = [0]
+"""Lobby calls answered 502–504 and tried again (this client process's count)."""
+
+
 async def post(http: httpx.AsyncClient, path: str, body: Any, token: str | None = None) -> Any:
-    """A lobby call, retried when a kept-alive connection was closed under it."""
+    """A lobby call, retried when a kept-alive connection was closed under it, or when the
+    proxy or the server answered that it could not serve it now (502–504: a process too
+    busy for its health check, or waiting for the database), as a browser client would."""
     headers = {"x-seat-token": token} if token else {}
-    for attempt in range(5):
+    for attempt in range(8):
         try:
             reply = await http.post(path, json=body, headers=headers)
+            if reply.status_code in (502, 503, 504) and attempt < 7:
+                RETRIED[0] += 1
+                await asyncio.sleep(0.25 * (attempt + 1))
+                continue
             reply.raise_for_status()
             return reply.json()
         except httpx.TransportError:
-            if attempt == 4:
+            if attempt == 7:
                 raise
             await asyncio.sleep(0.2)
     raise AssertionError("unreachable")
@@ -238,6 +248,7 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
             "lost": lost,
             "finished": sum(r.games + r.finished for r in runs),
             "connect_seconds": connect_seconds,
+            "lobby_retries": RETRIED[0],
         }
 
 
@@ -370,7 +381,7 @@ def main() -> None:
             ports = list(range(options.port_base, options.port_base + options.servers + 1))
             proxy = Proxy(ports[0], ports[1:], Path(tmp))
             servers = start_servers(db, ports[1:], Path(tmp), options.lease_seconds,
-                                    bot_delay=0.0)
+                                    bot_delay=0.0, start_timeout=180.0)
             proxy.start()
             base, ws_base = proxy.base, proxy.ws_base
         else:
@@ -497,6 +508,7 @@ def main() -> None:
         "p99_ms": round(pct(0.99), 2),
         "max_ms": round(latencies[-1] * 1000, 2) if latencies else None,
         "mean_ms": round(statistics.fmean(latencies) * 1000, 2) if latencies else None,
+        "lobby_retries": sum(r["lobby_retries"] for r in results),
         "error_frames": len([e for e in errors if not e.startswith("closed")]),
         "unexpected_closes": sum(r["closes"] for r in results),
         "lost_actions_tables": sum(r["lost"] for r in results),

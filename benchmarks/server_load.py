@@ -189,6 +189,22 @@ async def post(http: httpx.AsyncClient, path: str, body: Any, token: str | None 
     raise AssertionError("unreachable")
 
 
+async def stored_version(http: httpx.AsyncClient, table_id: str) -> int | None:
+    """How many actions the server holds for a table: its version while it is in play,
+    else its record's actions; None when neither could be read (a busy cluster may answer
+    503 for a moment: asked again five times)."""
+    for attempt in range(5):
+        reply = await http.get(f"/api/tables/{table_id}")
+        if reply.status_code == 200:
+            return int(reply.json()["version"])
+        if reply.status_code == 404:  # finished and archived: count the record's actions
+            record = await http.get(f"/games/{table_id}/record")
+            if record.status_code == 200:
+                return len(record.json()["actions"])
+        await asyncio.sleep(0.5 * (attempt + 1))
+    return None
+
+
 async def drive(base: str, ws_base: str, tables: int, seconds: float, think: float,
                 seed: int, marker: str | None = None, procs: int = 1) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=20, max_keepalive_connections=10)
@@ -228,14 +244,12 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
         for task in players:
             task.cancel()
         await asyncio.gather(*players, return_exceptions=True)
-        lost = 0
+        lost = unverified = 0
         for r in runs:
-            reply = await http.get(f"/api/tables/{r.table_id}")
-            if reply.status_code == 200:
-                stored = reply.json()["version"]
-            else:  # finished and archived: count the record's actions
-                stored = len((await http.get(f"/games/{r.table_id}/record")).json()["actions"])
-            if stored < min(r.seen):
+            stored = await stored_version(http, r.table_id)
+            if stored is None:
+                unverified += 1
+            elif stored < min(r.seen):
                 lost += 1
         in_window = [x for r in runs for x in r.latencies]
         return {
@@ -246,6 +260,7 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
             "errors": [e for r in runs for e in r.errors],
             "closes": sum(r.closes for r in runs),
             "lost": lost,
+            "unverified": unverified,
             "finished": sum(r.games + r.finished for r in runs),
             "connect_seconds": connect_seconds,
             "lobby_retries": RETRIED[0],
@@ -335,6 +350,8 @@ def statement_kind(query: str) -> str:
     head = words[0].upper()
     marker = {"INSERT": "into", "UPDATE": "update", "DELETE": "from", "SELECT": "from",
               "WITH": "from"}.get(head)
+    if head == "WITH" and "insert" in words:  # the group commit: one statement
+        return f"WITH … INSERT {words[words.index('insert') + 2]}"
     if marker in words:
         return f"{head} {words[words.index(marker) + 1]}"
     return head
@@ -512,6 +529,7 @@ def main() -> None:
         "error_frames": len([e for e in errors if not e.startswith("closed")]),
         "unexpected_closes": sum(r["closes"] for r in results),
         "lost_actions_tables": sum(r["lost"] for r in results),
+        "unverified_tables": sum(r["unverified"] for r in results),
         "server_cpu_s": round(server_cpu, 1),
         "server_cpu_ms_per_move": round(1000 * server_cpu / moves, 2) if moves else None,
         "server_cpu_ms_per_move_in_window": in_window_cpu,

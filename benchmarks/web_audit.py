@@ -1,10 +1,10 @@
 """The browser client measured with the standard tools: axe-core and Lighthouse 12.8 on the
-lobby, a table and a replay, on a phone and a desktop, and the page's weight and time until
-playable on a slow phone network.
+lobby, a table, a replay and a finished game's review, on a phone and a desktop, and the
+page's weight and time until playable on a slow phone network.
 
 Goals (issue: "accessible and quick"): axe 0 violations on every page; Lighthouse at least
 95 in each of performance, accessibility, best practices and SEO, mobile and desktop, for
-lobby, table and replay. Lighthouse is a measurement, not a test: the axe checks also run in
+lobby, table, replay and review. Lighthouse is a measurement, not a test: the axe checks also run in
 the browser tests (tests/web).
 
 How:
@@ -27,6 +27,7 @@ How:
     python benchmarks/web_audit.py [--port 18650] [--runs 3] [--skip-lighthouse]
         [--source DIR]   # measure another checkout's client (e.g. main) with the same method
         [--screens docs/screens --languages en de]   # and save the screenshots
+        [--pages review]   # only some of lobby, table, replay, review
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ PLAYABLE = {
     "lobby": "form#create button[type=submit]",
     "table": ".game .stacks .stack",
     "replay": ".replay-controls button",
+    "review": ".review-table tbody tr",
 }
 # the lobby is playable once both lists are filled in too (they shift the page otherwise)
 LOBBY_LISTS = "#tables li, #archive li"
@@ -100,6 +102,7 @@ class Server:
                 if self.process.poll() is not None:
                     raise RuntimeError("the server did not start") from None
                 time.sleep(0.2)  # a child process starting: nothing to wait on but the port
+        self.process.terminate()  # not left running on the port
         raise RuntimeError("the server did not answer in 30 s")
 
     def stop(self) -> None:
@@ -153,7 +156,8 @@ def prepare(browser: Any, base: str) -> dict[str, str]:
     waiting = create_and_start(page, base)
     page.wait_for_selector(".game.my-turn", timeout=60_000)
     context.close()
-    return {"lobby": "/", "table": f"/t/{waiting}", "replay": f"/replay/{finished}"}
+    return {"lobby": "/", "table": f"/t/{waiting}", "replay": f"/replay/{finished}",
+            "review": f"/review/{finished}?seat=0"}
 
 
 def screenshots(browser: Any, base: str, out: Path, languages: tuple[str, ...]) -> None:
@@ -285,6 +289,8 @@ def main() -> None:
     parser.add_argument("--screens", type=Path, default=None,
                         help="save screenshots here (docs/screens), in --languages")
     parser.add_argument("--languages", nargs="+", default=["en", "de"])
+    parser.add_argument("--pages", nargs="+", default=list(PLAYABLE), choices=list(PLAYABLE),
+                        help="measure only these pages")
     options = parser.parse_args()
     if not free(options.port):
         sys.exit(f"port {options.port} is taken: pick another with --port")
@@ -298,7 +304,8 @@ def main() -> None:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             if options.screens is not None:
                 screenshots(browser, server.base, options.screens, tuple(options.languages))
-            paths = prepare(browser, server.base)
+            paths = {kind: path for kind, path in prepare(browser, server.base).items()
+                     if kind in options.pages}
             for kind, path in paths.items():
                 for mobile in (True, False):
                     found = axe(browser, server.base + path, kind, mobile)

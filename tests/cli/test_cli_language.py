@@ -63,6 +63,19 @@ def test_lang_on_the_line_chooses_the_help_language() -> None:
     assert "Cách dùng:" in done.stdout and "Số người chơi, từ 3 đến 5." in done.stdout
 
 
+@pytest.mark.parametrize("args", [
+    ["play", "--help", "--lang", "de"], ["play", "--lang=de", "--help"],
+    ["--lang", "de", "play", "--help"],
+])
+def test_lang_after_the_command_translates_the_whole_help(args: list[str]) -> None:
+    """Usage line, panel titles and texts alike, wherever ``--lang`` stands on the line
+    (the help may be printed before the option is read)."""
+    done = run_command(*args, KINGSBREAKFAST_LANG="en")
+    assert done.returncode == 0, done.stderr
+    assert "Aufruf:" in done.stdout and "Optionen" in done.stdout, done.stdout
+    assert "Usage:" not in done.stdout and "─ Options ─" not in done.stdout
+
+
 @pytest.mark.parametrize(("args", "words"), [
     (["play", "--speed", "fast"], ["--speed", "'fast'", "0.5", "kingsbreakfast play --help"]),
     (["play", "--seed", "abc"], ["--seed", "'abc'", "kingsbreakfast play --help"]),

@@ -101,7 +101,7 @@ def play_until(page: Any, selector: str, timeout: float = 60.0) -> None:
         if page.locator(selector).count():
             return
         if page.locator("#score").count():
-            break
+            raise AssertionError(f"the game ended before {selector} showed")
         for target in (
             "dialog[open] button[data-dragon=place]", "button.stack.legal[data-take]",
             "button[data-act=draw]:not([disabled])", "button[data-act=pass]",
@@ -118,4 +118,4 @@ def play_until(page: Any, selector: str, timeout: float = 60.0) -> None:
                 except (PlaywrightTimeout, PlaywrightError):
                     pass
                 break
-    raise AssertionError(f"{selector} did not show in time")
+    raise AssertionError(f"{selector} did not show in {timeout:.0f} s")

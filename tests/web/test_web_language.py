@@ -135,3 +135,27 @@ def test_counts_take_the_languages_plural_rule(
         key = "game.hiddenCountOne" if count in singular_counts else "game.hiddenCount"
         assert text == catalog[key].replace("{count}", str(count))
     context.close()
+
+
+@pytest.mark.parametrize("code", ["de", "vi"])
+def test_the_picker_at_the_table_translates_every_panel_and_keeps_a_typed_line(
+    browser: Any, server: LiveServer, code: str
+) -> None:
+    from web.playing import open_solo_table
+
+    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    open_solo_table(page, server.base)
+    page.wait_for_selector(".chat #chat-form")
+    page.fill(".chat #chat-form input[name=text]", "half a sentence")
+    page.select_option("#lang", code)
+    page.wait_for_selector(f"html[lang={code}]")
+    catalog = translated(code)
+    chat = page.locator(".chat")
+    for key in ("chat.title", "chat.label", "chat.send", "chat.empty"):
+        chat.get_by_text(catalog[key], exact=True).first.wait_for()
+    text = page.inner_text("body")
+    english = [ENGLISH[key] for key in ("chat.title", "chat.empty") if ENGLISH[key] in text]
+    assert not english, f"{code}: English left at the table: {english}"
+    assert page.input_value(".chat #chat-form input[name=text]") == "half a sentence"
+    context.close()

@@ -13,7 +13,7 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 
 from server.kb_live import LiveServer  # noqa: E402
 from web.auditing import assert_accessible  # noqa: E402
-from web.browsing import shot  # noqa: E402
+from web.browsing import shot, shots  # noqa: E402
 from web.playing import open_solo_table  # noqa: E402
 from web.test_web_accounts import register  # noqa: E402
 
@@ -58,7 +58,7 @@ def test_leaving_a_running_game_asks_first_and_says_a_bot_plays_on(
     assert page.evaluate("document.activeElement.dataset.leave") == "stay"
     assert_accessible(page, f"the leave dialog ({code})")
     if code in ("en", "de"):
-        shot(page, f"leave-dialog-{'phone-' if phone else ''}{code}")
+        shots(page, "leave-dialog", code)
 
     # staying: the dialog goes, the seat is still ours, the button has the keyboard again
     dialog.locator("[data-leave=stay]").click()
@@ -72,7 +72,7 @@ def test_leaving_a_running_game_asks_first_and_says_a_bot_plays_on(
     notice.wait_for()
     assert notice.inner_text().strip(), "the lobby says the game was left"
     if code in ("en", "de"):
-        shot(page, f"leave-done-{'phone-' if phone else ''}{code}")
+        shots(page, "leave-done", code)
 
     # the watcher sees the seat played by a bot, and the game goes on without the player
     watcher.locator(".players li.player strong", has_text="Ann").wait_for(state="detached")

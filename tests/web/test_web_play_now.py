@@ -16,7 +16,7 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 
 from server.kb_live import LiveServer  # noqa: E402
 from web.auditing import assert_accessible  # noqa: E402
-from web.browsing import server_port, shot  # noqa: E402
+from web.browsing import server_port, shot, shots_in  # noqa: E402
 
 WAIT = 8  # seconds a group waits for strangers in this test's server
 PHONE = {
@@ -73,7 +73,7 @@ def test_strangers_share_a_table_and_bots_fill_it_at_the_deadline(
     text.wait_for()
     ann.wait_for_selector("#play-text:has-text('8 seconds')")  # the wait, said before asking
     assert_accessible(ann, "the lobby's play now")
-    shot(ann, "play-now-lobby-en")
+    shots_in(ann, "play-now-lobby")
 
     clicked = time.monotonic()
     first = play_now(ann, server.base, "Ann")

@@ -17,7 +17,7 @@ from kingsbreakfast.engine import DISHES, Rules, State, score_hand, shuffled_dec
 from kingsbreakfast.tui.board import last_round  # noqa: E402
 from server.kb_live import LiveServer  # noqa: E402
 from web.auditing import assert_accessible  # noqa: E402
-from web.browsing import shot  # noqa: E402
+from web.browsing import shots, shots_in  # noqa: E402
 from web.playing import open_solo_table, play_until  # noqa: E402
 
 RECKON = """async (views) => {
@@ -80,11 +80,11 @@ def test_the_table_shows_the_points_the_warnings_and_the_last_round(
     assert page.locator(".over-list li").count() >= 1 and over >= 1
     assert "discarded" in running.inner_text() or "discarded" in page.inner_text(".over-list")
     assert_accessible(page, "the table with a dish over the king's")
-    shot(page, "table-warnings-en")
-    play_until(page, "#last-round", timeout=240)
+    shots_in(page, "table-warnings")
+    play_until(page, "#last-round", timeout=420)
     assert "Last round" in page.inner_text("#last-round")
     assert_accessible(page, "the table in its last round")
-    shot(page, "table-last-round-en")
+    shots_in(page, "table-last-round")
     context.close()
 
 
@@ -112,5 +112,5 @@ def test_a_turn_clock_reads_in_minutes_and_hours_of_the_language(
     assert left in text and any(unit in text for unit in units), text
     assert "3599" not in text and "3600" not in text, text
     if code in ("en", "de"):
-        shot(page, f"table-clock-{code}")
+        shots(page, "table-clock", code)
     context.close()

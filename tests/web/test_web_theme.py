@@ -52,6 +52,9 @@ def test_dark_mode_follows_the_system_and_stays_readable(
     page.select_option("#lang", "de")
     page.wait_for_selector("html[lang=de]")
     shot(page, f"dark-table-{where}de")
+    page.goto(server.base + "/")  # the lobby in the language just chosen
+    page.wait_for_selector("html[lang=de] form#create")
+    shot(page, f"dark-lobby-{where}de")
     context.close()
 
 

@@ -13,7 +13,7 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 
 from server.kb_live import LiveServer  # noqa: E402
 from web.auditing import assert_accessible  # noqa: E402
-from web.browsing import shot  # noqa: E402
+from web.browsing import shots  # noqa: E402
 from web.playing import open_solo_table, play_to_the_end  # noqa: E402
 
 RULE_NUMBER = re.compile(r"\(R\d|\bR\d+[ab]?\b|ruling|word for word")
@@ -43,11 +43,11 @@ def test_no_rule_numbers_at_play_and_finished_games_tell_how_they_ended(
     assert re.search(r"Ann \d+ points?", text), text
     assert "Winner:" in text and winner.split(":", 1)[1].strip() in text, (text, winner)
     assert_accessible(page, "the lobby with a finished game")
-    shot(page, "lobby-finished-en")
+    shots(page, "lobby-finished", "en")
     page.select_option("#lang", "de")
     page.wait_for_selector("html[lang=de]")
     page.locator("#archive li .finished", has_text="Punkte").first.wait_for()
-    shot(page, "lobby-finished-de")
+    shots(page, "lobby-finished", "de")
     context.close()
 
 

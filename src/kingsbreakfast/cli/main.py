@@ -16,6 +16,7 @@ import typer
 
 from kingsbreakfast.bots import make_bot
 from kingsbreakfast.cli.options import (
+    LANGUAGE_ASKED,
     LangOption,
     VariantOption,
     fail,
@@ -59,9 +60,13 @@ def run(args: Sequence[str] | None = None) -> None:
     from kingsbreakfast.cli.errors import usage_error_line
 
     argv = list(sys.argv[1:] if args is None else args)
-    command = build_command(_language_asked(argv))
+    language = _language_asked(argv)
+    command = build_command(language)
     try:
-        code = command.main(argv, prog_name="kingsbreakfast", standalone_mode=False)
+        code = command.main(
+            argv, prog_name="kingsbreakfast", standalone_mode=False,
+            obj={LANGUAGE_ASKED: language},
+        )
     except typer.Abort:
         typer.echo(_("Aborted."), err=True)
         raise SystemExit(1) from None
@@ -497,8 +502,10 @@ def _register_commands() -> None:
     from kingsbreakfast.cli import (
         agent_commands,
         dataset_commands,
+        learn_commands,
         play_commands,
         research_commands,
+        review_commands,
         serve_commands,
         sim_commands,
         train_commands,
@@ -506,10 +513,11 @@ def _register_commands() -> None:
 
     for module in (
         play_commands, sim_commands, research_commands, serve_commands, agent_commands,
-        dataset_commands,
+        dataset_commands, learn_commands,
     ):
         module.register(app)
     train_commands.register(app)
+    review_commands.register(app)
 
 
 _register_commands()

@@ -17,6 +17,10 @@ from kingsbreakfast.i18n import (
 )
 from kingsbreakfast.i18n.errors import explain
 
+LANGUAGE_ASKED = "kingsbreakfast.language"
+"""The key in the context's ``obj`` for the language the whole line asks for (``--lang``
+anywhere on it, else the environment's), found before the line is parsed."""
+
 
 def use_language(ctx: typer.Context, lang: str | None) -> str | None:
     """Pick the language as soon as ``--lang`` is read, or stop with a clear error.
@@ -26,6 +30,12 @@ def use_language(ctx: typer.Context, lang: str | None) -> str | None:
     overrides, so ``kingsbreakfast --lang de rules`` stays German.
     """
     if lang is None and ctx.parent is not None:
+        return lang
+    asked = ctx.obj.get(LANGUAGE_ASKED) if isinstance(ctx.obj, dict) else None
+    if lang is None and asked is not None:
+        # the line asked on one of its commands (``play --help --lang de``): the help that
+        # may be printed before that option is read speaks it already
+        set_language(asked)
         return lang
     try:
         set_language(choose_language(lang))

@@ -27,7 +27,7 @@ from kingsbreakfast.cli.options import (
     parse_variants,
 )
 from kingsbreakfast.engine import KingsBreakfastError, Record, RecordError, read_record
-from kingsbreakfast.i18n import set_language
+from kingsbreakfast.i18n import _, set_language
 from kingsbreakfast.tui import strings
 from kingsbreakfast.tui.plain import AGAIN, INTERRUPTED, PlainGame
 from kingsbreakfast.tui.replay_plain import PlainReplay
@@ -142,10 +142,11 @@ def play(
 ) -> None:
     """Play King's Breakfast in the terminal against bots, or hot-seat with friends."""
     try:
-        if speed < 0 or hint_seconds <= 0:
-            raise KingsBreakfastError(
-                "--speed must be 0 or more and --hint-seconds more than 0", "bad_timing"
-            )
+        if speed < 0:
+            raise fail(_("--speed must be 0 or more, not {speed}").format(speed=speed))
+        if hint_seconds <= 0:
+            raise fail(_("--hint-seconds must be more than 0, not {seconds}").format(
+                seconds=hint_seconds))
         full_screen = not _plain_wanted(plain)
         if full_screen:
             need_extra("tui", "textual", "numpy")  # --plain plays without them

@@ -148,6 +148,13 @@ _MESSAGES: dict[str, Callable[[Mapping[str, object]], str]] = {
         extra=p.get("extra"),
         command=install_command(str(p.get("extra"))),
     ),
+    # a review of a finished game (kingsbreakfast review, the browser's review page)
+    "review_not_over": lambda p: _(
+        "the game in this record is not over: a review is made once it has ended"
+    ),
+    "bad_review_seat": lambda p: _(
+        "there is no seat {seat} in this game: choose a seat from 0 to {last}"
+    ).format(seat=p.get("seat"), last=p.get("last")),
     "agents_share_process": lambda p: _(
         "the line-up names {count} module:Class players: they would share one process and "
         "could pool their seats' hidden cards; name at most one, and run the others as "

@@ -197,9 +197,13 @@ class Env:
         uniform = jax.random.uniform(key, (self.chance_size + 1 + table,))
         # a game this method dealt carries its predecessor's end flag for one step only
         state = state.replace(terminated=state.terminated & (state.current_player < 0))
-        played = self._advance(
-            state, action, _rules.cards_from(state.deck, uniform[: self.chance_size])
-        )
+        # the step's cards and the new game's table drawn side by side in one loop (the
+        # table's row padded to the step's length; its last card is not used)
+        decks = jnp.stack([state.deck, jnp.asarray(_rules.FULL_DECK)])
+        padded = jnp.concatenate([uniform[-table:], jnp.zeros(self.chance_size - table)])
+        uniforms = jnp.stack([uniform[: self.chance_size], padded])
+        drawn = jax.vmap(_rules.cards_from)(decks, uniforms)
+        played = self._advance(state, action, drawn[0])
         cook = (
             jnp.minimum(
                 jnp.floor(uniform[self.chance_size] * self.num_players), self.num_players - 1
@@ -207,9 +211,9 @@ class Env:
             if self.first_cook is None
             else jnp.int32(self.first_cook)
         )
-        fresh = self._fresh(
-            _rules.cards_from(jnp.asarray(_rules.FULL_DECK), uniform[-table:]), cook
-        ).replace(rewards=played.rewards, terminated=played.terminated)
+        fresh = self._fresh(drawn[1, :table], cook).replace(
+            rewards=played.rewards, terminated=played.terminated
+        )
         done = played.terminated
         dealt: State = jax.tree.map(lambda new, old: jnp.where(done, new, old), fresh, played)
         return self._finish(dealt, over=jnp.bool_(False))

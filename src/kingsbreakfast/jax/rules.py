@@ -58,21 +58,25 @@ def draw_cards(deck: Array, key: Array, count: int) -> Array:
 
 
 def cards_from(deck: Array, uniform: Array) -> Array:
-    """:func:`draw_cards` with its random numbers given: one uniform in [0, 1) per card."""
-    counts = deck
-    cards = []
-    for i in range(uniform.shape[0]):
+    """:func:`draw_cards` with its random numbers given: one uniform in [0, 1) per card.
+
+    The cards are drawn one after another inside a ``lax.scan``, so each is computed once and
+    stored: written as one expression, XLA's CPU fusion copies the whole chain of earlier
+    draws into every use of a later card (a table's one-hot count evaluated it 64 times)."""
+
+    def one_card(counts: Array, u: Array) -> tuple[Array, Array]:
         left = counts.sum()
-        pick = jnp.minimum(jnp.floor(uniform[i] * left).astype(jnp.int32), left - 1)
+        pick = jnp.minimum(jnp.floor(u * left).astype(jnp.int32), left - 1)
         running = counts[0]  # the kinds whose running count is at most pick lie before it
         card = (running <= pick).astype(jnp.int32)
         for kind in range(1, CARD_KINDS):
             running = running + counts[kind]
             card = card + (running <= pick).astype(jnp.int32)
         card = jnp.where(left > 0, card, CARD_KINDS)
-        counts = counts - (card == _KIND)
-        cards.append(card)
-    return jnp.stack(cards)
+        return counts - (card == _KIND), card
+
+    _, cards = jax.lax.scan(one_card, jnp.asarray(deck, jnp.int32), uniform)
+    return cards
 
 
 def one_hot(index: Array, size: int) -> Array:
@@ -86,8 +90,7 @@ def legal_mask(
     """The 38 legal actions of the player to move (R5–R8, R5a, R5b, R7a), by action id."""
     on_table = table[:NUM_DISHES] > 0
     can_draw = ~pending & (deck.sum() > 0)
-    one, two = king >= 1, king >= 2
-    pair_ok = jnp.stack([two[a] if a == b else one[a] & one[b] for a, b in FEED_PAIRS])
+    pair_ok = (king[None, :] >= _FED).all(axis=1)  # the king has the dishes a feed takes
     feeds_allowed = (table[DRAGON] >= dragon_min) & ~(
         must_draw & can_draw & ~on_table.any()
     )  # R5a's must_draw variant: an empty table with cards in the deck means drawing

@@ -24,11 +24,13 @@ from .routes import (
     accounts,
     at_table,
     health,
+    learn,
     leaving,
     pages,
     play,
     play_now,
     results,
+    review,
     shell,
     tables,
 )
@@ -107,7 +109,8 @@ def create_app(
     app.state.openers = openers
     app.add_middleware(BodyLimit, limit=bounds.body_bytes)
     install_errors(app)
-    areas = (accounts, at_table, leaving, play_now, results, shell, tables, pages, health, play)
+    areas = (accounts, at_table, leaving, learn, play_now, results, review, shell, tables, pages,
+             health, play)
     for area in areas:
         app.include_router(area.router)
     static = static_dir()

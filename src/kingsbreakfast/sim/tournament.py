@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 
 from kingsbreakfast.engine import Rules
 
@@ -121,7 +122,9 @@ def _run_processes(
     workers: int,
     progress: Progress | None,
 ) -> Iterator[list[GameResult]]:
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # Workers start from a fresh server process, not a fork of this one: a fork copies the
+    # locks of any threads this process runs (JAX's, a server's) and may deadlock on them.
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("forkserver")) as pool:
         futures = {
             pool.submit(play_chunk, config, start, stop): stop - start for start, stop in chunks
         }

@@ -24,7 +24,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 
-from kingsbreakfast.engine import Action, HandView, IllegalActionError
+from kingsbreakfast.engine import Action, HandView, IllegalActionError, Scoring
 from kingsbreakfast.i18n import N_, current_language
 from kingsbreakfast.i18n.errors import explain
 
@@ -185,10 +185,13 @@ class GameScreen(Screen[None]):
         view = game.view(None)
         scoring = view.score()
         assert scoring is not None  # every hand is shown once the game is over (R11)
+        self.app.push_screen(self.score_screen(scoring, view.king), self.kb_app.after_score)
+
+    def score_screen(self, scoring: Scoring, king: tuple[int, ...]) -> ScoreScreen:
+        """The screen the game ends on (the lesson's tells the scoring its own way)."""
         saver = self.kb_app.autosaver
         kept = str(saver.path) if saver.written and saver.path.parent == finished_dir() else None
-        self.app.push_screen(ScoreScreen(scoring, view.king, game.names, kept),
-                             self.kb_app.after_score)
+        return ScoreScreen(scoring, king, self.game.names, kept)
 
     def _handed_over(self, _: None) -> None:
         seat = self.game.to_move
@@ -340,7 +343,11 @@ class PlayApp(App[None]):
         # signal or no handler outside the main thread (tests, Windows): go without
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError, AttributeError):
             asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self.action_leave)
-        self.push_screen(GameScreen(self.game))
+        self.push_screen(self.new_game_screen())
+
+    def new_game_screen(self) -> GameScreen:
+        """The screen a game is played on (the lesson's adds its panel)."""
+        return GameScreen(self.game)
 
     def autosave(self) -> None:
         """After every action: the autosave file holds the game so far."""
@@ -423,7 +430,7 @@ class PlayApp(App[None]):
             self.saved = False
             self.autosaver = Autosaver()
             self.autosave()
-            self.switch_screen(GameScreen(self.game))
+            self.switch_screen(self.new_game_screen())
         elif answer == "quit":
             self.exit()
 

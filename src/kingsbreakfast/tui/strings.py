@@ -49,6 +49,7 @@ _BOT_WORDS: Final = {
     "greedy": lambda: pgettext("bot", "greedy"),
     "heuristic": lambda: pgettext("bot", "card counter"),
     "ismcts": lambda: pgettext("bot", "searcher"),
+    "lesson": lambda: pgettext("bot", "the lesson's bot"),
 }
 
 

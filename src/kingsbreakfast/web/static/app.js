@@ -16,6 +16,8 @@ import { ChatPanel, mutedNames } from "./chat.js";
 import { confirmLeave, closeLeave } from "./leave.js";
 import { timeLeft, durationText } from "./clock.js";
 import { handScore, wholeHand, lastRound } from "./reckoning.js";
+import { ReviewPage } from "./review.js";
+import { LessonPage } from "./learn.js";
 
 const app = document.getElementById("app");
 const LOCK = '<svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true"><rect x="3" y="7" width="10" height="8" rx="1.5" fill="currentColor"/><path d="M5 7V5a3 3 0 0 1 6 0v2" stroke="currentColor" stroke-width="2" fill="none"/></svg>';
@@ -94,7 +96,7 @@ let playWait = (() => { try { return JSON.parse(document.getElementById("boot").
 // both in the player's language (the server writes them into the page for the first load).
 function nameThePage() {
   const path = location.pathname;
-  const page = /^\/t\//.test(path) ? "game.titleTable" : /^\/replay\//.test(path) ? "replay.title" : path === "/rules" ? "app.rules" : null;
+  const page = /^\/t\//.test(path) ? "game.titleTable" : /^\/replay\//.test(path) ? "replay.title" : /^\/review\//.test(path) ? "review.pageTitle" : path === "/rules" ? "app.rules" : path === "/learn" ? "learn.title" : null;
   document.title = page ? `${t(page)} · ${t("app.title")}` : t("app.title");
   document.querySelector('meta[name="description"]')?.setAttribute("content", t("app.description"));
 }
@@ -108,7 +110,10 @@ function route() {
   if (m) { session = new TableSession(m[1]); return; }
   m = path.match(/^\/replay\/([\w-]+)$/);
   if (m) { session = new ReplayViewer(m[1]); return; }
+  m = path.match(/^\/review\/([\w-]+)$/);  // a finished game's review (review.js)
+  if (m) { session = new ReviewPage(app, m[1], Number(new URLSearchParams(location.search).get("seat")) || 0, navigate); return; }
   if (path === "/rules") { renderRules(); return; }
+  if (path === "/learn") { session = new LessonPage(app, navigate); return; }
   if (routeAccount(path, app, navigate)) return;
   renderLobby();
 }
@@ -129,7 +134,7 @@ window.addEventListener("popstate", route);
 onLanguageChange(() => {
   nameThePage();
   renderHeader();
-  if (session) session.render();
+  if (session) { session.render(); session.chat.render(); }
   else if (location.pathname === "/rules") renderRules();
   else if (!routeAccount(location.pathname, app, navigate)) renderLobby();
 });
@@ -150,6 +155,10 @@ async function renderLobby() {
         <button type="submit" class="primary">${esc(t("play.button"))}</button>
         <p class="error" role="alert" id="play-error"></p>
       </form>
+    </section><section class="panel learn-entry" aria-labelledby="learn-title">
+      <h2 id="learn-title">${esc(t("learn.title"))}</h2>
+      <p>${esc(t("learn.invite"))}</p>
+      <a href="/learn" class="button" id="learn-link" data-link>${esc(t("learn.start"))}</a>
     </section><section class="panel lobby-create">
       <h1>${esc(t("lobby.create"))}</h1>
       <p class="tagline">${esc(t("app.tagline"))}</p>
@@ -168,6 +177,7 @@ async function renderLobby() {
     </section>
     <section class="panel"><h2>${esc(t("lobby.publicTables"))}</h2><ul id="tables" class="table-list"></ul></section>
     <section class="panel"><h2>${esc(t("lobby.archive"))}</h2><ul id="archive" class="table-list"></ul></section>`;
+  app.querySelector("#learn-link").addEventListener("click", (e) => { e.preventDefault(); navigate("/learn"); });
   app.querySelector("#play-now").addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = new FormData(e.target);
@@ -220,8 +230,14 @@ async function renderLobby() {
     const archive = app.querySelector("#archive");
     if (!archive) return;
     const namesOf = (g) => (g.seats ? g.seats.map((s, i) => seatKindName(s, i)) : g.players.map(displayName));
+    // the review opens on the seat this player held, if they played (else the first seat)
+    const mySeat = (g) => {
+      const mine = me ? me.name : savedName();
+      const seat = (g.seats || []).findIndex((s) => s.kind === "human" && s.name === mine);
+      return seat < 0 ? 0 : seat;
+    };
     const drawArchive = (ended) => {
-      archive.innerHTML = ended.length === 0 ? `<li class="muted">${esc(t("lobby.noArchive"))}</li>` : ended.map((g) => `<li>${finishedLine(g)}<a href="/replay/${esc(g.id)}" class="button" data-link>${esc(t("lobby.replay"))}</a></li>`).join("");
+      archive.innerHTML = ended.length === 0 ? `<li class="muted">${esc(t("lobby.noArchive"))}</li>` : ended.map((g) => `<li>${finishedLine(g)}<span class="row"><a href="/replay/${esc(g.id)}" class="button" data-link>${esc(t("lobby.replay"))}</a><a href="/review/${esc(g.id)}?seat=${mySeat(g)}" class="button" data-link>${esc(t("lobby.review"))}</a></span></li>`).join("");
       archive.querySelectorAll("[data-link]").forEach((a) => a.addEventListener("click", (e) => { e.preventDefault(); navigate(a.getAttribute("href")); }));
     };
     // the players at once; the points and winners as soon as the results arrive
@@ -700,6 +716,7 @@ class TableSession {
   scoreHtml() {
     return scoreTable(this.frame.score, (i) => this.seatName(i), `<p class="row"><a class="button" href="/replay/${esc(this.id)}" data-replay>${esc(t("score.replay"))}</a>
       <a class="button" href="/games/${esc(this.id)}/record" download="kingsbreakfast-${esc(this.id)}.json">${esc(t("score.record"))}</a>
+      ${this.frame.you !== null ? `<a class="button" href="/review/${esc(this.id)}?seat=${this.frame.you}" data-replay>${esc(t("score.review"))}</a>` : ""}
       ${this.frame.you !== null ? `<button type="button" class="primary" data-rematch>${esc(t("rematch.button"))}</button>` : ""}</p>
       ${this.rematch ? `<p class="rematch-votes">${esc(t("rematch.votes", { votes: this.rematch.votes.length, needed: this.rematch.needed.length }))} <a class="button" href="/t/${esc(this.rematch.table)}" data-replay>${esc(t("rematch.go"))}</a></p>` : ""}`);
   }

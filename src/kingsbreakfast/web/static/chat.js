@@ -54,7 +54,11 @@ export class ChatPanel {
     this.render();
   }
 
+  // Drawn anew when the seats or the language change; a line being typed stays in the box.
   render() {
+    const typing = this.el.querySelector("#chat-form input[name=text]");
+    const draft = typing ? typing.value : "";
+    const focused = typing !== null && document.activeElement === typing;
     const mutes = this.names.map((name, seat) => seat === this.you || name === null ? "" : `<button type="button" class="link" data-mute="${seat}" aria-pressed="${this.muted.has(seat)}">${esc(t(this.muted.has(seat) ? "chat.unmute" : "chat.mute", { name }))}</button>`).join(" ");
     const form = this.you === null ? `<p class="muted">${esc(t("chat.spectator"))}</p>` : `<form class="form inline" id="chat-form">
         <label>${esc(t("chat.label"))} <input name="text" maxlength="200" autocomplete="off" required></label>
@@ -65,6 +69,11 @@ export class ChatPanel {
     this.el.querySelectorAll("[data-mute]").forEach((b) => b.addEventListener("click", () => this.toggle(Number(b.dataset.mute))));
     const f = this.el.querySelector("#chat-form");
     if (f) f.addEventListener("submit", (e) => { e.preventDefault(); this.send(e.target); });
+    const box = this.el.querySelector("#chat-form input[name=text]");
+    if (box) {
+      box.value = draft;
+      if (focused) box.focus();
+    }
   }
 
   renderLines() {

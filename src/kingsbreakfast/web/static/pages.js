@@ -157,6 +157,7 @@ async function myGamesPage(app, navigate) {
   const ended = await withResults(data.finished, (g) => g.seats.map((s, i) => seatName(s, i)));
   const finished = ended.map((g) => `<li>${finishedLine(g)}
       <a class="button" href="${esc(g.replay)}" data-link>${esc(t("lobby.replay"))}</a>
+      <a class="button" href="/review/${esc(g.id)}?seat=${Number(g.seat)}" data-link>${esc(t("lobby.review"))}</a>
       <a class="button" href="${esc(g.record)}" download="kingsbreakfast-${esc(g.id)}.json">${esc(t("games.record"))}</a></li>`).join("");
   box.innerHTML = `<h2>${esc(t("games.running"))}</h2><ul class="table-list">${running || `<li class="muted">${esc(t("games.none"))}</li>`}</ul>
     <h2>${esc(t("games.finished"))}</h2><ul class="table-list">${finished || `<li class="muted">${esc(t("games.none"))}</li>`}</ul>`;

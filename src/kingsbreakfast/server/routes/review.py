@@ -1,0 +1,163 @@
+"""A finished game's review for one seat: each choice beside the master bot's best move.
+
+The review itself is :func:`kingsbreakfast.bots.review.review_seat`, the same the terminal's
+``kingsbreakfast review`` prints. It is served only once the game is over (409
+``not_over`` before, as the record; :meth:`Master.finished` decides), because during play
+it would tell a player what the master bot thinks of the position.
+
+Anyone may ask for any seat of a finished game: the whole record is public once the game is
+over (``/games/{id}/record``), so a review says nothing the record does not. Each seat's
+review still uses only that seat's view at each decision, never the hidden cards, so it
+judges what the player could have known.
+
+A review takes the master bot a few milliseconds per decision, so it runs in a worker thread,
+never on the event loop that serves every table's moves, and at most :data:`AT_ONCE` at a
+time; and since a finished game never changes, each (game, seat) is worked out once and
+kept (the last :data:`KEPT`), and asks arriving while it is being worked out wait for that
+one answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import OrderedDict
+from typing import Annotated, Final
+
+from fastapi import APIRouter, Query, Request, Response
+from pydantic import BaseModel
+
+from kingsbreakfast.bots.review import BIG_LOSS, SeatReview, review_seat
+from kingsbreakfast.engine import Record
+
+from ..lobby import LobbyError
+from ..master import Master
+from .deps import MasterDep
+from .errors import ERRORS
+from .pages import client_page
+
+router = APIRouter()
+
+KEPT: Final = 2000
+"""How many reviews stay in memory (a few kilobytes each)."""
+AT_ONCE: Final = 2
+"""How many reviews are worked out at the same time (the machine's other work goes on)."""
+
+
+class ReviewedMoveOut(BaseModel):
+    move: int
+    """The move's number in the game, from 1."""
+    action_index: int
+    round: int
+    action: str
+    """The seat's choice, as the record's short text (``take ham``)."""
+    best: str
+    """The master bot's first choice from the same view."""
+    choices: int
+    expected_points: float
+    best_points: float
+    win_chance: float
+    best_win_chance: float
+    points_lost: float
+    win_lost: float
+    big_loss: bool
+
+
+class SeatReviewOut(BaseModel):
+    id: str
+    seat: int
+    players: list[str]
+    moves: list[ReviewedMoveOut]
+    decisions: int
+    forced: int
+    points_lost: float
+    win_lost: float
+    big_losses: int
+    biggest: list[int]
+    """Move numbers of the costliest choices, costliest first."""
+    big_loss_threshold: float
+
+
+_kept: OrderedDict[tuple[str, int], SeatReviewOut] = OrderedDict()
+_working: dict[tuple[str, int], asyncio.Task[SeatReviewOut]] = {}
+_room = threading.BoundedSemaphore(AT_ONCE)
+
+
+def _seat(asked: str | None, players: int) -> int:
+    """The seat asked for, or a refusal that names what is wrong and what is allowed."""
+    text = (asked or "").strip()
+    if not text.lstrip("-").isdigit() or not 0 <= int(text) < players:
+        raise LobbyError(
+            422, "bad_review_seat",
+            f"there is no seat {text!r} in this game: choose a seat from 0 to {players - 1}",
+            seat=text[:8], last=players - 1,
+        )
+    return int(text)
+
+
+def _answer(game_id: str, names: list[str], review: SeatReview) -> SeatReviewOut:
+    data = review.to_dict()
+    return SeatReviewOut(
+        id=game_id, seat=data["seat"], players=names,
+        moves=[ReviewedMoveOut(**move) for move in data["moves"]],
+        decisions=data["decisions"], forced=data["forced"], points_lost=data["points_lost"],
+        win_lost=data["win_lost"], big_losses=data["big_losses"], biggest=data["biggest"],
+        big_loss_threshold=BIG_LOSS,
+    )
+
+
+def _worked_out(record: Record, seat: int) -> SeatReview:
+    with _room:  # in the worker thread: the event loop never waits here
+        return review_seat(record, seat)
+
+
+async def seat_review(master: Master, game_id: str, asked: str | None) -> SeatReviewOut:
+    """The review of the asked seat of a finished game (see the module's docstring)."""
+    state, names = await master.finished(game_id)  # 404 unknown, 409 while it is played
+    seat = _seat(asked, len(names))
+    key = (game_id, seat)
+    found = _kept.get(key)
+    if found is not None:
+        _kept.move_to_end(key)
+        return found
+    working = _working.get(key)
+    if working is None:  # one task per (game, seat); it goes on if the asker goes away
+        working = asyncio.create_task(_work(game_id, names, Record.from_state(state, names),
+                                            seat))
+        _working[key] = working
+        working.add_done_callback(lambda done: _finished(key, done))
+    return await asyncio.shield(working)
+
+
+async def _work(game_id: str, names: list[str], record: Record, seat: int) -> SeatReviewOut:
+    answer = _answer(game_id, names, await asyncio.to_thread(_worked_out, record, seat))
+    _kept[game_id, seat] = answer
+    while len(_kept) > KEPT:
+        _kept.popitem(last=False)
+    return answer
+
+
+def _finished(key: tuple[str, int], done: asyncio.Task[SeatReviewOut]) -> None:
+    _working.pop(key, None)
+    if not done.cancelled():
+        done.exception()  # seen here, so a failure nobody waited for is not reported twice
+
+
+@router.get("/api/games/{game_id}/review", response_model=SeatReviewOut, responses=ERRORS,
+            tags=["archive"])
+async def review(
+    game_id: str, master: MasterDep,
+    seat: Annotated[str | None, Query(max_length=8)] = None,
+) -> SeatReviewOut:
+    """One seat's choices in a finished game, each beside the master bot's best move from
+    what that seat could see then, with the points and win chance each gave up; any seat
+    may be asked for, once the game is over (409 ``not_over`` before, 422
+    ``bad_review_seat`` for a seat the game does not have)."""
+    return await seat_review(master, game_id[:40], seat)
+
+
+def review_page(request: Request) -> Response:
+    return client_page(request)
+
+
+router.get("/review/{game_id}", include_in_schema=False)(review_page)

@@ -1,0 +1,121 @@
+// The review of a finished game (/review/<id>?seat=N): every choice of one seat beside the
+// master bot's best move from what that seat could see then, the biggest losses marked.
+// The numbers come from the server (GET /api/games/<id>/review?seat=N, server/routes/
+// review.py), the same review `kingsbreakfast review` prints; before the game is over the
+// server refuses (not_over) and this page says so. Any seat of a finished game may be
+// picked: its record is public once the game is over.
+import { t, tCount, errorText, dishName } from "./strings.js";
+import { call, esc } from "./pages.js";
+import { displayName } from "./names.js";
+import { redrawKeepingFocus } from "./focus.js";
+
+const pct = (share) => `${(100 * share).toFixed(1)}%`;
+const points = (value) => value.toFixed(1);
+
+// an action's short text from the record ("take ham", "feed bread wine") in the page's words
+export function actionText(text) {
+  const [kind, a, b] = text.split(" ");
+  if (kind === "take") return t("game.take", { dish: dishName(a) });
+  if (kind === "feed") return t("hint.feed", { a: dishName(a), b: dishName(b) });
+  if (kind === "draw") return t("game.draw");
+  if (kind === "place_dragon") return t("game.dragonPlace");
+  return t("game.pass");
+}
+
+export class ReviewPage {
+  constructor(root, gameId, seat, navigate) {
+    this.root = root;
+    this.id = gameId;
+    this.seat = seat;
+    this.navigate = navigate;
+    this.data = null;
+    this.error = "";
+    this.load();
+  }
+
+  stop() { this.stopped = true; }
+
+  async load() {
+    this.render();
+    try {
+      this.data = await call("GET", `/api/games/${encodeURIComponent(this.id)}/review?seat=${this.seat}`);
+      this.error = "";
+    } catch (err) {
+      this.data = null;
+      this.error = err && err.code === "not_over" ? t("review.notOver") : errorText(err);
+    }
+    if (!this.stopped) this.render();
+  }
+
+  render() {
+    redrawKeepingFocus(this.root, () => this.paint(), "h1");
+  }
+
+  paint() {
+    const d = this.data;
+    if (!d) {
+      this.root.innerHTML = `<section class="panel review-page"><h1 tabindex="-1">${esc(t("review.pageTitle"))}</h1>
+        ${this.error ? `<p class="error" role="alert">${esc(this.error)}</p>` : `<p aria-live="polite">…</p>`}
+        <p class="row"><a href="/" class="button" data-home>${esc(t("replay.back"))}</a></p></section>`;
+      this.wire();
+      return;
+    }
+    const name = (i) => displayName(d.players[i]);
+    const seats = d.players.map((_, i) => `<li><a href="/review/${esc(d.id)}?seat=${i}" data-seat="${i}" class="button${i === d.seat ? " primary" : ""}" ${i === d.seat ? 'aria-current="page"' : ""}>${esc(name(i))}</a></li>`).join("");
+    const biggest = new Set(d.biggest);
+    const rows = d.moves.map((m) => {
+      const same = m.action === m.best;
+      const mark = m.big_loss ? ` <strong class="loss-mark">${esc(t("review.bigLoss"))}</strong>` : "";
+      return `<tr id="move-${m.move}" class="${m.big_loss ? "big-loss" : ""}${biggest.has(m.move) ? " costliest" : ""}">
+        <th scope="row">${m.move}<span class="round-note">${esc(t("game.round", { round: m.round }))}</span></th><td class="round-col">${m.round}</td>
+        <td class="choice">${esc(actionText(m.action))}${mark}</td>
+        <td class="choice">${same ? `<span aria-hidden="true">=</span><span class="visually-hidden">${esc(t("review.same"))}</span>` : esc(actionText(m.best))}</td>
+        <td>${points(m.points_lost)}</td><td>${pct(m.win_lost)}</td></tr>`;
+    }).join("");
+    const costly = d.biggest.map((move) => {
+      const m = d.moves.find((x) => x.move === move);
+      return `<li><a href="#move-${m.move}" data-move="${m.move}">${esc(t("review.costlyItem", { move: m.move, action: actionText(m.action), share: pct(m.win_lost) }))}</a></li>`;
+    }).join("");
+    const threshold = `${Math.round(100 * d.big_loss_threshold)}%`;
+    const table = d.moves.length ? `<div class="scroll" tabindex="0" role="region" aria-label="${esc(t("review.choicesOf", { name: name(d.seat) }))}">
+        <table class="review-table"><thead><tr>
+          <th scope="col">${esc(t("review.move"))}</th><th scope="col" class="round-col">${esc(t("review.round"))}</th>
+          <th scope="col" class="choice">${esc(t("review.played"))}</th><th scope="col" class="choice">${esc(t("review.best"))}</th>
+          <th scope="col">${esc(t("review.pointsLost"))}</th><th scope="col">${esc(t("review.winLost"))}</th>
+        </tr></thead><tbody>${rows}</tbody></table></div>` : `<p>${esc(t("review.none"))}</p>`;
+    this.root.innerHTML = `<div class="review-page">
+      <section class="panel review-head"><h1 tabindex="-1">${esc(t("review.title", { name: name(d.seat) }))}</h1>
+        <nav aria-label="${esc(t("review.seats"))}"><ul class="seat-pick">${seats}</ul></nav>
+        <p class="explained">${esc(t("review.explained", { threshold }))}</p></section>
+      <section class="panel review-summary" aria-labelledby="review-summary"><h2 id="review-summary">${esc(t("review.summary"))}</h2>
+        <ul>
+          <li>${esc(tCount("review.decisionsOne", "review.decisions", d.decisions))}</li>
+          ${d.forced ? `<li>${esc(tCount("review.forcedOne", "review.forced", d.forced))}</li>` : ""}
+          <li>${esc(t("review.totals", { points: points(d.points_lost) }))}</li>
+          <li>${esc(tCount("review.bigLossesOne", "review.bigLosses", d.big_losses))}</li>
+        </ul>
+        ${costly ? `<h3>${esc(t("review.costliest"))}</h3><ol class="costliest-list">${costly}</ol>` : `<p>${esc(t("review.nothingLost"))}</p>`}
+      </section>
+      <section class="panel review-moves"><h2>${esc(t("review.choicesOf", { name: name(d.seat) }))}</h2>${table}</section>
+      <p class="row"><a href="/replay/${esc(d.id)}" class="button" data-replay>${esc(t("review.replay"))}</a>
+        <a href="/" class="button" data-home>${esc(t("replay.back"))}</a></p></div>`;
+    this.wire();
+  }
+
+  wire() {
+    this.root.querySelector("[data-home]")?.addEventListener("click", (e) => { e.preventDefault(); this.navigate("/"); });
+    this.root.querySelectorAll("[data-seat]").forEach((a) => a.addEventListener("click", (e) => {
+      e.preventDefault();
+      this.navigate(a.getAttribute("href"));
+    }));
+    // a costly move's link takes the keyboard to its row, not only the eye
+    this.root.querySelectorAll("[data-move]").forEach((a) => a.addEventListener("click", (e) => {
+      e.preventDefault();
+      const row = this.root.querySelector(`#move-${a.dataset.move}`);
+      if (!row) return;
+      row.setAttribute("tabindex", "-1");
+      row.scrollIntoView({ block: "center" });
+      row.focus({ preventScroll: true });
+    }));
+  }
+}

@@ -1,0 +1,169 @@
+"""The lesson's game is a real, legal game that reaches every step in order (docs/rules.md
+R1–R12), and its deal really produces what the steps say."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from budget import examples
+from kingsbreakfast.engine import (
+    CARD_IDS,
+    DISHES,
+    DRAW_ID,
+    NUM_ACTIONS,
+    PLACE_DRAGON_ID,
+    Action,
+    Record,
+    State,
+    replay,
+)
+from kingsbreakfast.i18n import LANGUAGES, language
+from kingsbreakfast.lesson import (
+    LEARNER,
+    STEPS,
+    LessonGame,
+    lesson_deck,
+    lesson_record,
+    scoring_lines,
+)
+
+
+def _counts(cards: dict[str, int]) -> dict[str, int]:
+    return {dish: count for dish, count in cards.items() if count}
+
+
+def play_through(dragon: Action) -> tuple[LessonGame, list[str]]:
+    """Every step's example move (``dragon`` for the drawn dragon), then draws to the end."""
+    game = LessonGame("You")
+    seen: list[str] = []
+    while not game.over:
+        step = game.lesson.step
+        assert step is not None
+        if not seen or seen[-1] != step.key:
+            seen.append(step.key)
+        move = dragon if step.key == "dragon" else step.example
+        if move not in game.view().legal_actions():
+            move = game.view().legal_actions()[0]
+            assert step.to_the_end
+        assert game.offer(move) is None
+    assert game.lesson.step is None
+    return game, seen
+
+
+def test_the_deck_is_a_whole_deck_of_r1() -> None:
+    deck = lesson_deck()
+    assert len(deck) == 110
+    assert all(deck.count(dish) == 15 for dish in DISHES)
+    assert deck.count("dragon") == 5
+    State(deck, 4)  # the engine's own check of a deck (R1) passes
+
+
+@pytest.mark.parametrize("dragon", ["place_dragon", "feed cheese cheese", "feed cake cake"])
+def test_the_lesson_reaches_every_step_in_order_and_ends(dragon: str) -> None:
+    game, seen = play_through(Action.parse(dragon))
+    assert seen == [step.key for step in STEPS]
+    # the game is a legal game of the engine: its record replays to the same end (R10)
+    record = Record.from_state(game.state, list(game.names))
+    assert replay(record.to_dict()) == game.state
+    assert game.state.is_over
+
+
+def test_the_deal_produces_what_the_steps_say() -> None:
+    game = LessonGame("You")
+    view = game.view()
+    # R4, R6: round 1, the learner cooks, 8 cards, 3 cheese to take
+    assert (game.lesson.step.key, view.round, view.cook, view.to_move) == ("take", 1, 0, 0)
+    assert sum(view.table) == 8 and view.table[DISHES.index("cheese")] == 3
+    game.offer(Action.parse("take cheese"))
+    # R7: the draw brings a fourth cheese, seen by the learner alone (R7b)
+    game.offer(Action(DRAW_ID))
+    view = game.view()
+    assert view.hands[LEARNER].takes[DISHES.index("cheese")] == 3
+    assert view.hands[LEARNER].draws is not None
+    assert view.hands[LEARNER].draws[DISHES.index("cheese")] == 1
+    assert game.state.view(1).hands[LEARNER].draws is None
+    # R9: the king holds 3 wine, 2 cake, 1 cheese; 3 cheese lie on the table
+    assert game.lesson.step.key == "king"
+    assert _counts(view.to_dict()["king"]) == {"cheese": 1, "cake": 2, "wine": 3}
+    assert view.table[DISHES.index("cheese")] == 3 and view.table[DISHES.index("fruit")] == 1
+    game.offer(Action.parse("take fruit"))
+    # R8: a dragon on the table, Dee just took 2 wine, the king holds 3 wine
+    view = game.view()
+    assert game.lesson.step.key == "feed"
+    assert view.table_dragons == 1 and view.king[DISHES.index("wine")] == 3
+    assert view.hands[3].takes[DISHES.index("wine")] == 2
+    assert view.history[-1].seat == 3 and str(view.history[-1].action) == "take wine"
+    game.offer(Action.parse("feed wine wine"))
+    assert game.view().hands[3].takes[DISHES.index("wine")] > game.view().king[
+        DISHES.index("wine")
+    ]
+    # R7a: the learner cooks round 5 and the draw turns up a dragon
+    view = game.view()
+    assert (game.lesson.step.key, view.round, view.cook) == ("dragon_draw", 5, LEARNER)
+    game.offer(Action(DRAW_ID))
+    view = game.view()
+    assert game.lesson.step.key == "dragon" and view.pending_dragon
+    assert game.state.initial_deck.count(CARD_IDS.index("dragon")) == 5
+
+
+def test_a_move_the_step_does_not_ask_for_is_refused_kindly_and_changes_nothing() -> None:
+    game = LessonGame("You")
+    before = game.state.clone()
+    word = game.offer(Action(DRAW_ID))  # legal in the game, not what step 1 asks
+    assert word is not None and "Take the cheese." in word
+    assert game.state == before and game.lesson.step is STEPS[0]
+    illegal = game.offer(Action.parse("take fruit"))  # no fruit on the table (R6)
+    assert illegal is not None and "fruit" in illegal
+    assert game.state == before
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_every_step_and_the_scoring_speak_each_language(code: str) -> None:
+    game, _ = play_through(Action(PLACE_DRAGON_ID))
+    with language(code):
+        lines = scoring_lines(game.view(), game.names)
+        assert len(lines) >= 3
+        fresh = LessonGame("You")
+        for step in STEPS:
+            fresh.lesson.index = STEPS.index(step)
+            assert fresh.lesson.text() and fresh.lesson.title()
+            if code != "en":
+                assert fresh.lesson.text() != step.text.format(name="Dee")
+                assert fresh.lesson.judge(Action.parse("pass")) != (
+                    f"Not quite: the lesson waits for one move here. {step.task}"
+                ) or step.to_the_end
+
+
+def test_the_lesson_record_names_its_deck() -> None:
+    record = lesson_record(("You", "Bob", "Cid", "Dee"))
+    assert record.deck is not None and record.seed is None
+    assert [CARD_IDS[c] for c in record.deck] == list(lesson_deck())
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.lists(st.integers(min_value=-1, max_value=NUM_ACTIONS - 1), max_size=150))
+def test_any_move_is_played_only_when_the_rules_and_the_step_allow_it(tries: list[int]) -> None:
+    """Whatever the learner tries (every action id, R5–R8; -1 stands for the step's own
+    move), a move is played exactly when it is legal (the engine's) and the step accepts it;
+    otherwise nothing changes. The steps go forward one at a time, never back, and the
+    learner is to move whenever the game is on."""
+    game = LessonGame()
+    last = 0
+    for number in tries:
+        if game.over:
+            break
+        step = game.lesson.step
+        assert step is not None and game.state.to_move == LEARNER
+        legal = game.state.legal_actions()
+        action = Action(number) if number >= 0 else (
+            step.example if step.example in legal else legal[0])
+        before = game.state.clone()
+        wanted = before.is_legal(action) and step.accepts(action)
+        word = game.offer(action)
+        assert (word is None) == wanted
+        if word is not None:
+            assert game.state == before and game.lesson.step is step
+        assert last <= game.lesson.index <= last + 1 or game.over
+        last = game.lesson.index

@@ -16,13 +16,17 @@ version differs from the last version its clients saw acknowledged), and the ser
 With ``--servers N --db postgresql://…`` it starts N server processes on PostgreSQL behind
 HAProxy (scripts/haproxy-config.sh; ``--proxy`` puts the proxy in front of one process too,
 for a like-for-like comparison) on ports ``--port-base`` + 0 … N, and drives them through
-the proxy. The database's tables are dropped first.
+the proxy. The database's tables are dropped first. ``--pg-statements`` (PostgreSQL with the
+``pg_stat_statements`` extension loaded) also counts the database's statements over the
+measurement window, each kind per move, and the CPU per move of the proxy and of
+PostgreSQL's processes (benchmarks/cluster_cost.py compares 1, 2 and 3 processes so).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
@@ -160,19 +164,45 @@ class TableRun:
         await asyncio.gather(*(seat(n) for n in range(SEATS)))
 
 
+RETRIED = [0]
+"""Lobby calls answered 502–504 and tried again (this client process's count)."""
+
+
 async def post(http: httpx.AsyncClient, path: str, body: Any, token: str | None = None) -> Any:
-    """A lobby call, retried when a kept-alive connection was closed under it."""
+    """A lobby call, retried when a kept-alive connection was closed under it, or when the
+    proxy or the server answered that it could not serve it now (502–504: a process too
+    busy for its health check, or waiting for the database), as a browser client would."""
     headers = {"x-seat-token": token} if token else {}
-    for attempt in range(5):
+    for attempt in range(8):
         try:
             reply = await http.post(path, json=body, headers=headers)
+            if reply.status_code in (502, 503, 504) and attempt < 7:
+                RETRIED[0] += 1
+                await asyncio.sleep(0.25 * (attempt + 1))
+                continue
             reply.raise_for_status()
             return reply.json()
         except httpx.TransportError:
-            if attempt == 4:
+            if attempt == 7:
                 raise
             await asyncio.sleep(0.2)
     raise AssertionError("unreachable")
+
+
+async def stored_version(http: httpx.AsyncClient, table_id: str) -> int | None:
+    """How many actions the server holds for a table: its version while it is in play,
+    else its record's actions; None when neither could be read (a busy cluster may answer
+    503 for a moment: asked again five times)."""
+    for attempt in range(5):
+        reply = await http.get(f"/api/tables/{table_id}")
+        if reply.status_code == 200:
+            return int(reply.json()["version"])
+        if reply.status_code == 404:  # finished and archived: count the record's actions
+            record = await http.get(f"/games/{table_id}/record")
+            if record.status_code == 200:
+                return len(record.json()["actions"])
+        await asyncio.sleep(0.5 * (attempt + 1))
+    return None
 
 
 async def drive(base: str, ws_base: str, tables: int, seconds: float, think: float,
@@ -214,14 +244,12 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
         for task in players:
             task.cancel()
         await asyncio.gather(*players, return_exceptions=True)
-        lost = 0
+        lost = unverified = 0
         for r in runs:
-            reply = await http.get(f"/api/tables/{r.table_id}")
-            if reply.status_code == 200:
-                stored = reply.json()["version"]
-            else:  # finished and archived: count the record's actions
-                stored = len((await http.get(f"/games/{r.table_id}/record")).json()["actions"])
-            if stored < min(r.seen):
+            stored = await stored_version(http, r.table_id)
+            if stored is None:
+                unverified += 1
+            elif stored < min(r.seen):
                 lost += 1
         in_window = [x for r in runs for x in r.latencies]
         return {
@@ -232,8 +260,10 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
             "errors": [e for r in runs for e in r.errors],
             "closes": sum(r.closes for r in runs),
             "lost": lost,
+            "unverified": unverified,
             "finished": sum(r.games + r.finished for r in runs),
             "connect_seconds": connect_seconds,
+            "lobby_retries": RETRIED[0],
         }
 
 
@@ -246,7 +276,11 @@ def client_process(
         uvloop.install()
     except ImportError:
         pass
-    return asyncio.run(drive(*args))
+    try:
+        return asyncio.run(drive(*args))
+    except Exception as error:  # sent back as text: an exception the pool cannot unpickle
+        # would stop its result thread, and the run would wait for ever
+        return {"failed": f"{type(error).__name__}: {error}"}
 
 
 def cpu_seconds(pid: int) -> float:
@@ -260,6 +294,67 @@ def rss_mib(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
+
+
+class Statements:
+    """``pg_stat_statements`` over a window: reset at its start, read at its end (the
+    calls of this benchmark's own reset and read left out)."""
+
+    def __init__(self, url: str) -> None:
+        from sqlalchemy import create_engine
+
+        from kingsbreakfast.server.storage import normalize_url
+
+        self.engine = create_engine(normalize_url(url))
+        with self.engine.begin() as connection:
+            connection.exec_driver_sql("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+            self.postmaster = connection.exec_driver_sql(
+                "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'"
+            ).scalar_one()
+        self.marks: list[tuple[float, float]] = []  # (monotonic, PostgreSQL CPU)
+
+    def _cpu(self) -> float:
+        """CPU of PostgreSQL's server processes (the checkpointer's siblings and parent)."""
+        parent = int(Path(f"/proc/{self.postmaster}/stat").read_text().rsplit(")", 1)[1]
+                     .split()[1])
+        children = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
+        total = 0.0
+        for pid in [parent, *map(int, children)]:
+            with contextlib.suppress(OSError):  # a backend that ended in between
+                total += cpu_seconds(pid)
+        return total
+
+    def start(self) -> None:
+        with self.engine.begin() as connection:
+            connection.exec_driver_sql("SELECT pg_stat_statements_reset()")
+        self.marks.append((time.monotonic(), self._cpu()))
+
+    def end(self) -> list[tuple[str, int, int]]:
+        """Every statement run since :meth:`start`: (query, calls, rows)."""
+        self.marks.append((time.monotonic(), self._cpu()))
+        with self.engine.begin() as connection:
+            found = connection.exec_driver_sql(
+                "SELECT query, calls, rows FROM pg_stat_statements "
+                "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            ).all()
+        self.engine.dispose()
+        return [(q, c, r) for q, c, r in found if "pg_stat_statements" not in q]
+
+
+def statement_kind(query: str) -> str:
+    """``INSERT actions``, ``UPDATE leases``, ``SELECT games``, ``BEGIN``…: the verb and the
+    table it names first."""
+    words = [w.strip('"').lower() for w in query.replace("(", " ").replace(",", " ").split()]
+    if not words:
+        return "?"
+    head = words[0].upper()
+    marker = {"INSERT": "into", "UPDATE": "update", "DELETE": "from", "SELECT": "from",
+              "WITH": "from"}.get(head)
+    if head == "WITH" and "insert" in words:  # the group commit: one statement
+        return f"WITH … INSERT {words[words.index('insert') + 2]}"
+    if marker in words:
+        return f"{head} {words[words.index(marker) + 1]}"
+    return head
 
 
 def main() -> None:
@@ -283,13 +378,18 @@ def main() -> None:
     parser.add_argument("--ws", default=None,
                         help="the server's --ws (uvicorn's WebSocket implementation)")
     parser.add_argument("--http", default=None, help="the server's --http (HTTP parser)")
+    parser.add_argument("--pg-statements", action="store_true",
+                        help="count PostgreSQL's statements over the window "
+                        "(pg_stat_statements must be loaded)")
     parser.add_argument("--deflate", action="store_true",
                         help="serve with permessage-deflate (the server's default is without)")
     options = parser.parse_args()
 
     clustered = options.servers > 1 or options.proxy
-    if clustered and not (options.db or "").startswith("postgresql"):
-        parser.error("--servers above 1 and --proxy need --db postgresql://…")
+    if (clustered or options.pg_statements) and not (options.db or "").startswith(
+        "postgresql"
+    ):
+        parser.error("--servers above 1, --proxy and --pg-statements need --db postgresql://…")
     with tempfile.TemporaryDirectory() as tmp:
         db = options.db or f"sqlite:///{Path(tmp) / 'load.db'}"
         proxy: Proxy | None = None
@@ -298,7 +398,7 @@ def main() -> None:
             ports = list(range(options.port_base, options.port_base + options.servers + 1))
             proxy = Proxy(ports[0], ports[1:], Path(tmp))
             servers = start_servers(db, ports[1:], Path(tmp), options.lease_seconds,
-                                    bot_delay=0.0)
+                                    bot_delay=0.0, start_timeout=180.0)
             proxy.start()
             base, ws_base = proxy.base, proxy.ws_base
         else:
@@ -311,6 +411,10 @@ def main() -> None:
                                   ).start()]
             base, ws_base = servers[0].base, servers[0].ws_base
         pids = [s.process.pid for s in servers if s.process is not None]
+        statements = Statements(db) if options.pg_statements else None
+        found: list[tuple[str, int, int]] = []
+        proxy_pid = proxy.process.pid if proxy is not None and proxy.process else None
+        proxy_cpu: list[float] = []
         rss_before = sum(rss_mib(pid) for pid in pids)
         cpu_before = sum(cpu_seconds(pid) for pid in pids)
         try:
@@ -333,6 +437,10 @@ def main() -> None:
                         # every client process is in its window: no set-up work from here
                         window_cpu.append((time.monotonic(),
                                            sum(cpu_seconds(pid) for pid in pids)))
+                        if proxy_pid is not None:
+                            proxy_cpu.append(cpu_seconds(proxy_pid))
+                        if statements is not None:
+                            statements.start()
                         if options.profile:
                             profiler = subprocess.Popen([
                                 str(Path(sys.executable).with_name("py-spy")), "record",
@@ -345,7 +453,14 @@ def main() -> None:
                     ):  # the first process left its window
                         window_cpu.append((time.monotonic(),
                                            sum(cpu_seconds(pid) for pid in pids)))
+                        if proxy_pid is not None:
+                            proxy_cpu.append(cpu_seconds(proxy_pid))
+                        if statements is not None:
+                            found = statements.end()
                 results = pending.get()
+            failed = [r["failed"] for r in results if "failed" in r]
+            if failed:
+                raise RuntimeError(f"a client process failed: {failed[0]}")
             if profiler is not None:
                 profiler.wait(60)
             server_cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
@@ -359,10 +474,28 @@ def main() -> None:
     # CPU per move while every client process is in its window (no set-up, no final
     # checks): the server's CPU rate then, over the moves' rate (each process's own window)
     in_window_cpu = None
+    move_rate = sum(r["moves_in_window"] / r["window"] for r in results)
+    per_move: dict[str, Any] = {}
     if len(window_cpu) == 2 and window_cpu[1][0] - window_cpu[0][0] > options.seconds / 2:
-        cpu_rate = (window_cpu[1][1] - window_cpu[0][1]) / (window_cpu[1][0] - window_cpu[0][0])
-        move_rate = sum(r["moves_in_window"] / r["window"] for r in results)
+        span = window_cpu[1][0] - window_cpu[0][0]
+        cpu_rate = (window_cpu[1][1] - window_cpu[0][1]) / span
         in_window_cpu = round(1000 * cpu_rate / move_rate, 3) if move_rate else None
+        if len(proxy_cpu) == 2 and move_rate:
+            per_move["proxy_cpu_ms_per_move_in_window"] = round(
+                1000 * (proxy_cpu[1] - proxy_cpu[0]) / span / move_rate, 3)
+        if statements is not None and len(statements.marks) == 2 and move_rate:
+            (t0, c0), (t1, c1) = statements.marks
+            window_moves = move_rate * (t1 - t0)
+            kinds: dict[str, float] = {}
+            for query, calls, _rows in found:
+                kinds[statement_kind(query)] = kinds.get(statement_kind(query), 0) + calls
+            per_move["postgres_cpu_ms_per_move_in_window"] = round(
+                1000 * (c1 - c0) / (t1 - t0) / move_rate, 3)
+            per_move["statements_per_move_in_window"] = round(
+                sum(kinds.values()) / window_moves, 3)
+            per_move["statements_per_move_by_kind"] = {
+                k: round(n / window_moves, 4)
+                for k, n in sorted(kinds.items(), key=lambda item: -item[1])}
     moves = sum(r["moves"] for r in results)
     errors = [e for r in results for e in r["errors"]]
 
@@ -392,12 +525,15 @@ def main() -> None:
         "p99_ms": round(pct(0.99), 2),
         "max_ms": round(latencies[-1] * 1000, 2) if latencies else None,
         "mean_ms": round(statistics.fmean(latencies) * 1000, 2) if latencies else None,
+        "lobby_retries": sum(r["lobby_retries"] for r in results),
         "error_frames": len([e for e in errors if not e.startswith("closed")]),
         "unexpected_closes": sum(r["closes"] for r in results),
         "lost_actions_tables": sum(r["lost"] for r in results),
+        "unverified_tables": sum(r["unverified"] for r in results),
         "server_cpu_s": round(server_cpu, 1),
         "server_cpu_ms_per_move": round(1000 * server_cpu / moves, 2) if moves else None,
         "server_cpu_ms_per_move_in_window": in_window_cpu,
+        **per_move,
         "server_rss_mib_idle": round(rss_before, 1),
         "server_rss_mib_peak": round(peak, 1),
         "cpus": os.cpu_count(),

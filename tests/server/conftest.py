@@ -30,6 +30,12 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return _database_url(request.param, tmp_path)
 
 
+@pytest.fixture
+def postgres_url(tmp_path: Path) -> str:
+    """An empty PostgreSQL database, for what only a cluster on PostgreSQL does."""
+    return _database_url("postgresql", tmp_path)
+
+
 @pytest.fixture(params=["sqlite", "postgresql", "memory"])
 def game_store(request: pytest.FixtureRequest, tmp_path: Path) -> GameStore:
     """Every store behind the ``GameStore`` protocol: the SQL one on both databases, and the

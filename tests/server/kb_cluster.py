@@ -83,7 +83,8 @@ LOAD_LIMITS = ("--sockets-per-address", "100000", "--tables-per-minute", "100000
 
 def start_servers(url: str, ports: list[int], folder: Path, lease_seconds: float,
                   bot_delay: float = 0.05,
-                  limits: tuple[str, ...] = LOAD_LIMITS) -> list[LiveServer]:
+                  limits: tuple[str, ...] = LOAD_LIMITS,
+                  start_timeout: float = 30.0) -> list[LiveServer]:
     servers = []
     for number, port in enumerate(ports):
         servers.append(LiveServer(
@@ -97,7 +98,7 @@ def start_servers(url: str, ports: list[int], folder: Path, lease_seconds: float
                 raise RuntimeError(f"port {port} is already taken")
     try:
         for server in servers:
-            server.start()
+            server.start(start_timeout)
     except BaseException:
         for server in servers:
             server.stop()

@@ -99,6 +99,38 @@ def test_a_fenced_write_is_refused_and_stores_nothing(store: GameStore) -> None:
     store.dispose()
 
 
+def test_a_fenced_group_commit_is_one_statement_on_postgresql(postgres_url: str) -> None:
+    """A cluster process's group commit on PostgreSQL sends one statement however many
+    tables share it (the lease check, the actions and a finished game's archiving together),
+    so the statements a move costs do not grow as the batch shrinks; a table whose lease
+    moved on is still refused alone."""
+    storage = Storage(postgres_url)
+    storage.migrate()
+    life = storage.register_process("A", 60.0)
+    other = storage.register_process("B", 60.0)
+    for name in ("g", "h", "k"):
+        _game(storage, name)
+        assert storage.acquire_lease(name, "A", life) == 1
+    storage.release_leases("A", ["k"])
+    assert storage.acquire_lease("k", "B", other) == 2
+    sent: list[str] = []
+    event.listen(storage.engine, "after_cursor_execute",
+                 lambda _c, _k, statement, *_a: sent.append(statement))
+    results = storage.append_actions(
+        [("g", 0, 0, 1, False), ("h", 0, 0, 1, True), ("k", 0, 0, 1, False),
+         ("g", 1, 1, 2, False)], ("A", {"g": 1, "h": 1, "k": 1}),
+    )
+    assert len(sent) == 1
+    assert results[0] is None and results[1] is None and results[3] is None
+    assert isinstance(results[2], LeaseLost)
+    g, h, k = (storage.load(name) for name in ("g", "h", "k"))
+    assert g is not None and g.actions == ((0, 1), (1, 2))
+    assert h is not None and h.actions == ((0, 1),) and h.status == "over"
+    assert h.finished_at is not None
+    assert k is not None and k.actions == () and k.status == "playing"
+    storage.dispose()
+
+
 def test_renewing_writes_one_row_however_many_tables_are_held(db_url: str) -> None:
     """An idle table costs no database write: the renewal updates the process's row only
     (and reads which tables are still its own)."""

@@ -118,3 +118,47 @@ def test_a_stalled_peer_is_closed_after_the_flush_time(monkeypatch: pytest.Monke
     stalled = asyncio.run(main())
     assert stalled.sent == 1
     assert stalled.closed == (CLOSE_POLICY, "too many refused messages")
+
+
+class ListeningSocket(StalledSocket):
+    """A peer that reads: each frame is taken at once unless ``held`` is cleared, when a
+    send waits until it is set again (the peer's window full for a moment)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held = asyncio.Event()
+        self.held.set()
+        self.got: list[str] = []
+
+    async def send_text(self, text: str) -> None:
+        self.sent += 1
+        await self.held.wait()
+        self.got.append(text)
+
+
+def test_frames_keep_their_order_when_a_send_has_to_wait() -> None:
+    """A frame is handed to the socket at once when nothing is queued; one the socket makes
+    wait holds back every later frame until it went, so the order is never changed."""
+
+    async def main() -> tuple[ListeningSocket, list[str]]:
+        peer = ListeningSocket()
+        outbox = SocketOutbox(peer, 0)  # type: ignore[arg-type]
+        outbox.push("frame 0")
+        first = list(peer.got)  # taken during the push itself
+        peer.held.clear()
+        for n in range(1, 6):
+            outbox.push(f"frame {n}")
+            await asyncio.sleep(0)
+        assert peer.got == ["frame 0"]  # frame 1 waits; 2–5 queue behind it
+        peer.held.set()
+        await until(lambda: len(peer.got) == 6)
+        outbox.push("frame 6")  # nothing queued or waiting any more: at once again
+        assert peer.got[-1] == "frame 6"
+        outbox.close(CLOSE_POLICY, "done")
+        await outbox.wait_closed()
+        return peer, first
+
+    peer, first = asyncio.run(main())
+    assert first == ["frame 0"]
+    assert peer.got == [f"frame {n}" for n in range(7)]
+    assert peer.closed == (CLOSE_POLICY, "done")

@@ -19,7 +19,7 @@ from typing import Final, cast
 from orjson import OPT_SORT_KEYS, Fragment
 from orjson import dumps as _dumps
 
-from kingsbreakfast.engine import Rules, State, turn_dict
+from kingsbreakfast.engine import HandView, Rules, State, Turn, turn_dict
 
 from .names import look_alike_key
 from .wire import Clock, SeatInfo, StateFrame, TableInfo, encode, shared_part
@@ -76,6 +76,9 @@ class Table:
     version: int = 0
     """How many actions were accepted: every client action names the version it saw. Kept
     by the actor beside ``state`` (counting the history on every frame is slow)."""
+    history_json: tuple[int, bytes] = (0, b"[]")
+    """The public history as frames encode it, and how many turns that is: a broadcast
+    encodes only the turns since the last one (a game's history only ever grows)."""
 
     @property
     def host(self) -> int | None:
@@ -152,9 +155,7 @@ def state_frames(
         key: Fragment(_dumps(value, option=OPT_SORT_KEYS)) for key, value in shared.items()
         if key not in ("seat", "hands")
     }
-    parts["history"] = Fragment(
-        _dumps([turn_dict(turn) for turn in public.history], option=OPT_SORT_KEYS)
-    )
+    parts["history"] = Fragment(_history(table, public.history))
     hidden = [Fragment(_dumps(hand.to_dict(), option=OPT_SORT_KEYS)) for hand in public.hands]
     scoring = public.score() if public.finished else None
     frame_parts = {
@@ -171,12 +172,25 @@ def state_frames(
         hands = hidden
         if seat is not None and not public.finished:  # its own hand, with its draws
             hands = hidden[:]
-            hands[seat] = Fragment(
-                _dumps(state.view(seat).hands[seat].to_dict(), option=OPT_SORT_KEYS)
-            )
+            seen = public.hands[seat]  # as state.view(seat) has it, without a whole view
+            own = HandView(seen.takes, seen.hidden, state.draws(seat))
+            hands[seat] = Fragment(_dumps(own.to_dict(), option=OPT_SORT_KEYS))
         view = {**parts, "seat": seat, "hands": hands}
         frames[seat] = encode(cast("StateFrame", {**frame_parts, "you": seat, "view": view}))
     return frames
+
+
+def _history(table: Table, history: tuple[Turn, ...]) -> bytes:
+    """``history`` encoded as one JSON list, byte for byte what encoding it whole gives,
+    from the table's last encoding and the turns added since."""
+    count, encoded = table.history_json
+    if count > len(history):  # not this game's: start again
+        count, encoded = 0, b"[]"
+    if count < len(history):
+        added = _dumps([turn_dict(turn) for turn in history[count:]], option=OPT_SORT_KEYS)
+        encoded = added if count == 0 else encoded[:-1] + b"," + added[1:]
+        table.history_json = (len(history), encoded)
+    return encoded
 
 
 def _clock(table: Table) -> Clock | None:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import time
+import types
 from asyncio import FIRST_COMPLETED
+from collections.abc import Coroutine, Generator
 from contextlib import suppress
-from typing import Final
+from typing import Any, Final
 
 from starlette.types import Message as AsgiMessage
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -54,24 +56,52 @@ async def send_and_close(websocket: WebSocket, code: str, message: str, close: i
 
 
 class SocketOutbox:
-    """One connection's queue of frames, drained by its own task: a slow reader only ever
-    delays itself, and is dropped when it falls ``OUTBOX_FRAMES`` behind."""
+    """One connection's queue of frames: a slow reader only ever delays itself, and is
+    dropped when it falls ``OUTBOX_FRAMES`` behind.
+
+    A frame pushed while nothing is queued or on its way is handed to the socket at once,
+    and the socket almost always takes it without waiting (the peer reads): so a move's
+    broadcast writes its frames itself instead of waking a task per connection. Only a
+    frame the socket makes wait (the peer's window is full) goes on in a task of its own,
+    and whatever is pushed meanwhile queues behind it, in order, for the sender task."""
 
     def __init__(self, websocket: WebSocket, seat: int | None) -> None:
         self.seat = seat
         self.websocket = websocket
         self.queue: asyncio.Queue[str] = asyncio.Queue(OUTBOX_FRAMES)
         self.closed: tuple[int, str] | None = None
+        self._sending = False
+        """The sender task is handing a queued frame to the socket."""
+        self._waiting: asyncio.Task[None] | None = None
+        """A frame handed over at once that the socket made wait."""
+        self._gone = False
+        """A send failed: the peer went away, and nothing more is sent."""
         self.sender = asyncio.get_running_loop().create_task(self._drain())
         self._closer: asyncio.Task[None] | None = None
 
     def push(self, text: str) -> None:
         if self.closed is not None:
             return
+        if (not self._sending and self.queue.empty() and not self._gone
+                and (self._waiting is None or self._waiting.done())):
+            self._send_now(text)
+            return
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.close(CLOSE_TRY_LATER, "too far behind: reconnect for a fresh view")
+
+    def _send_now(self, text: str) -> None:
+        sending = self.websocket.send_text(text)
+        try:
+            waits_on = sending.send(None)
+        except StopIteration:  # taken at once: the usual case
+            return
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            self._gone = True  # send nothing more: what is pushed from here stays queued
+            self.sender.cancel()
+            return
+        self._waiting = asyncio.get_running_loop().create_task(_finish(sending, waits_on))
 
     def close(self, code: int, reason: str) -> None:
         if self.closed is not None:
@@ -83,17 +113,23 @@ class SocketOutbox:
         try:
             while True:
                 text = await self.queue.get()
+                self._sending = True
                 try:
+                    if self._waiting is not None:  # the frame before this one goes first
+                        await self._waiting
                     await self.websocket.send_text(text)
                 finally:
+                    self._sending = False
                     self.queue.task_done()
         except (WebSocketDisconnect, RuntimeError, OSError):
-            pass
+            self._gone = True
 
     async def _close(self, code: int, reason: str) -> None:
         if code != CLOSE_TRY_LATER:  # let queued frames (the error saying why) go first
             await self._flush(FLUSH_SECONDS)
         self.sender.cancel()
+        if self._waiting is not None:
+            self._waiting.cancel()
         if self.websocket.client_state == WebSocketState.CONNECTED:
             with suppress(WebSocketDisconnect, RuntimeError, OSError):
                 await self.websocket.close(code, reason[:120])
@@ -101,16 +137,36 @@ class SocketOutbox:
     async def _flush(self, timeout: float) -> None:
         """Wait until every queued frame was handed to the socket, the sender stopped (the
         peer went away) or ``timeout`` passed, whichever comes first."""
-        sent = asyncio.ensure_future(self.queue.join())
+        sent = asyncio.ensure_future(self._all_sent())
         try:
             await asyncio.wait((sent, self.sender), timeout=timeout, return_when=FIRST_COMPLETED)
         finally:
             sent.cancel()
 
+    async def _all_sent(self) -> None:
+        await self.queue.join()
+        if self._waiting is not None:
+            with suppress(WebSocketDisconnect, RuntimeError, OSError):
+                await self._waiting
+
     async def wait_closed(self) -> None:
         if self._closer is not None:
             await asyncio.gather(self._closer, return_exceptions=True)
         self.sender.cancel()
+        if self._waiting is not None:
+            self._waiting.cancel()
+
+
+@types.coroutine
+def _finish(sending: Coroutine[Any, Any, None], waits_on: Any) -> Generator[Any, None, None]:
+    """The rest of a send that had to wait: first for what it waits on (the task running
+    this waits in its place), then the send resumed from there to its end."""
+    try:
+        yield waits_on
+    except BaseException:
+        sending.close()
+        raise
+    yield from sending.__await__()
 
 
 async def session(

@@ -1,6 +1,10 @@
 """What a route needs from the app it serves: the registry of tables, the site (accounts,
 seats held by cookie), the socket gate and the table openers' allowance. Each is set on
-``app.state`` once by :func:`~kingsbreakfast.server.app.create_app`."""
+``app.state`` once by :func:`~kingsbreakfast.server.app.create_app`.
+
+The dependencies are coroutines although they only read an attribute: FastAPI runs a plain
+function dependency in a worker thread, a hand-off (and a wait for the interpreter lock)
+on every request and play socket, for nothing."""
 
 from __future__ import annotations
 
@@ -14,19 +18,19 @@ from ..master import Master
 from ..site import Site
 
 
-def _master(connection: HTTPConnection) -> Master:
+async def _master(connection: HTTPConnection) -> Master:
     return cast(Master, connection.app.state.master)
 
 
-def _site(connection: HTTPConnection) -> Site:
+async def _site(connection: HTTPConnection) -> Site:
     return cast(Site, connection.app.state.site)
 
 
-def _gate(connection: HTTPConnection) -> SocketGate:
+async def _gate(connection: HTTPConnection) -> SocketGate:
     return cast(SocketGate, connection.app.state.gate)
 
 
-def _openers(connection: HTTPConnection) -> Allowance:
+async def _openers(connection: HTTPConnection) -> Allowance:
     return cast(Allowance, connection.app.state.openers)
 
 

@@ -111,6 +111,7 @@ class GameScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
+        yield from self.above_board()
         yield Board(id="board")
         with Horizontal(id="bottom"):
             yield MoveList(id="moves")
@@ -119,6 +120,10 @@ class GameScreen(Screen[None]):
             yield log
         yield Static("", id="message")
         yield Footer()
+
+    def above_board(self) -> ComposeResult:
+        """What a screen built on this one shows between the status line and the board."""
+        yield from ()
 
     def on_mount(self) -> None:
         translate_bindings(self)

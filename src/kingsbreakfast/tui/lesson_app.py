@@ -17,20 +17,18 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Footer, Static
+from textual.containers import VerticalScroll
+from textual.widgets import Static
 
 from kingsbreakfast.engine import Action, IllegalActionError, Scoring
 from kingsbreakfast.i18n import N_, _
 from kingsbreakfast.lesson import LEARNER, Lesson, lesson_names, lesson_record, scoring_lines
 from kingsbreakfast.narrate import DEFAULT_NAMES
 
-from . import strings
 from .app import DEFAULT_SPEED, GameScreen, PlayApp
 from .saving import Autosaver
 from .screens import ScoreScreen
 from .session import Game, LogEntry, Seat
-from .widgets import Board, GameLog, MoveList, StatusBar
 
 LESSON_BOT = "lesson"
 """The bots' kind in a lesson: they play the lesson's script, not a level."""
@@ -90,18 +88,9 @@ class LessonScreen(GameScreen):
         assert isinstance(self.game, LessonSession)
         return self.game
 
-    def compose(self) -> ComposeResult:
-        yield StatusBar(id="status")
+    def above_board(self) -> ComposeResult:
         with VerticalScroll(id="lesson"):
             yield Static("", id="lesson-step")
-        yield Board(id="board")
-        with Horizontal(id="bottom"):
-            yield MoveList(id="moves")
-            log = GameLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
-            log.border_title = strings.log_title()
-            yield log
-        yield Static("", id="message")
-        yield Footer()
 
     def redraw(self, full: bool = False) -> None:
         super().redraw(full)

@@ -34,7 +34,7 @@ vector() {  # opponents
 }
 
 case "$part" in all|maskable-random) maskable random 40960 10240 1336 ;; esac
-case "$part" in all|maskable-hard) maskable hard 16384 4096 668 ;; esac
+case "$part" in all|maskable-hard) maskable hard 16384 4096 1336 ;; esac
 case "$part" in all|vector-random) vector random ;; esac
 case "$part" in all|vector-hard) vector hard ;; esac
 case "$part" in all|jax-random)

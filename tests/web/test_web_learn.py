@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -203,31 +202,29 @@ def test_the_wire_carries_the_learners_view_only(server: LiveServer) -> None:
     count; moves that are not the lesson's are refused with a reason."""
     game = LessonGame()
     moves: list[str] = []
-    with httpx.Client(base_url=server.base) as client:
-        while not game.over:
-            step = game.lesson.step
-            assert step is not None
-            legal = [str(a) for a in game.view().legal_actions()]
-            move = str(step.example) if str(step.example) in legal else legal[0]
-            reply = client.post("/api/learn", json={"language": "en", "moves": moves,
-                                                    "move": move})
-            assert reply.status_code == 200, reply.text
-            body = reply.json()
-            assert body["word"] is None
-            assert game.offer(game.view().legal_actions()[legal.index(move)]) is None
-            moves = body["moves"]
-            view = body["view"]
-            assert "draws" in view["hands"][0]
-            assert all("draws" not in hand for hand in view["hands"][1:]) or game.over
-            assert isinstance(view["deck"], int)
-            assert "deck_order" not in body and "seed" not in body
-        assert body["step"] is None and len(body["scoring"]) >= 3
-        assert body["score"]["scores"] == game.state.score().points
-        bad = client.post("/api/learn", json={"moves": ["take wine"]})
-        assert bad.status_code == 422 and bad.json()["error"]["code"] == "bad_lesson_moves"
-        junk = client.post("/api/learn", json={"moves": [], "move": "eat the king"})
-        assert junk.status_code == 422 and junk.json()["error"]["code"] == "bad_lesson_move"
-        unknown = client.post("/api/learn", json={"language": "xx"})
-        assert unknown.status_code == 404
-        extra = client.post("/api/learn", json={"moves": [], "deck": ["cheese"]})
-        assert extra.status_code == 422
+    while not game.over:
+        step = game.lesson.step
+        assert step is not None
+        legal = [str(a) for a in game.view().legal_actions()]
+        move = str(step.example) if str(step.example) in legal else legal[0]
+        status, body = server.request(
+            "POST", "/api/learn", {"language": "en", "moves": moves, "move": move})
+        assert status == 200, body
+        assert body["word"] is None
+        assert game.offer(game.view().legal_actions()[legal.index(move)]) is None
+        moves = body["moves"]
+        view = body["view"]
+        assert "draws" in view["hands"][0]
+        assert all("draws" not in hand for hand in view["hands"][1:]) or game.over
+        assert isinstance(view["deck"], int)
+        assert "deck_order" not in body and "seed" not in body
+    assert body["step"] is None and len(body["scoring"]) >= 3
+    assert body["score"]["scores"] == game.state.score().points
+    status, bad = server.request("POST", "/api/learn", {"moves": ["take wine"]})
+    assert status == 422 and bad["error"]["code"] == "bad_lesson_moves"
+    status, junk = server.request("POST", "/api/learn", {"moves": [], "move": "eat the king"})
+    assert status == 422 and junk["error"]["code"] == "bad_lesson_move"
+    status, _unknown = server.request("POST", "/api/learn", {"language": "xx"})
+    assert status == 404
+    status, _extra = server.request("POST", "/api/learn", {"moves": [], "deck": ["cheese"]})
+    assert status == 422

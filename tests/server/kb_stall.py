@@ -1,8 +1,9 @@
-"""An owner process frozen inside its lease transaction, for the paused-owner test and the
-stalled-owner benchmark: the owner's process row (its one lease) is held by the test so the
-owner's renewal waits inside its transaction, the owner is stopped (SIGSTOP), the row let go;
-the renewal then completes on the database and sits uncommitted under a stopped client, row
-lock held."""
+"""An owner process frozen in the middle of its lease renewal, for the paused-owner test and
+the stalled-owner benchmark: the owner's process row (its one lease) is held by the test so
+the owner's renewal waits on it, the owner is stopped (SIGSTOP), the row let go; the renewal
+then completes on the database under a stopped client. On PostgreSQL a renewal's statements
+run each on its own (no transaction around them), so the stopped session is left idle,
+holding no lock and no transaction."""
 
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ from server.kb_live import LiveServer
 
 
 def freeze_inside_renewal(owner: LiveServer, engine: Engine, table_id: str) -> int:
-    """Stop the owner with its lease renewal done on the server but not committed; the
-    owner's database session (its pid) is answered."""
+    """Stop the owner just as its lease renewal completes on the server; the owner's
+    database session (its pid) is answered once the renewal has finished there."""
     assert owner.process is not None
     with engine.connect() as holder:
         holder.execute(text("BEGIN"))
@@ -34,9 +35,22 @@ def freeze_inside_renewal(owner: LiveServer, engine: Engine, table_id: str) -> i
         )
         os.kill(owner.process.pid, signal.SIGSTOP)
         holder.execute(text("COMMIT"))
-    state = wait_for(engine, f"pid = {backend} AND state = 'idle in transaction'")
+    state = wait_for(engine, f"pid = {backend} AND state LIKE 'idle%'")
     assert state == backend
     return backend
+
+
+def holds_nothing(engine: Engine, backend: int) -> bool:
+    """The session is outside any transaction and holds no lock (its own virtual
+    transaction id aside, which every session has)."""
+    with engine.connect() as watcher:
+        state = watcher.execute(
+            text("SELECT state FROM pg_stat_activity WHERE pid = :p"), {"p": backend}
+        ).scalar()
+        locks = watcher.execute(text(
+            "SELECT count(*) FROM pg_locks WHERE pid = :p AND locktype <> 'virtualxid'"
+        ), {"p": backend}).scalar_one()
+    return state == "idle" and locks == 0
 
 
 def wait_for(engine: Engine, where: str, seconds: float = 10.0) -> int:

@@ -1,7 +1,9 @@
 """Failover with a stalled owner: how long another process needs to take a table whose
-owner was frozen (SIGSTOP) in the middle of its lease transaction, holding the lease row's
-lock, for each ``--db-idle-timeout`` given to the owner (0: the database never ends the
-stalled session, as before the server set the timeouts).
+owner was frozen (SIGSTOP) in the middle of its lease renewal, for each ``--db-idle-timeout``
+given to the owner (0: the database never ends a stalled session). A renewal's statements
+run without a transaction around them, so the frozen session holds no lock and the
+successor waits for the lease alone, whatever the timeout (a renewal inside a transaction
+once kept the row locked until the database ended the session, or for ever).
 
 The successor here retries as a reconnecting client makes a process do, each try bounded by
 its own ``lock_timeout``, for at most ``--bound`` seconds.

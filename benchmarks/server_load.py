@@ -352,6 +352,8 @@ def statement_kind(query: str) -> str:
               "WITH": "from"}.get(head)
     if head == "WITH" and "insert" in words:  # the group commit: one statement
         return f"WITH … INSERT {words[words.index('insert') + 2]}"
+    if head == "WITH" and "update" in words:  # the lease renewal: one statement
+        return f"WITH … UPDATE {words[words.index('update') + 1]}"
     if marker in words:
         return f"{head} {words[words.index(marker) + 1]}"
     return head
@@ -411,13 +413,13 @@ def main() -> None:
                                   ).start()]
             base, ws_base = servers[0].base, servers[0].ws_base
         pids = [s.process.pid for s in servers if s.process is not None]
-        statements = Statements(db) if options.pg_statements else None
         found: list[tuple[str, int, int]] = []
         proxy_pid = proxy.process.pid if proxy is not None and proxy.process else None
         proxy_cpu: list[float] = []
         rss_before = sum(rss_mib(pid) for pid in pids)
         cpu_before = sum(cpu_seconds(pid) for pid in pids)
         try:
+            statements = Statements(db) if options.pg_statements else None
             procs = max(1, options.client_procs)
             shares = [options.tables // procs + (i < options.tables % procs) for i in range(procs)]
             markers = [Path(tmp) / f"window-{i}" for i in range(len(shares))]

@@ -15,11 +15,13 @@ transaction; and the process rows are only read by others, never locked.
 
 from __future__ import annotations
 
+import json
 import time
+from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, literal, select, update
+from sqlalchemy import ColumnElement, func, literal, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
@@ -28,6 +30,35 @@ from sqlalchemy.orm import aliased
 
 from .models import GameRow, LeaseRow, ProcessRow
 from .store import Renewal, StorageError
+
+_RENEWAL = text("""
+WITH clock AS MATERIALIZED (SELECT date_part('epoch', clock_timestamp()) AS now),
+renewed AS (
+    UPDATE server_processes
+    SET expires_at = (SELECT now FROM clock) + :seconds, sockets = :sockets
+    WHERE name = :owner AND epoch = :epoch
+    RETURNING name
+), others AS (
+    SELECT server_processes.name, server_processes.sockets FROM server_processes, clock
+    WHERE server_processes.expires_at >= clock.now AND server_processes.name <> :owner
+)
+SELECT 'renewed' AS kind, renewed.name, clock.now AS number FROM renewed, clock
+UNION ALL
+SELECT CASE WHEN leases.wanted_by IS NULL THEN 'held' ELSE 'wanted' END,
+       leases.game_id, leases.epoch
+FROM leases WHERE leases.owner = :owner AND EXISTS (SELECT 1 FROM renewed)
+UNION ALL
+SELECT 'alive', others.name, 0 FROM others
+UNION ALL
+SELECT 'sockets', counts.key, sum(CAST(counts.value AS integer))
+FROM others, jsonb_each_text(CAST(others.sockets AS jsonb)) AS counts
+WHERE others.sockets IS NOT NULL
+GROUP BY counts.key
+""")
+"""LeaseRows.renew_process's one statement (PostgreSQL): the process's row renewed with its
+socket counts; back come a ``renewed`` row (the lease clock; none: the row is not there
+under this epoch), the tables it holds (``held``, or ``wanted`` by another process), the
+other live processes (``alive``) and the sockets per address they hold (``sockets``)."""
 
 STALE_PROCESS_SECONDS = 3600.0
 """A process row whose lease ran out this long ago and that no table names is deleted."""
@@ -88,13 +119,22 @@ class LeaseRows:
             )
         )
 
-    def renew_process(self, owner: str, epoch: int, seconds: float) -> Renewal | None:
+    def renew_process(
+        self, owner: str, epoch: int, seconds: float, sockets: Mapping[str, int] | None = None
+    ) -> Renewal | None:
+        published = None if sockets is None else json.dumps(
+            {address[:64]: count for address, count in sockets.items() if count > 0},
+            separators=(",", ":"),
+        )
         try:
+            if not self.is_sqlite:
+                return self._renew_in_one(owner, epoch, seconds, published)
             with self._reading() as connection:
+                now = time.time()
                 renewed = connection.execute(
                     update(ProcessRow)
                     .where(ProcessRow.name == owner, ProcessRow.epoch == epoch)
-                    .values(expires_at=self._now() + seconds)
+                    .values(expires_at=now + seconds, sockets=published)
                 ).rowcount
                 if renewed == 0:
                     return None
@@ -102,12 +142,51 @@ class LeaseRows:
                     select(LeaseRow.game_id, LeaseRow.epoch, LeaseRow.wanted_by)
                     .where(LeaseRow.owner == owner)
                 ).all()
+                others = connection.execute(
+                    select(ProcessRow.name, ProcessRow.sockets)
+                    .where(ProcessRow.name != owner, ProcessRow.expires_at >= now)
+                ).all()
         except SQLAlchemyError as error:
             raise StorageError(f"the lease was not renewed: {type(error).__name__}") from error
+        elsewhere: dict[str, int] = {}
+        for _name, counts in others:
+            for address, count in json.loads(counts or "{}").items():
+                elsewhere[address] = elsewhere.get(address, 0) + int(count)
         return Renewal(
             kept={g: e for g, e, _w in rows},
             wanted=frozenset(g for g, _e, w in rows if w is not None),
+            others=tuple(sorted(name for name, _counts in others)), now=now,
+            sockets_elsewhere=elsewhere,
         )
+
+    def _renew_in_one(
+        self, owner: str, epoch: int, seconds: float, sockets: str | None
+    ) -> Renewal | None:
+        """PostgreSQL: the renewal is one statement, with no transaction around it."""
+        kept: dict[str, int] = {}
+        wanted: set[str] = set()
+        others: list[str] = []
+        elsewhere: dict[str, int] = {}
+        now: float | None = None
+        with self._autocommit.connect() as connection:
+            for kind, name, number in connection.execute(_RENEWAL, {
+                "owner": owner, "epoch": epoch, "seconds": seconds, "sockets": sockets,
+            }):
+                if kind == "held":
+                    kept[name] = int(number)
+                elif kind == "wanted":
+                    kept[name] = int(number)
+                    wanted.add(name)
+                elif kind == "alive":
+                    others.append(name)
+                elif kind == "sockets":
+                    elsewhere[name] = int(number)
+                else:  # "renewed": the row was there under this epoch
+                    now = float(number)
+        if now is None:
+            return None
+        return Renewal(kept=kept, wanted=frozenset(wanted), others=tuple(sorted(others)),
+                       now=now, sockets_elsewhere=elsewhere)
 
     def retire_process(self, owner: str) -> None:
         try:

@@ -24,10 +24,11 @@ from typing import TYPE_CHECKING
 from .lifecycle import CloseReason
 from .lobby import LobbyError
 from .persistence import Journal
-from .store import Fence, StorageError
+from .store import Fence, Renewal, StorageError
 
 if TYPE_CHECKING:
     from .actor import TableActor
+    from .shared_counts import SharedSocketGate
 
 log = logging.getLogger("kingsbreakfast.server")
 
@@ -60,6 +61,10 @@ class Leases:
         """This process's lease epoch in the store (None: not registered, or the lease row
         was found gone)."""
         self._registering = asyncio.Lock()
+        self.sockets: SharedSocketGate | None = None
+        """The socket gate whose counts per address go out with each renewal and whose
+        ``elsewhere`` (the other processes' counts) comes back with it (several processes on
+        PostgreSQL, :class:`~.shared_counts.SharedSocketGate`); None: not shared."""
 
     async def register(self) -> int:
         """The process's lease, started (again) if it has none."""
@@ -110,7 +115,18 @@ class Leases:
 
 
 KEEPER_ORPHANS = 100
-"""Orphaned tables one process adopts per round, so a dead process's tables spread out."""
+"""Orphaned tables one process adopts at its turn, so a dead process's tables spread out."""
+
+
+def searches_now(owner: str, renewal: Renewal, every: float) -> bool:
+    """Whether this process looks for orphaned tables at this renewal. The live processes
+    take turns, one per round of the lease clock, so the cluster runs one orphan search a
+    round however many processes it has (the search reads every game in play), and a dead
+    process's orphans are spread over the living ones as they adopt in turn. No election to
+    hold or lose: a process that dies leaves the turns when its lease runs out, which is
+    when its tables become orphans."""
+    names = sorted((*renewal.others, owner))
+    return names[int(renewal.now // every) % len(names)] == owner
 
 
 async def keep_leases(
@@ -118,9 +134,10 @@ async def keep_leases(
     adopt: Callable[[str], Awaitable[None]],
 ) -> None:
     """Renew this process's lease a few times per lease (one row, whatever the number of
-    tables), close the tables it lost, hand over those another process has clients for,
-    and ``adopt`` orphaned tables (a dead owner's tables nobody asked for yet: their bots
-    and clocks must go on). A process that was paused past its lease finds at its next
+    tables, and with it the socket counts it shares), close the tables it lost, hand over
+    those another process has clients for, and, at its turn (:func:`searches_now`),
+    ``adopt`` orphaned tables (a dead owner's tables nobody asked for yet: their bots and
+    clocks must go on). A process that was paused past its lease finds at its next
     renewal which of its tables were taken meanwhile, and closes just those. ``actors``:
     the registry's live mapping of the tables held here."""
     journal = leases.journal
@@ -133,13 +150,18 @@ async def keep_leases(
         try:
             life = await leases.register()
             held = dict(leases.epochs)  # tables taken while the renewal runs are not judged
-            renewal = await journal.call(store.renew_process, leases.owner, life, leases.seconds)
+            gate = leases.sockets
+            counts = None if gate is None else dict(gate.by_address)
+            renewal = await journal.call(store.renew_process, leases.owner, life, leases.seconds,
+                                         counts)
             if renewal is None:  # the row is gone: register again, then judge the tables
                 log.warning("process %s: lease row gone; registering again", leases.owner)
                 leases.life = None
                 life = await leases.register()
                 renewal = await journal.call(store.renew_process, leases.owner, life,
-                                             leases.seconds)
+                                             leases.seconds, counts)
+            if renewal is not None and gate is not None:
+                gate.elsewhere = renewal.sockets_elsewhere
             kept = {} if renewal is None else renewal.kept
             lost = [t for t, epoch in held.items()
                     if kept.get(t) != epoch and leases.epochs.get(t) == epoch]
@@ -160,8 +182,9 @@ async def keep_leases(
             if now - renewed_at > leases.seconds:
                 back_at = now
             renewed_at = now
-            waiting = now - back_at < leases.seconds
-            for table_id in () if waiting else await journal.call(store.orphans, KEEPER_ORPHANS):
+            searching = (renewal is not None and now - back_at >= leases.seconds
+                         and searches_now(leases.owner, renewal, leases.renew_every))
+            for table_id in await journal.call(store.orphans, KEEPER_ORPHANS) if searching else ():
                 if table_id not in actors:
                     with suppress(LobbyError, StorageError):
                         await adopt(table_id)

@@ -67,7 +67,7 @@ def test_the_socket_cap_counts_every_processs_sockets(engines: list[Engine]) -> 
     gates = [SharedSocketGate(4, 100) for _ in engines]
 
     def renew(n: int, seconds: float = 60.0) -> None:
-        renewal = stores[n].renew_process(f"p{n}", lives[n], seconds, gates[n].by_address)
+        renewal = stores[n].renew_process(f"p{n}", lives[n], seconds, gates[n].published())
         assert renewal is not None
         gates[n].elsewhere = renewal.sockets_elsewhere
 
@@ -81,16 +81,18 @@ def test_the_socket_cap_counts_every_processs_sockets(engines: list[Engine]) -> 
         gates[1].enter("198.51.100.7", "t5")
     assert refused.value.code == "too_many_sockets"
     gates[2].enter("203.0.113.9", "t1")  # another address is not held back
+    gates[2].enter("192.0.2.44", "t1")
+    gates[2].enter("192.0.2.44", "t2")
     renew(2)
-    renew(1)
-    assert gates[1].elsewhere == {"198.51.100.7": 3, "203.0.113.9": 1}
+    renew(1)  # a single socket is not published, two are
+    assert gates[1].elsewhere == {"198.51.100.7": 3, "192.0.2.44": 2}
     gates[0].leave("198.51.100.7", "t1")
     renew(0)
     renew(1)
     gates[1].enter("198.51.100.7", "t5")  # one left on p0: room again
     renew(0, -1.0)  # p0's lease runs out (it died): its sockets count nowhere
     renew(1)
-    assert gates[1].elsewhere == {"203.0.113.9": 1}
+    assert gates[1].elsewhere == {"192.0.2.44": 2}
     stores[2].retire_process("p2")  # p2 stops
     renew(1)
     assert gates[1].elsewhere == {}

@@ -151,7 +151,7 @@ async def keep_leases(
             life = await leases.register()
             held = dict(leases.epochs)  # tables taken while the renewal runs are not judged
             gate = leases.sockets
-            counts = None if gate is None else dict(gate.by_address)
+            counts = None if gate is None else gate.published()
             renewal = await journal.call(store.renew_process, leases.owner, life, leases.seconds,
                                          counts)
             if renewal is None:  # the row is gone: register again, then judge the tables

@@ -9,7 +9,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, text
 
 from kingsbreakfast.engine import State
 from kingsbreakfast.server.leases import searches_now
@@ -314,3 +314,28 @@ def test_after_a_database_outage_every_process_keeps_its_own_tables() -> None:
         await a.close()
 
     asyncio.run(main())
+
+
+def test_a_group_commit_outlives_the_loss_of_its_kept_connection(postgres_url: str) -> None:
+    """The database thread keeps one connection for its commits; when the database ends it
+    (a restart, a terminated session) the commit in hand falls back to each action alone on
+    a fresh connection, nothing is refused, and the next commit keeps a new connection."""
+    storage = Storage(postgres_url)
+    storage.migrate()
+    life = storage.register_process("A", 60.0)
+    _game(storage, "g")
+    assert storage.acquire_lease("g", "A", life) == 1
+    fence = ("A", {"g": 1})
+    assert storage.append_actions([("g", 0, 0, 1, False)], fence) == [None]
+    with storage.engine.connect() as other:
+        kept = other.execute(text(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid() AND query LIKE '%INSERT INTO actions%'"
+        )).scalars().all()
+        assert len(kept) == 1
+        other.execute(text("SELECT pg_terminate_backend(:p)"), {"p": kept[0]})
+    assert storage.append_actions([("g", 1, 1, 2, False)], fence) == [None]
+    assert storage.append_actions([("g", 2, 2, 3, False)], fence) == [None]
+    record = storage.load("g")
+    assert record is not None and record.actions == ((0, 1), (1, 2), (2, 3))
+    storage.dispose()

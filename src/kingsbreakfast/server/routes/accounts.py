@@ -24,6 +24,7 @@ from ..sessions import (
     SESSION_SECONDS,
     check_csrf,
     clear_cookie,
+    cookie,
     csrf_value,
     set_cookie,
     set_csrf,
@@ -70,9 +71,9 @@ def answer(request: Request, body: dict[str, Any], status: int = 200) -> JSONRes
 async def session_answer(
     site: Site, request: Request, account: Account, status: int
 ) -> JSONResponse:
-    cookie = await site.accounts.start_session(account, request.cookies.get(SESSION_COOKIE))
+    session = await site.accounts.start_session(account, cookie(request, SESSION_COOKIE))
     response = answer(request, {"account": account_body(account)}, status)
-    set_cookie(response, request, SESSION_COOKIE, cookie, SESSION_SECONDS)
+    set_cookie(response, request, SESSION_COOKIE, session, SESSION_SECONDS)
     return response
 
 
@@ -110,9 +111,9 @@ async def login(request: Request, site: SiteDep) -> JSONResponse:
 @router.post("/api/account/logout", tags=["accounts"], status_code=204)
 async def logout(request: Request, site: SiteDep) -> Response:
     check_csrf(request)
-    cookie = request.cookies.get(SESSION_COOKIE)
-    if cookie:
-        await site.accounts.end_session(cookie)
+    session = cookie(request, SESSION_COOKIE)
+    if session:
+        await site.accounts.end_session(session)
     response = Response(status_code=204)
     clear_cookie(response, request, SESSION_COOKIE)
     return response

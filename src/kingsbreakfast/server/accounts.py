@@ -36,7 +36,7 @@ from .limits import Allowance, FailureWindow, Registrations, ServerLimits
 from .lobby import LobbyError, clean_name
 from .master import Master
 from .names import look_alike_key
-from .sessions import SESSION_COOKIE, SESSION_SECONDS, Keys, cookie, digest, new_session_id
+from .sessions import SESSION_COOKIE, SESSION_SECONDS, Keys, digest, new_session_id
 from .storage import Storage
 
 log = logging.getLogger("kingsbreakfast.server")
@@ -237,7 +237,7 @@ class Accounts:
 
     async def current(self, connection: HTTPConnection) -> Account | None:
         """The account a request's session cookie names, if it is still valid."""
-        session_id = self.key.unsign(cookie(connection, SESSION_COOKIE))
+        session_id = self.key.unsign(connection.cookies.get(SESSION_COOKIE))
         if session_id is None:
             return None
         return await self.call(self.store.session_account, digest(session_id), self.wall_clock())

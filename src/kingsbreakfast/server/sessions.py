@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from http.cookies import _unquote
 from typing import Final
 
 from starlette.requests import HTTPConnection, Request
@@ -33,22 +32,6 @@ CSRF_HEADER: Final = "x-csrf-token"
 SEAT_COOKIE: Final = "kb_seat_"
 SESSION_SECONDS: Final = 30 * 24 * 3600
 SEAT_COOKIE_SECONDS: Final = 60 * 24 * 3600
-
-
-def cookie(connection: HTTPConnection, name: str) -> str | None:
-    """One cookie's value, read as Starlette's ``connection.cookies`` reads it (the last
-    of that name wins, its value unquoted) without parsing every other cookie: a guest
-    holds a seat cookie per table played (``kb_seat_…``), up to the browser's limit of a
-    few hundred, and each call needs one cookie or none."""
-    header = connection.headers.get("cookie")
-    if not header or name not in header:
-        return None
-    found: str | None = None
-    for chunk in header.split(";"):
-        key, equals, value = chunk.partition("=")
-        if equals and key.strip() == name:
-            found = _unquote(value.strip())
-    return found
 
 
 def digest(value: str) -> str:
@@ -113,7 +96,7 @@ def clear_cookie(response: Response, connection: HTTPConnection, name: str) -> N
 def csrf_value(request: Request) -> tuple[str, bool]:
     """The request's CSRF value, or a fresh one (True) to set. Scripts may read it (that is
     its point); it grants nothing by itself."""
-    value = cookie(request, CSRF_COOKIE)
+    value = request.cookies.get(CSRF_COOKIE)
     if not value or len(value) > 100:
         return secrets.token_urlsafe(24), True
     return value, False
@@ -135,9 +118,9 @@ def same_origin(connection: HTTPConnection) -> bool:
 def check_csrf(request: Request) -> None:
     """Refuse a state-changing call a cookie authenticates unless it proves it came from
     our own page."""
-    given = cookie(request, CSRF_COOKIE) or ""
+    cookie = request.cookies.get(CSRF_COOKIE) or ""
     header = request.headers.get(CSRF_HEADER) or ""
-    if not same_origin(request) or not given or not hmac.compare_digest(given, header):
+    if not same_origin(request) or not cookie or not hmac.compare_digest(cookie, header):
         raise LobbyError(
             403, "csrf_failed",
             "this call must come from the game's own page (reload it and try again)",
@@ -149,5 +132,5 @@ def seat_cookie_name(game_id: str) -> str:
 
 
 def seat_cookie(connection: HTTPConnection, game_id: str) -> str | None:
-    value = cookie(connection, seat_cookie_name(game_id))
+    value = connection.cookies.get(seat_cookie_name(game_id))
     return value if value and len(value) <= 64 else None

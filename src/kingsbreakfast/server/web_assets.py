@@ -37,7 +37,6 @@ from kingsbreakfast.i18n import UnknownLanguageError
 from kingsbreakfast.i18n import accept_language as i18n_accept_language
 
 from . import matching, strings
-from .sessions import cookie
 
 _brotli: Any
 try:  # brotli is optional (it ships untyped): gzip alone is fine
@@ -208,7 +207,7 @@ def _module_graph(static: Path) -> list[str]:
 
 def player_language(request: Request) -> str:
     """The language the player picked (a cookie), else the browser's preferred one."""
-    picked = cookie(request, LANGUAGE_COOKIE) or ""
+    picked = request.cookies.get(LANGUAGE_COOKIE, "")
     codes = [entry["code"] for entry in strings.languages()]
     if picked in codes:
         return picked

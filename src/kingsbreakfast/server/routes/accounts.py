@@ -24,7 +24,6 @@ from ..sessions import (
     SESSION_SECONDS,
     check_csrf,
     clear_cookie,
-    cookie,
     csrf_value,
     set_cookie,
     set_csrf,
@@ -71,9 +70,9 @@ def answer(request: Request, body: dict[str, Any], status: int = 200) -> JSONRes
 async def session_answer(
     site: Site, request: Request, account: Account, status: int
 ) -> JSONResponse:
-    session = await site.accounts.start_session(account, cookie(request, SESSION_COOKIE))
+    cookie = await site.accounts.start_session(account, request.cookies.get(SESSION_COOKIE))
     response = answer(request, {"account": account_body(account)}, status)
-    set_cookie(response, request, SESSION_COOKIE, session, SESSION_SECONDS)
+    set_cookie(response, request, SESSION_COOKIE, cookie, SESSION_SECONDS)
     return response
 
 
@@ -111,9 +110,9 @@ async def login(request: Request, site: SiteDep) -> JSONResponse:
 @router.post("/api/account/logout", tags=["accounts"], status_code=204)
 async def logout(request: Request, site: SiteDep) -> Response:
     check_csrf(request)
-    session = cookie(request, SESSION_COOKIE)
-    if session:
-        await site.accounts.end_session(session)
+    cookie = request.cookies.get(SESSION_COOKIE)
+    if cookie:
+        await site.accounts.end_session(cookie)
     response = Response(status_code=204)
     clear_cookie(response, request, SESSION_COOKIE)
     return response

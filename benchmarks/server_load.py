@@ -13,6 +13,15 @@ version differs from the last version its clients saw acknowledged), and the ser
 
     python benchmarks/server_load.py --tables 100 --seconds 30 [--think 1.0] [--client-procs 2]
 
+Where the server's CPU goes over the whole run: ``server_cpu_s_setup`` / ``_window`` /
+``_after`` split it at the window's ends, and ``client_steps`` gives, for each client
+process, every step's wall seconds and the server's CPU seconds meanwhile (creating and
+joining the tables, connecting and greeting the sockets, starting the games, the window,
+closing, the final checks). ``--profile`` / ``--profile-setup`` / ``--profile-after`` record
+py-spy over the window, the set-up and the end (``--profile-gil``: only the thread holding
+the interpreter lock, i.e. CPU in Python rather than an idle loop's waits);
+``benchmarks/profile_top.py`` lists the top entries.
+
 With ``--servers N --db postgresql://…`` it starts N server processes on PostgreSQL behind
 HAProxy (scripts/haproxy-config.sh; ``--proxy`` puts the proxy in front of one process too,
 for a like-for-like comparison) on ports ``--port-base`` + 0 … N, and drives them through
@@ -573,6 +582,9 @@ def main() -> None:
         "client_steps": [r["steps"] for r in results],
         "moves": moves,
         "moves_per_s": round(moves / elapsed, 1),
+        # the moves sent in the clients' windows; the rest were played before (at tables
+        # started first, while the others were being started) or in the last half second
+        "moves_in_window": sum(r["moves_in_window"] for r in results),
         "latency_samples": len(latencies),
         "p50_ms": round(pct(0.50), 2),
         "p90_ms": round(pct(0.90), 2),

@@ -13,6 +13,15 @@ version differs from the last version its clients saw acknowledged), and the ser
 
     python benchmarks/server_load.py --tables 100 --seconds 30 [--think 1.0] [--client-procs 2]
 
+Where the server's CPU goes over the whole run: ``server_cpu_s_setup`` / ``_window`` /
+``_after`` split it at the window's ends, and ``client_steps`` gives, for each client
+process, every step's wall seconds and the server's CPU seconds meanwhile (creating and
+joining the tables, connecting and greeting the sockets, starting the games, the window,
+closing, the final checks). ``--profile`` / ``--profile-setup`` / ``--profile-after`` record
+py-spy over the window, the set-up and the end (``--profile-gil``: only the thread holding
+the interpreter lock, i.e. CPU in Python rather than an idle loop's waits);
+``benchmarks/profile_top.py`` lists the top entries.
+
 With ``--servers N --db postgresql://…`` it starts N server processes on PostgreSQL behind
 HAProxy (scripts/haproxy-config.sh; ``--proxy`` puts the proxy in front of one process too,
 for a like-for-like comparison) on ports ``--port-base`` + 0 … N, and drives them through
@@ -27,10 +36,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import multiprocessing
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
@@ -206,7 +217,14 @@ async def stored_version(http: httpx.AsyncClient, table_id: str) -> int | None:
 
 
 async def drive(base: str, ws_base: str, tables: int, seconds: float, think: float,
-                seed: int, marker: str | None = None, procs: int = 1) -> dict[str, Any]:
+                seed: int, marker: str | None = None, procs: int = 1,
+                watch: tuple[int, ...] = ()) -> dict[str, Any]:
+    steps: list[tuple[str, float, float]] = []  # (step, monotonic, the servers' CPU) at its end
+
+    def step(name: str) -> None:
+        steps.append((name, time.monotonic(), sum(cpu_seconds(pid) for pid in watch)))
+
+    step("begin")
     limits = httpx.Limits(max_connections=20, max_keepalive_connections=10)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=120) as http:
         rng = random.Random(seed)
@@ -218,12 +236,14 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
                 await coro
 
         await asyncio.gather(*(limited(r.open_table(http)) for r in runs))
+        step("open_tables")
         ready = asyncio.Barrier(tables * SEATS + 1)
         measure = [float("inf")]
         setup_start = time.monotonic()
         players = [asyncio.ensure_future(r.play_on(ready, measure, http, gate)) for r in runs]
         await ready.wait()  # every socket is connected and greeted
         connect_seconds = time.monotonic() - setup_start
+        step("connect_and_greet")
         if marker is not None:  # every client process starts its window at once
             Path(f"{marker}.ready").touch()
             folder = Path(marker).parent
@@ -232,8 +252,10 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
                 if time.monotonic() > deadline:
                     break
                 await asyncio.sleep(0.02)
+        step("wait_for_others")
         await asyncio.gather(*(limited(r.start(http)) for r in runs))
         measure[0] = time.monotonic()
+        step("start_tables")
         if marker is not None:  # tell the parent the window began (its CPU reading, py-spy)
             Path(marker).touch()
         await asyncio.sleep(seconds)
@@ -243,7 +265,9 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
         await asyncio.sleep(0.5)  # let the moves in flight be acknowledged
         for task in players:
             task.cancel()
+        step("window")
         await asyncio.gather(*players, return_exceptions=True)
+        step("close_sockets")
         lost = unverified = 0
         for r in runs:
             stored = await stored_version(http, r.table_id)
@@ -251,6 +275,7 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
                 unverified += 1
             elif stored < min(r.seen):
                 lost += 1
+        step("final_checks")
         in_window = [x for r in runs for x in r.latencies]
         return {
             "latencies": in_window,
@@ -264,11 +289,13 @@ async def drive(base: str, ws_base: str, tables: int, seconds: float, think: flo
             "finished": sum(r.games + r.finished for r in runs),
             "connect_seconds": connect_seconds,
             "lobby_retries": RETRIED[0],
+            "steps": {name: [round(t - before[1], 2), round(c - before[2], 2)]
+                      for before, (name, t, c) in itertools.pairwise(steps)},
         }
 
 
 def client_process(
-    args: tuple[str, str, int, float, float, int, str | None, int],
+    args: tuple[str, str, int, float, float, int, str | None, int, tuple[int, ...]],
 ) -> dict[str, Any]:
     try:
         import uvloop
@@ -395,6 +422,15 @@ def main() -> None:
     parser.add_argument("--profile", type=Path, default=None,
                         help="record the (first) server with py-spy over the measurement "
                         "window into this file (py-spy's raw collapsed stacks)")
+    parser.add_argument("--profile-setup", type=Path, default=None,
+                        help="the same from the clients' start until the window (creating "
+                        "the tables, the handshakes, the greetings)")
+    parser.add_argument("--profile-gil", action="store_true",
+                        help="sample only the thread holding the interpreter lock (py-spy "
+                        "--gil): the CPU spent in Python, without the idle event loop")
+    parser.add_argument("--profile-after", type=Path, default=None,
+                        help="the same from the window's end until the clients are done "
+                        "(the sockets closing, the final checks)")
     parser.add_argument("--ws", default=None,
                         help="the server's --ws (uvicorn's WebSocket implementation)")
     parser.add_argument("--http", default=None, help="the server's --http (HTTP parser)")
@@ -443,10 +479,27 @@ def main() -> None:
             markers = [Path(tmp) / f"window-{i}" for i in range(len(shares))]
             busy = sum(1 for n in shares if n)
             jobs = [(base, ws_base, n, options.seconds, options.think,
-                     options.seed + i, str(markers[i]), busy) for i, n in enumerate(shares) if n]
+                     options.seed + i, str(markers[i]), busy, tuple(pids))
+                    for i, n in enumerate(shares) if n]
             markers = markers[:len(jobs)]
             peak = 0.0
-            profiler: subprocess.Popen[bytes] | None = None
+            profilers: list[subprocess.Popen[bytes]] = []
+
+            def record(into: Path | None, duration: float | None) -> subprocess.Popen[bytes]:
+                """py-spy on the (first) server, for ``duration`` seconds or until told
+                to stop (SIGINT makes it write what it has)."""
+                profiler = subprocess.Popen([
+                    str(Path(sys.executable).with_name("py-spy")), "record",
+                    "--pid", str(pids[0]), "--duration", str(int(duration or 3600)),
+                    "--rate", "200", "--format", "raw", "--nonblocking", "-o", str(into),
+                    *(("--gil",) if options.profile_gil else ()),
+                ], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                profilers.append(profiler)
+                return profiler
+
+            setup_profiler = record(options.profile_setup, None) if options.profile_setup \
+                else None
+            after_profiler: subprocess.Popen[bytes] | None = None
             window_cpu: list[tuple[float, float]] = []  # (monotonic, server CPU) at its ends
             window_switches: list[tuple[float, float, float]] = []  # (system CPU, switches)
             with multiprocessing.Pool(len(jobs)) as pool:
@@ -459,17 +512,14 @@ def main() -> None:
                         window_cpu.append((time.monotonic(),
                                            sum(cpu_seconds(pid) for pid in pids)))
                         window_switches.append(switches(pids))
+                        if setup_profiler is not None:
+                            setup_profiler.send_signal(signal.SIGINT)
                         if proxy_pid is not None:
                             proxy_cpu.append(cpu_seconds(proxy_pid))
                         if statements is not None:
                             statements.start()
                         if options.profile:
-                            profiler = subprocess.Popen([
-                                str(Path(sys.executable).with_name("py-spy")), "record",
-                                "--pid", str(pids[0]), "--duration",
-                                str(int(options.seconds * 0.8)), "--rate", "200",
-                                "--format", "raw", "--nonblocking", "-o", str(options.profile),
-                            ], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            record(options.profile, options.seconds * 0.8)
                     if len(window_cpu) == 1 and any(
                         Path(f"{m}.end").exists() for m in markers
                     ):  # the first process left its window
@@ -480,11 +530,15 @@ def main() -> None:
                             proxy_cpu.append(cpu_seconds(proxy_pid))
                         if statements is not None:
                             found = statements.end()
+                        if options.profile_after:
+                            after_profiler = record(options.profile_after, None)
                 results = pending.get()
+            if after_profiler is not None:
+                after_profiler.send_signal(signal.SIGINT)
             failed = [r["failed"] for r in results if "failed" in r]
             if failed:
                 raise RuntimeError(f"a client process failed: {failed[0]}")
-            if profiler is not None:
+            for profiler in profilers:
                 profiler.wait(60)
             server_cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
             elapsed = max(r["window"] for r in results)
@@ -527,6 +581,13 @@ def main() -> None:
                 k: round(n / window_moves, 4)
                 for k, n in sorted(kinds.items(), key=lambda item: -item[1])}
     moves = sum(r["moves"] for r in results)
+    phases: dict[str, float] = {}  # where the whole run's CPU went: before, in, after
+    if len(window_cpu) == 2:
+        phases = {
+            "server_cpu_s_setup": round(window_cpu[0][1] - cpu_before, 2),
+            "server_cpu_s_window": round(window_cpu[1][1] - window_cpu[0][1], 2),
+            "server_cpu_s_after": round(cpu_before + server_cpu - window_cpu[1][1], 2),
+        }
     errors = [e for r in results for e in r["errors"]]
 
     def pct(p: float) -> float:
@@ -547,8 +608,13 @@ def main() -> None:
         "window_s": round(elapsed, 1),
         "games_finished_in_window": sum(r["finished"] for r in results),
         "connect_all_s": round(max(r["connect_seconds"] for r in results), 1),
+        # each client process's steps: [wall seconds, the server's CPU seconds meanwhile]
+        "client_steps": [r["steps"] for r in results],
         "moves": moves,
         "moves_per_s": round(moves / elapsed, 1),
+        # the moves sent in the clients' windows; the rest were played before (at tables
+        # started first, while the others were being started) or in the last half second
+        "moves_in_window": sum(r["moves_in_window"] for r in results),
         "latency_samples": len(latencies),
         "p50_ms": round(pct(0.50), 2),
         "p90_ms": round(pct(0.90), 2),
@@ -563,6 +629,7 @@ def main() -> None:
         "server_cpu_s": round(server_cpu, 1),
         "server_cpu_ms_per_move": round(1000 * server_cpu / moves, 2) if moves else None,
         "server_cpu_ms_per_move_in_window": in_window_cpu,
+        **phases,
         **per_move,
         "server_rss_mib_idle": round(rss_before, 1),
         "server_rss_mib_peak": round(peak, 1),

@@ -216,21 +216,58 @@ def test_the_full_collection_runs_on_its_schedule_and_is_given_back(
     thresholds = collector.take_over()
     try:
         assert thresholds == before
-        assert gc.get_threshold()[:2] == before[:2] and gc.get_threshold()[2] > 10**8
+        assert gc.get_threshold()[0] == max(before[0], collector.YOUNG)
+        assert gc.get_threshold()[1] == before[1] and gc.get_threshold()[2] > 10**8
+        assert gc.get_freeze_count() > 0  # what start-up built is frozen
     finally:
         collector.give_back(thresholds)
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
 
-    passes: list[int] = []
-    monkeypatch.setattr(gc, "collect", lambda: passes.append(1) or 0)
+    calls: list[str] = []
+    monkeypatch.setattr(gc, "collect", lambda: calls.append("collect") or 0)
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append("freeze"))
+    monkeypatch.setattr(gc, "unfreeze", lambda: calls.append("unfreeze"))
 
     async def main() -> None:
         task = asyncio.get_running_loop().create_task(collector.full_passes(0.001))
         for _ in range(10_000):  # bounded: a few turns of the loop are enough
-            if len(passes) >= 2:
+            if calls.count("collect") >= collector.SWEEP_EVERY + 1:
                 break
             await asyncio.sleep(0.001)
         task.cancel()
 
     asyncio.run(main())
-    assert len(passes) >= 2
+    passes = calls.count("collect")
+    assert passes >= collector.SWEEP_EVERY + 1
+    # each pass freezes what survived it; every SWEEP_EVERY-th thaws everything first
+    one, sweep = ["collect", "freeze"], ["unfreeze", "collect", "freeze"]
+    expected = [*(one * (collector.SWEEP_EVERY - 1)), *sweep, *one]
+    assert calls[:len(expected)] == expected
+
+
+def test_a_sweep_frees_the_cycles_of_what_was_frozen() -> None:
+    """What was alive at a pass and became cyclic garbage later (a closed table's cycles)
+    is freed by the next sweep, not kept for ever."""
+    import gc
+    import weakref
+
+    from kingsbreakfast.server import collector
+
+    class Node:
+        pass
+
+    thresholds = collector.take_over()
+    try:
+        node = Node()
+        node.me = node  # type: ignore[attr-defined]  # a cycle: reference counting cannot free it
+        alive = weakref.ref(node)
+        collector.full_pass(1)  # node survives and is frozen
+        del node
+        for number in range(2, collector.SWEEP_EVERY):
+            collector.full_pass(number)
+            assert alive() is not None  # frozen: the ordinary passes leave it
+        collector.full_pass(collector.SWEEP_EVERY)
+        assert alive() is None
+    finally:
+        collector.give_back(thresholds)
+    assert gc.get_freeze_count() == 0

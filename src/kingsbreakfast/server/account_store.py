@@ -12,9 +12,18 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import ScalarSelect, case, delete, distinct, func, select, update
+from sqlalchemy import (
+    ScalarSelect,
+    bindparam,
+    case,
+    delete,
+    distinct,
+    func,
+    select,
+    update,
+)
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from .account_models import (
@@ -129,6 +138,11 @@ def _result(row: GameResultRow) -> Result:
     )
 
 
+_NAME_IN_USE = select(AccountRow.id).where(
+    AccountRow.look_alike == bindparam("look_alike")
+).limit(1)
+
+
 class AccountStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -181,11 +195,17 @@ class AccountStore:
             return None if row is None else _account(row)
 
     def name_in_use(self, look_alike: str) -> bool:
-        """Whether an account's name reads like one of this key."""
-        with self._session() as session:
-            return session.scalar(
-                select(AccountRow.id).where(AccountRow.look_alike == look_alike)
-            ) is not None
+        """Whether an account's name reads like one of this key (asked at every guest's
+        table and seat: one Core read, no ORM session)."""
+        try:
+            with self.engine.connect() as connection:
+                return connection.execute(
+                    _NAME_IN_USE, {"look_alike": look_alike}
+                ).first() is not None
+        except SQLAlchemyError as error:
+            raise StorageError(
+                f"the database refused the change: {type(error).__name__}"
+            ) from error
 
     def account(self, account_id: int) -> Account | None:
         with self._session() as session:

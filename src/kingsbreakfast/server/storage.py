@@ -25,6 +25,7 @@ from typing import Any, ClassVar, cast
 import psycopg
 from sqlalchemy import (
     Table,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -59,6 +60,28 @@ __all__ = [
 
 DEFAULT_URL = "sqlite:///kingsbreakfast.db"
 _INSERT_ACTION = insert(cast(Table, ActionRow.__table__))  # Core, not the ORM's bulk path
+_INSERT_GAME = insert(cast(Table, GameRow.__table__))
+_INSERT_SEAT = insert(cast(Table, SeatRow.__table__))
+_INSERT_HOLDER = insert(cast(Table, SeatHolderRow.__table__))
+_SEATS = cast(Table, SeatRow.__table__)
+_UPDATE_SEAT = (
+    update(_SEATS)
+    .where(_SEATS.c.game_id == bindparam("at_game"), _SEATS.c.seat == bindparam("at_seat"))
+    .values(kind=bindparam("kind"), name=bindparam("name"),
+            token_hash=bindparam("token_hash"))
+)
+"""One seat's kind, name and token digest (executed with one parameter set per seat)."""
+_LAST_HOLDERS = (
+    select(SeatHolderRow.seat, func.max(SeatHolderRow.number))
+    .where(SeatHolderRow.game_id == bindparam("game_id"),
+           SeatHolderRow.seat.in_(bindparam("seats", expanding=True)))
+    .group_by(SeatHolderRow.seat)
+)
+
+
+def _seat_values(game_id: str, seat: SeatRecord) -> dict[str, object]:
+    return {"at_game": game_id, "at_seat": seat.seat, "kind": seat.kind, "name": seat.name,
+            "token_hash": seat.token_hash}
 
 
 _FENCED_APPEND = """
@@ -237,6 +260,19 @@ class Storage(LeaseRows):
     def _session(self) -> AbstractContextManager[Session]:
         return unit_of_work(self._sessions)
 
+    @contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        """One transaction of Core statements (the lobby's writes: no ORM session to build,
+        flush and tear down), the driver's errors as :class:`StorageError` like
+        :func:`unit_of_work`'s."""
+        try:
+            with self.engine.begin() as connection:
+                yield connection
+        except SQLAlchemyError as error:
+            raise StorageError(
+                f"the database refused the change: {type(error).__name__}"
+            ) from error
+
     # -- housekeeping ---------------------------------------------------------------------
     def discard_lobby(self, game_id: str) -> bool:
         """Forget a table that never started; a started game is kept (True if discarded)."""
@@ -257,19 +293,22 @@ class Storage(LeaseRows):
     def add_holders(
         self, game_id: str, holders: list[SeatHolder], fence: Fence | None = None
     ) -> None:
-        with self._session() as session:
+        """Each holder numbered after the seat's last one: one read of the seats' last
+        numbers and one insert for all (a start records every seat at once)."""
+        with self._transaction() as connection:
             if fence is not None:
-                self._check_fence(session.connection(), fence, game_id)
+                self._check_fence(connection, fence, game_id)
+            last = dict(connection.execute(
+                _LAST_HOLDERS, {"game_id": game_id, "seats": sorted({h.seat for h in holders})}
+            ).all())
+            rows = []
             for holder in holders:
-                last = session.scalar(
-                    select(func.max(SeatHolderRow.number)).where(
-                        SeatHolderRow.game_id == game_id, SeatHolderRow.seat == holder.seat
-                    )
-                )
-                session.add(SeatHolderRow(
-                    game_id=game_id, seat=holder.seat, number=0 if last is None else last + 1,
-                    since=holder.since, kind=holder.kind, name=holder.name,
-                ))
+                number = last.get(holder.seat, -1) + 1
+                last[holder.seat] = number
+                rows.append({"game_id": game_id, "seat": holder.seat, "number": number,
+                             "since": holder.since, "kind": holder.kind, "name": holder.name})
+            if rows:
+                connection.execute(_INSERT_HOLDER, rows)
 
     def holders(self, game_id: str) -> list[SeatHolder]:
         with self._session() as session:
@@ -291,42 +330,25 @@ class Storage(LeaseRows):
         public: bool,
         seats: list[SeatRecord],
     ) -> None:
-        with self._session() as session:
-            session.add(
-                GameRow(
-                    id=game_id,
-                    created_at=datetime.now(UTC),
-                    status="lobby",
-                    num_seats=num_seats,
-                    rules=json.dumps(rules, sort_keys=True),
-                    bot_level=bot_level,
-                    clock_seconds=clock_seconds,
-                    public=public,
-                    first_cook=0,
-                    deck=None,
-                )
-            )
-            session.flush()
-            for seat in seats:
-                session.add(
-                    SeatRow(
-                        game_id=game_id,
-                        seat=seat.seat,
-                        kind=seat.kind,
-                        name=seat.name,
-                        token_hash=seat.token_hash,
-                    )
-                )
+        with self._transaction() as connection:
+            connection.execute(_INSERT_GAME, {
+                "id": game_id, "created_at": datetime.now(UTC), "status": "lobby",
+                "num_seats": num_seats, "rules": json.dumps(rules, sort_keys=True),
+                "bot_level": bot_level, "clock_seconds": clock_seconds, "public": public,
+                "first_cook": 0, "deck": None, "finished_at": None,
+            })
+            if seats:
+                connection.execute(_INSERT_SEAT, [
+                    {"game_id": game_id, "seat": seat.seat, "kind": seat.kind,
+                     "name": seat.name, "token_hash": seat.token_hash}
+                    for seat in seats
+                ])
 
     def save_seat(self, game_id: str, seat: SeatRecord, fence: Fence | None = None) -> None:
-        with self._session() as session:
+        with self._transaction() as connection:
             if fence is not None:
-                self._check_fence(session.connection(), fence, game_id)
-            session.execute(
-                update(SeatRow)
-                .where(SeatRow.game_id == game_id, SeatRow.seat == seat.seat)
-                .values(kind=seat.kind, name=seat.name, token_hash=seat.token_hash)
-            )
+                self._check_fence(connection, fence, game_id)
+            connection.execute(_UPDATE_SEAT, [_seat_values(game_id, seat)])
 
     def start_game(
         self,
@@ -337,20 +359,16 @@ class Storage(LeaseRows):
         fence: Fence | None = None,
     ) -> None:
         """The deal and the final seating, in one transaction."""
-        with self._session() as session:
+        with self._transaction() as connection:
             if fence is not None:
-                self._check_fence(session.connection(), fence, game_id)
-            session.execute(
+                self._check_fence(connection, fence, game_id)
+            connection.execute(
                 update(GameRow)
                 .where(GameRow.id == game_id)
                 .values(status="playing", deck=",".join(deck), first_cook=first_cook)
             )
-            for seat in seats:
-                session.execute(
-                    update(SeatRow)
-                    .where(SeatRow.game_id == game_id, SeatRow.seat == seat.seat)
-                    .values(kind=seat.kind, name=seat.name, token_hash=seat.token_hash)
-                )
+            if seats:
+                connection.execute(_UPDATE_SEAT, [_seat_values(game_id, s) for s in seats])
 
     def append_action(
         self, game_id: str, number: int, seat: int, action: int, *, game_over: bool,

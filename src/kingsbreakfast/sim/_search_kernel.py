@@ -18,7 +18,8 @@ hand drew, the mover's own draws, the dragons. From it the search
    estimate there) or, if the game ended, by R12 (the mover's share of the win);
    every candidate is played in the same world from the same stream (common random
    numbers), so the comparison between candidates is not drowned by the luck of the deal;
-4. plays the candidate with the best mean value (the prior breaks ties).
+4. plays the candidate with the best mean value plus ``prior_weight`` times the network's
+   own estimate (the prior's order breaks ties).
 
 Everything is deterministic for a given seed. The search reads the mover's view only, so
 the engine's bot (:mod:`kingsbreakfast.sim.chef`) builds such a row from a
@@ -88,6 +89,13 @@ class Net(NamedTuple):
     b2: Any
     w3: Any
     b3: Any
+    f1: Any
+    """The layers again in single precision: what the search's own evaluations use."""
+    c1: Any
+    f2: Any
+    c2: Any
+    f3: Any
+    c3: Any
     rows: Any
     """(LEGAL_ROOM, NUM_FEATURES) the rows of one seat's legal actions."""
     block: Any
@@ -96,6 +104,8 @@ class Net(NamedTuple):
     """(LEGAL_ROOM, 2) the network's (win share, points / 50) of each row."""
     hidden1: Any
     hidden2: Any
+    single1: Any
+    single2: Any
     legal: Any
     """(LEGAL_ROOM,) int64 the legal actions of the seat being valued."""
     counter_room: Any
@@ -112,10 +122,13 @@ def new_net(arrays: tuple[Any, ...], n: int) -> Net:
     w1, b1, w2, b2, w3, b3 = (np.ascontiguousarray(a, np.float64) for a in arrays)
     return Net(
         w1, b1, w2, b2, w3, b3,
+        w1.astype(np.float32), b1.astype(np.float32), w2.astype(np.float32),
+        b2.astype(np.float32), w3.astype(np.float32), b3.astype(np.float32),
         np.zeros((LEGAL_ROOM, features.NUM_FEATURES)),
         np.zeros((features.NUM_DISHES, features.DISH_WIDTH)),
         np.zeros(LEGAL_ROOM), np.zeros((LEGAL_ROOM, 2)),
         np.zeros(w1.shape[1]), np.zeros(w2.shape[1]),
+        np.zeros(w1.shape[1], np.float32), np.zeros(w2.shape[1], np.float32),
         np.zeros(LEGAL_ROOM, np.int64), new_scratch(),
         np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(DECK_SIZE, np.int64),
     )
@@ -123,36 +136,38 @@ def new_net(arrays: tuple[Any, ...], n: int) -> Net:
 
 @njit(cache=True)
 def forward(x: Any, count: int, net: Net, out: Any) -> None:
-    """The network on ``count`` rows (two ReLU layers, two outputs), input by input so the
-    inner loops run along the weights' rows (and skip the many zero inputs): the master
-    kernel's arithmetic in another order, so the last bits may differ."""
-    w1 = net.w1
-    w2 = net.w2
-    h1 = net.hidden1
-    h2 = net.hidden2
+    """The network on ``count`` rows (two ReLU layers, two outputs) in single precision,
+    input by input so that the inner loops run along the weights' rows, eight or sixteen
+    numbers at a time (and skip the many zero inputs): the master network's arithmetic
+    rounded differently, about 1e-6 apart, which is the search's own business (the master
+    seats of an evaluation play with the master kernel's arithmetic)."""
+    w1 = net.f1
+    w2 = net.f2
+    h1 = net.single1
+    h2 = net.single2
     n_in = w1.shape[0]
     size1 = w1.shape[1]
     size2 = w2.shape[1]
     for i in range(count):
-        h1[:] = net.b1
+        h1[:] = net.c1
         for k in range(n_in):
-            xk = x[i, k]
+            xk = np.float32(x[i, k])
             if xk != 0.0:
                 for j in range(size1):
                     h1[j] += xk * w1[k, j]
-        h2[:] = net.b2
+        h2[:] = net.c2
         for k in range(size1):
             hk = h1[k]
             if hk > 0.0:
                 for j in range(size2):
                     h2[j] += hk * w2[k, j]
-        win = net.b3[0]
-        pts = net.b3[1]
+        win = np.float64(net.c3[0])
+        pts = np.float64(net.c3[1])
         for k in range(size2):
             hk = h2[k]
             if hk > 0.0:
-                win += hk * net.w3[k, 0]
-                pts += hk * net.w3[k, 1]
+                win += hk * net.f3[k, 0]
+                pts += hk * net.f3[k, 1]
         out[i, 0] = win
         out[i, 1] = pts
 
@@ -306,15 +321,21 @@ def play_out(world: Games, h: int, mover: int, depth: int, net: Net) -> float:
 @njit(cache=True)
 def search(
     root: Games, r: int, world: Games, seed: Any, candidates: int, worlds: int, depth: int,
-    net: Net, out_value: Any,
+    prior_weight: float, net: Net, out_value: Any,
 ) -> int:
     """The chef's move for the mover of row ``r`` of ``root``: the index of the chosen
     action among the legal actions in id order (the engine's legal order). ``world`` has
     two rows of room (a dealt world and the one being played). ``out_value[i]`` gets the
-    search's value of legal action ``i`` (its mean over the worlds; the network's prior
-    for an action not searched, below every searched one by 1); see the module doc."""
+    search's value of legal action ``i`` (its mean over the worlds; NaN for an action not
+    searched, the network's prior when only one action was looked at); see the module doc."""
     mover = root.state[r, TO_MOVE]
-    count = value_legal(root, r, mover, net)
+    s = splitmix(seed)
+    # the prior is read from a dealt world: the card counter (one of the network's inputs)
+    # counts the others' hidden cards from their draws, and a world has them in the right
+    # numbers while the root row need not (it may hold only what the mover sees)
+    if not deal_world(root, r, world, 0, mover, s, net):
+        return 0
+    count = value_legal(world, 0, mover, net)
     actions = np.zeros(count, np.int64)
     prior = np.zeros(count)
     prior_points = np.zeros(count)
@@ -322,7 +343,7 @@ def search(
         actions[i] = net.legal[i]
         prior[i] = net.values[i, 0]
         prior_points[i] = net.values[i, 1]
-        out_value[i] = prior[i] - 1.0
+        out_value[i] = np.nan
     if count == 1:
         out_value[0] = prior[0]
         return 0
@@ -343,7 +364,6 @@ def search(
         out_value[order[0]] = prior[order[0]]
         return int(order[0])
     sums = np.zeros(kept)
-    s = splitmix(seed)
     for w in range(worlds):
         s = next_word(s)
         if not deal_world(root, r, world, 0, mover, s, net):
@@ -353,10 +373,13 @@ def search(
             step(world, 1, actions[order[c]])
             sums[c] += play_out(world, 1, mover, depth, net)
     best = 0
+    best_score = -1e300
     for c in range(kept):
         out_value[order[c]] = sums[c] / worlds
-        if sums[c] > sums[best]:
+        score_c = sums[c] / worlds + prior_weight * prior[order[c]]
+        if score_c > best_score:
             best = c
+            best_score = score_c
     return int(order[best])
 
 
@@ -372,6 +395,7 @@ def play_chef_games(
     candidates: int,
     worlds: int,
     depth: int,
+    prior_weight: float,
     net: Net,
     out_share: Any,
     out_points: Any,
@@ -413,8 +437,8 @@ def play_chef_games(
             elif seat_kind[g, seat] == SEAT_CHEF:
                 move_seed = splitmix(base ^ splitmix(np.uint64(g * 1000 + state[ACTIONS] + 1)))
                 out_seeds[g, state[ACTIONS]] = move_seed
-                pick = search(games, 0, world, move_seed, candidates, worlds, depth, net,
-                              scratch_value)
+                pick = search(games, 0, world, move_seed, candidates, worlds, depth,
+                              prior_weight, net, scratch_value)
                 action = legal_room[pick]
                 searches += 1
             else:

@@ -7,8 +7,8 @@ search (sim/_search_kernel.py, the very search the chef bot runs), seat-rotated.
 Each seed deals ``--decks`` decks; each deck is played once with the chef in each seat, so a
 seed gives ``decks x players`` games. Printed per seed and combined: the chef's win share
 (R12, a shared win counted in part) with its Wilson 95% interval, the searches run and the
-compiled search's mean time per search. ``--variant NAME=candidates,worlds,depth[,prior_weight]`` (more
-than once) plays each variant on the same decks in turn, for paired comparisons.
+compiled search's mean time per search. ``--variant NAME=candidates,worlds,depth[,prior]``
+(more than once) plays each variant on the same decks in turn, for paired comparisons.
 """
 
 from __future__ import annotations
@@ -79,7 +79,8 @@ def main() -> None:
                 games += len(shares)
             print(json.dumps({
                 "variant": name, "candidates": budget.candidates, "worlds": budget.worlds,
-                "depth": budget.depth, "prior_weight": budget.prior_weight, "players": args.players, "opponents": opponent,
+                "depth": budget.depth, "prior_weight": budget.prior_weight,
+                "players": args.players, "opponents": opponent,
                 "combined": share_line(wins, games), "per_seed": per_seed,
                 "searches": searches, "seconds": round(seconds, 1),
                 "ms_per_search": round(1000 * seconds / max(1, searches), 2),

@@ -307,7 +307,7 @@ def play_out(world: Games, h: int, mover: int, depth: int, net: Net) -> float:
         if seat == mover:
             if turns >= depth:
                 count = value_legal(world, h, mover, net)
-                return net.values[best_value(net.values, count), 0]
+                return float(net.values[best_value(net.values, count), 0])
             turns += 1
         count = list_legal(legal(world, h), net.legal)
         if count == 1:
@@ -364,7 +364,7 @@ def search(
         out_value[order[0]] = prior[order[0]]
         return int(order[0])
     sums = np.zeros(kept)
-    for w in range(worlds):
+    for _ in range(worlds):
         s = next_word(s)
         if not deal_world(root, r, world, 0, mover, s, net):
             return int(order[0])

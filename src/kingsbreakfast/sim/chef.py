@@ -42,9 +42,9 @@ from ._rules_kernel import (
 from ._rules_kernel import _king_feeds as king_feeds
 from .warm import notice_first_compile
 
-CANDIDATES: Final = 4
-"""Actions searched: the network's best four (docs/analysis.md, *The chef*)."""
-WORLDS: Final = 16
+CANDIDATES: Final = 2
+"""Actions searched: the network's best two (docs/analysis.md, *The chef*)."""
+WORLDS: Final = 32
 """Worlds dealt for each move; every candidate is played in each."""
 DEPTH: Final = 0
 """The mover's own later decisions played by the master policy before the leaf value."""
@@ -117,11 +117,13 @@ class _Searcher:
         self, view: View, seed: int, budget: SearchBudget
     ) -> tuple[int, list[float | None]]:
         view_row(view, self.root)
-        with notice_first_compile(("chef", self.root.n), COMPILE_SECONDS):
-            pick = kernel.search(
-                self.root, 0, self.world, np.uint64(seed), budget.candidates, budget.worlds,
-                budget.depth, budget.prior_weight, self.net, self.values,
-            )
+        # no compile notice here: a bot may play inside a full-screen game or a server,
+        # whose standard error is not the player's; `python -m kingsbreakfast.sim.warm`
+        # compiles ahead of time
+        pick = kernel.search(
+            self.root, 0, self.world, np.uint64(seed), budget.candidates, budget.worlds,
+            budget.depth, budget.prior_weight, self.net, self.values,
+        )
         count = len(view.legal_actions())
         return int(pick), [None if np.isnan(v) else float(v) for v in self.values[:count]]
 
@@ -141,6 +143,10 @@ class ChefBot:
                              "at least 0")
         self.weights = MasterBot(weights).weights
         self.budget = SearchBudget(candidates, worlds, depth, prior_weight)
+        self.candidates = candidates
+        self.worlds = worlds
+        self.depth = depth
+        self.prior_weight = prior_weight
         self._rooms: dict[tuple[int, bool, int], _Searcher] = {}
 
     def _searcher(self, view: View) -> _Searcher:

@@ -188,8 +188,9 @@ BOTS: Final[tuple[BotEntry, ...]] = (
     ),
     BotEntry(
         "chef", "Chef searches with master's network: it plays master's best few actions in "
-        "many deals of the unseen cards and keeps the one that does best (numpy and numba "
-        "needed).",
+        "many deals of the unseen cards and keeps the one that does best; in 4-player games "
+        "it wins about 45% against three hard bots and 31% against three masters (numpy and "
+        "numba needed).",
         _chef, CHEF_OPTIONS, level=6, offered=HAS_NUMBA, thinks_long=True,
     ),
 )

@@ -66,8 +66,9 @@ def _bot_description(name: str, english: str) -> str:
             "about 40% against three hard bots (needs numpy)."),
         "chef": lambda: _(
             "Chef searches with master's network: it plays master's best few actions in many "
-            "deals of the unseen cards and keeps the one that does best (needs numpy and "
-            "numba)."),
+            "deals of the unseen cards and keeps the one that does best; in four-player games "
+            "it wins about 45% against three hard bots and 31% against three masters (needs "
+            "numpy and numba)."),
     }.get(name)
     return words() if words is not None else english
 

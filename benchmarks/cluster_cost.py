@@ -5,8 +5,10 @@ HAProxy, the clients through the proxy; the same tables, think time and seed) fo
 turn, round after round with the order rotating, so that whatever else the machine is doing
 hits each size alike. Each run counts, over its measurement window: the statements PostgreSQL
 ran (``pg_stat_statements``, which must be loaded in the server: ``shared_preload_libraries``)
-and the CPU of the server processes, of HAProxy and of PostgreSQL, each per move. Printed:
-every run's figures, then each size's median and its ratio to one process.
+and the CPU of the server processes, of HAProxy and of PostgreSQL, each per move, the moves
+a group commit held, and how the servers' threads spent the window (the system's share of
+their CPU, their waits and preemptions per move). Printed: every run's figures, then each
+size's median and its ratio to one process.
 
 On a machine with fewer cores than processes (plus proxy, database and clients), more
 processes cannot serve more moves a second; what does show is whether a move costs more
@@ -38,7 +40,13 @@ FIGURES = (
     ("server_cpu_ms_per_move_in_window", "server ms"),
     ("postgres_cpu_ms_per_move_in_window", "PostgreSQL ms"),
     ("proxy_cpu_ms_per_move_in_window", "HAProxy ms"),
+    ("moves_per_commit", "moves a commit"),
+    ("server_system_cpu_share_in_window", "server system share"),
+    ("server_waits_per_move_in_window", "server waits"),
+    ("server_preemptions_per_move_in_window", "server preempted"),
 )
+GROUP_COMMIT = "WITH … INSERT actions"
+"""The group commit's one statement, as ``server_load.statement_kind`` names it."""
 
 
 def main() -> None:
@@ -70,6 +78,9 @@ def main() -> None:
                 print(json.dumps({"round": round_no, "servers": servers,
                                   "failed": error.stderr[-600:]}), flush=True)
                 continue
+            commits = report.get("statements_per_move_by_kind", {}).get(GROUP_COMMIT)  # type: ignore[attr-defined]
+            if commits:
+                report["moves_per_commit"] = round(1 / commits, 2)
             runs[servers].append(report)
             print(json.dumps({"round": round_no, **report}), flush=True)
 

@@ -22,6 +22,7 @@ import statistics
 import sys
 import tempfile
 import time
+import urllib.error
 from pathlib import Path
 from typing import Any
 
@@ -91,7 +92,12 @@ async def run(options: argparse.Namespace, folder: Path) -> dict[str, Any]:
                     p.version for p in seats
                 ) >= 0:
                     counts.setdefault(held[table_id], []).append(table_id)
-            if not counts:
+            if not counts:  # told: a kill that finds no process holding a running table
+                print(json.dumps({"kill": _kill, "skipped": "no process holds a running table",
+                                  "tables": len(players),
+                                  "held_by_a_live_process": sum(
+                                      1 for t in players if held.get(t) in pids)}),
+                      file=sys.stderr, flush=True)
                 continue
             pid, orphaned = max(counts.items(), key=lambda item: len(item[1]))
             victim = pids[pid]
@@ -123,8 +129,13 @@ async def run(options: argparse.Namespace, folder: Path) -> dict[str, Any]:
         for seats in [*players.values(), *finished]:
             table_id = seats[0].url.rsplit("/", 1)[1]
             seen = max(p.version for p in seats)
-            info = lobby(proxy.base, "GET", f"/api/tables/{table_id}") if not any(
-                p.over for p in seats) else None
+            info = None
+            if not any(p.over for p in seats):
+                try:
+                    info = lobby(proxy.base, "GET", f"/api/tables/{table_id}")
+                except urllib.error.HTTPError as error:  # finished as the clients stopped:
+                    if error.code != 404:               # it is in the archive
+                        raise
             stored = (info["version"] if info is not None else
                       len(lobby(proxy.base, "GET", f"/games/{table_id}/record")["actions"]))
             if stored < seen:

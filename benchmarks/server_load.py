@@ -289,6 +289,24 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def switches(pids: list[int]) -> tuple[float, float, float]:
+    """The servers' system CPU seconds, and their threads' voluntary context switches (a
+    thread waiting: for the event loop, its next socket event or a database answer) and
+    involuntary ones (a thread preempted by another process wanting the core)."""
+    system = voluntary = involuntary = 0.0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        system += int(fields[12]) / os.sysconf("SC_CLK_TCK")
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(OSError):  # a thread that ended in between
+                for line in (task / "status").read_text().splitlines():
+                    if line.startswith("voluntary_ctxt_switches:"):
+                        voluntary += int(line.split()[1])
+                    elif line.startswith("nonvoluntary_ctxt_switches:"):
+                        involuntary += int(line.split()[1])
+    return system, voluntary, involuntary
+
+
 def rss_mib(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -352,6 +370,8 @@ def statement_kind(query: str) -> str:
               "WITH": "from"}.get(head)
     if head == "WITH" and "insert" in words:  # the group commit: one statement
         return f"WITH … INSERT {words[words.index('insert') + 2]}"
+    if head == "WITH" and "update" in words:  # the lease renewal: one statement
+        return f"WITH … UPDATE {words[words.index('update') + 1]}"
     if marker in words:
         return f"{head} {words[words.index(marker) + 1]}"
     return head
@@ -411,13 +431,13 @@ def main() -> None:
                                   ).start()]
             base, ws_base = servers[0].base, servers[0].ws_base
         pids = [s.process.pid for s in servers if s.process is not None]
-        statements = Statements(db) if options.pg_statements else None
         found: list[tuple[str, int, int]] = []
         proxy_pid = proxy.process.pid if proxy is not None and proxy.process else None
         proxy_cpu: list[float] = []
         rss_before = sum(rss_mib(pid) for pid in pids)
         cpu_before = sum(cpu_seconds(pid) for pid in pids)
         try:
+            statements = Statements(db) if options.pg_statements else None
             procs = max(1, options.client_procs)
             shares = [options.tables // procs + (i < options.tables % procs) for i in range(procs)]
             markers = [Path(tmp) / f"window-{i}" for i in range(len(shares))]
@@ -428,6 +448,7 @@ def main() -> None:
             peak = 0.0
             profiler: subprocess.Popen[bytes] | None = None
             window_cpu: list[tuple[float, float]] = []  # (monotonic, server CPU) at its ends
+            window_switches: list[tuple[float, float, float]] = []  # (system CPU, switches)
             with multiprocessing.Pool(len(jobs)) as pool:
                 pending = pool.map_async(client_process, jobs, chunksize=1)
                 while not pending.ready():
@@ -437,6 +458,7 @@ def main() -> None:
                         # every client process is in its window: no set-up work from here
                         window_cpu.append((time.monotonic(),
                                            sum(cpu_seconds(pid) for pid in pids)))
+                        window_switches.append(switches(pids))
                         if proxy_pid is not None:
                             proxy_cpu.append(cpu_seconds(proxy_pid))
                         if statements is not None:
@@ -453,6 +475,7 @@ def main() -> None:
                     ):  # the first process left its window
                         window_cpu.append((time.monotonic(),
                                            sum(cpu_seconds(pid) for pid in pids)))
+                        window_switches.append(switches(pids))
                         if proxy_pid is not None:
                             proxy_cpu.append(cpu_seconds(proxy_pid))
                         if statements is not None:
@@ -480,6 +503,13 @@ def main() -> None:
         span = window_cpu[1][0] - window_cpu[0][0]
         cpu_rate = (window_cpu[1][1] - window_cpu[0][1]) / span
         in_window_cpu = round(1000 * cpu_rate / move_rate, 3) if move_rate else None
+        if len(window_switches) == 2 and move_rate:
+            (sys0, vol0, inv0), (sys1, vol1, inv1) = window_switches
+            moved = move_rate * span
+            per_move["server_system_cpu_share_in_window"] = round(
+                (sys1 - sys0) / max(1e-9, window_cpu[1][1] - window_cpu[0][1]), 3)
+            per_move["server_waits_per_move_in_window"] = round((vol1 - vol0) / moved, 2)
+            per_move["server_preemptions_per_move_in_window"] = round((inv1 - inv0) / moved, 2)
         if len(proxy_cpu) == 2 and move_rate:
             per_move["proxy_cpu_ms_per_move_in_window"] = round(
                 1000 * (proxy_cpu[1] - proxy_cpu[0]) / span / move_rate, 3)

@@ -1,7 +1,7 @@
 """Failover with a stalled owner: how long another process needs to take a table whose
 owner was frozen (SIGSTOP) in the middle of its lease renewal, for each ``--db-idle-timeout``
-given to the owner (0: the database never ends a stalled session). A renewal's statements
-run without a transaction around them, so the frozen session holds no lock and the
+given to the owner (0: the database never ends a stalled session). A renewal is one statement
+with no transaction around it, so the frozen session holds no lock and the
 successor waits for the lease alone, whatever the timeout (a renewal inside a transaction
 once kept the row locked until the database ended the session, or for ever).
 

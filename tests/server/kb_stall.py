@@ -1,9 +1,9 @@
 """An owner process frozen in the middle of its lease renewal, for the paused-owner test and
 the stalled-owner benchmark: the owner's process row (its one lease) is held by the test so
 the owner's renewal waits on it, the owner is stopped (SIGSTOP), the row let go; the renewal
-then completes on the database under a stopped client. On PostgreSQL a renewal's statements
-run each on its own (no transaction around them), so the stopped session is left idle,
-holding no lock and no transaction."""
+then completes on the database under a stopped client. On PostgreSQL a renewal is one
+statement with no transaction around it, so the stopped session is left idle, holding no
+lock and no transaction."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def freeze_inside_renewal(owner: LiveServer, engine: Engine, table_id: str) -> i
             "(SELECT owner FROM leases WHERE game_id = :g) FOR UPDATE"
         ), {"g": table_id})
         backend = wait_for(
-            engine, "wait_event_type = 'Lock' AND query LIKE 'UPDATE server_processes%'"
+            engine, "wait_event_type = 'Lock' AND query LIKE '%UPDATE server_processes%'"
         )
         os.kill(owner.process.pid, signal.SIGSTOP)
         holder.execute(text("COMMIT"))

@@ -7,13 +7,15 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import psycopg
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, text
 
 from kingsbreakfast.engine import State
+from kingsbreakfast.server.leases import searches_now
 from kingsbreakfast.server.master import Master
 from kingsbreakfast.server.storage import Storage
-from kingsbreakfast.server.store import GameStore, LeaseLost, SeatRecord
+from kingsbreakfast.server.store import GameStore, LeaseLost, Renewal, SeatRecord
 from kingsbreakfast.server.wire import CLOSE_MOVED
 from server.kb_harness import Capture, act, seated_table
 
@@ -99,7 +101,9 @@ def test_a_fenced_write_is_refused_and_stores_nothing(store: GameStore) -> None:
     store.dispose()
 
 
-def test_a_fenced_group_commit_is_one_statement_on_postgresql(postgres_url: str) -> None:
+def test_a_fenced_group_commit_is_one_statement_on_postgresql(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A cluster process's group commit on PostgreSQL sends one statement however many
     tables share it (the lease check, the actions and a finished game's archiving together),
     so the statements a move costs do not grow as the batch shrinks; a table whose lease
@@ -113,16 +117,23 @@ def test_a_fenced_group_commit_is_one_statement_on_postgresql(postgres_url: str)
         assert storage.acquire_lease(name, "A", life) == 1
     storage.release_leases("A", ["k"])
     assert storage.acquire_lease("k", "B", other) == 2
-    sent: list[str] = []
-    event.listen(storage.engine, "after_cursor_execute",
-                 lambda _c, _k, statement, *_a: sent.append(statement))
+    sent: list[str] = []  # every statement the driver sends, SQLAlchemy's or not
+    execute = psycopg.Cursor.execute
+
+    def counted(cursor: psycopg.Cursor[Any], query: Any, *args: Any, **kwargs: Any) -> Any:
+        sent.append(str(query))
+        return execute(cursor, query, *args, **kwargs)
+
+    fence = ("A", {"g": 1, "h": 1, "k": 1})
+    assert storage.append_actions([("g", 0, 0, 1, False)], fence) == [None]
+    monkeypatch.setattr(psycopg.Cursor, "execute", counted)
     results = storage.append_actions(
-        [("g", 0, 0, 1, False), ("h", 0, 0, 1, True), ("k", 0, 0, 1, False),
-         ("g", 1, 1, 2, False)], ("A", {"g": 1, "h": 1, "k": 1}),
+        [("h", 0, 0, 1, True), ("k", 0, 0, 1, False), ("g", 1, 1, 2, False)], fence
     )
-    assert len(sent) == 1
-    assert results[0] is None and results[1] is None and results[3] is None
-    assert isinstance(results[2], LeaseLost)
+    monkeypatch.undo()
+    assert len(sent) == 1  # (and no ping before it: the database thread keeps its connection)
+    assert results[0] is None and results[2] is None
+    assert isinstance(results[1], LeaseLost)
     g, h, k = (storage.load(name) for name in ("g", "h", "k"))
     assert g is not None and g.actions == ((0, 1), (1, 2))
     assert h is not None and h.actions == ((0, 1),) and h.status == "over"
@@ -133,28 +144,51 @@ def test_a_fenced_group_commit_is_one_statement_on_postgresql(postgres_url: str)
 
 def test_renewing_writes_one_row_however_many_tables_are_held(db_url: str) -> None:
     """An idle table costs no database write: the renewal updates the process's row only
-    (and reads which tables are still its own)."""
+    (and reads which tables are still its own). On PostgreSQL it is one statement a round,
+    the socket counts it shares included."""
     storage = Storage(db_url)
     storage.migrate()
     life = storage.register_process("A", 60.0)
     for number in range(40):
         _game(storage, f"g{number}")
         assert storage.acquire_lease(f"g{number}", "A", life) == 1
-    written: list[tuple[str, int]] = []
+    statements: list[str] = []
 
-    def note(_conn: Any, cursor: Any, statement: str, *_args: Any) -> None:
-        if not statement.lstrip().upper().startswith("SELECT"):
-            written.append((statement.split()[0].upper(), cursor.rowcount))
+    def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
 
     event.listen(storage.engine, "after_cursor_execute", note)
     try:
         for _ in range(3):
-            renewal = storage.renew_process("A", life, 60.0)
+            renewal = storage.renew_process("A", life, 60.0, {"198.51.100.7": 2})
             assert renewal is not None and len(renewal.kept) == 40
     finally:
         event.remove(storage.engine, "after_cursor_execute", note)
-    assert written == [("UPDATE", 1)] * 3
+    writes = [s for s in statements if "UPDATE" in s]
+    assert len(writes) == 3 and all("UPDATE server_processes" in s for s in writes)
+    assert not any("UPDATE leases" in s or "INSERT" in s or "DELETE" in s for s in statements)
+    if not storage.is_sqlite:
+        assert len(statements) == 3  # one statement a round, no BEGIN or COMMIT
     storage.dispose()
+
+
+def test_the_processes_take_turns_at_the_orphan_search(store: GameStore) -> None:
+    """One search a round for the whole cluster, each live process in turn; a process whose
+    lease ran out drops out of the turns (its tables are then the orphans)."""
+    lives = {name: store.register_process(name, 60.0) for name in "ABC"}
+    turns: dict[str, list[bool]] = {name: [] for name in "ABC"}
+    for name, life in lives.items():
+        renewal = store.renew_process(name, life, 60.0)
+        assert renewal is not None and renewal.others == tuple(n for n in "ABC" if n != name)
+        for round_no in range(6):
+            moved = Renewal(renewal.kept, renewal.wanted, renewal.others, now=round_no * 1.0)
+            turns[name].append(searches_now(name, moved, 1.0))
+    assert [sum(column) for column in zip(*turns.values(), strict=True)] == [1] * 6
+    assert all(sum(taken) == 2 for taken in turns.values())
+    store.renew_process("C", lives["C"], -1.0)  # C died
+    renewal = store.renew_process("A", lives["A"], 60.0)
+    assert renewal is not None and renewal.others == ("B",)
+    store.dispose()
 
 
 def test_an_owner_that_stopped_renewing_can_never_commit_again(db_url: str) -> None:
@@ -280,3 +314,28 @@ def test_after_a_database_outage_every_process_keeps_its_own_tables() -> None:
         await a.close()
 
     asyncio.run(main())
+
+
+def test_a_group_commit_outlives_the_loss_of_its_kept_connection(postgres_url: str) -> None:
+    """The database thread keeps one connection for its commits; when the database ends it
+    (a restart, a terminated session) the commit in hand falls back to each action alone on
+    a fresh connection, nothing is refused, and the next commit keeps a new connection."""
+    storage = Storage(postgres_url)
+    storage.migrate()
+    life = storage.register_process("A", 60.0)
+    _game(storage, "g")
+    assert storage.acquire_lease("g", "A", life) == 1
+    fence = ("A", {"g": 1})
+    assert storage.append_actions([("g", 0, 0, 1, False)], fence) == [None]
+    with storage.engine.connect() as other:
+        kept = other.execute(text(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid() AND query LIKE '%INSERT INTO actions%'"
+        )).scalars().all()
+        assert len(kept) == 1
+        other.execute(text("SELECT pg_terminate_backend(:p)"), {"p": kept[0]})
+    assert storage.append_actions([("g", 1, 1, 2, False)], fence) == [None]
+    assert storage.append_actions([("g", 2, 2, 3, False)], fence) == [None]
+    record = storage.load("g")
+    assert record is not None and record.actions == ((0, 1), (1, 2), (2, 3))
+    storage.dispose()

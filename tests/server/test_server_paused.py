@@ -3,7 +3,7 @@ SIGSTOP, another takes the table over once the lease runs out and plays on, and 
 first is continued with a move in hand for that table, it commits nothing: it finds it lost
 the table, tells its sockets to reconnect (1012), and the stored game holds only the new
 owner's moves. An owner stopped in the middle of its lease renewal holds no lock and no
-transaction (each of the renewal's statements runs on its own), so the successor waits for
+transaction (the renewal is one statement with none around it), so the successor waits for
 the lease to run out, never more.
 
 Every test here is bounded (pytest-timeout, thread method: a hang in a database call

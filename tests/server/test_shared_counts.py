@@ -60,23 +60,44 @@ def test_check_counts_nothing_and_add_counts_one(engines: list[Engine]) -> None:
 
 
 def test_the_socket_cap_counts_every_processs_sockets(engines: list[Engine]) -> None:
-    gates = [SharedSocketGate(4, 100, engine, f"p{n}") for n, engine in enumerate(engines)]
+    """The counts travel with the lease renewals: each process publishes its own and reads
+    the others' live ones in the same statement."""
+    stores = [Storage(POSTGRES_URL or "") for _ in range(3)]
+    lives = [store.register_process(f"p{n}", 60.0) for n, store in enumerate(stores)]
+    gates = [SharedSocketGate(4, 100) for _ in engines]
+
+    def renew(n: int, seconds: float = 60.0) -> None:
+        renewal = stores[n].renew_process(f"p{n}", lives[n], seconds, gates[n].published())
+        assert renewal is not None
+        gates[n].elsewhere = renewal.sockets_elsewhere
+
     for table in ("t1", "t2", "t3"):
         gates[0].enter("198.51.100.7", table)
-    gates[0].publish()
-    gates[1].publish()
+    renew(0)
+    renew(1)
+    assert gates[1].elsewhere == {"198.51.100.7": 3}
     gates[1].enter("198.51.100.7", "t4")  # 3 elsewhere + 1 here = the cap
     with pytest.raises(Refused) as refused:
         gates[1].enter("198.51.100.7", "t5")
     assert refused.value.code == "too_many_sockets"
     gates[2].enter("203.0.113.9", "t1")  # another address is not held back
+    gates[2].enter("192.0.2.44", "t1")
+    gates[2].enter("192.0.2.44", "t2")
+    renew(2)
+    renew(1)  # a single socket is not published, two are
+    assert gates[1].elsewhere == {"198.51.100.7": 3, "192.0.2.44": 2}
     gates[0].leave("198.51.100.7", "t1")
-    gates[0].publish()
-    gates[1].publish()
+    renew(0)
+    renew(1)
     gates[1].enter("198.51.100.7", "t5")  # one left on p0: room again
-    gates[0].withdraw()  # p0 stops: its sockets count nowhere
-    gates[1].publish()
+    renew(0, -1.0)  # p0's lease runs out (it died): its sockets count nowhere
+    renew(1)
+    assert gates[1].elsewhere == {"192.0.2.44": 2}
+    stores[2].retire_process("p2")  # p2 stops
+    renew(1)
     assert gates[1].elsewhere == {}
+    for store in stores:
+        store.dispose()
 
 
 def test_the_shared_allowances_refuse_like_the_ones_in_memory(engines: list[Engine]) -> None:
@@ -86,8 +107,8 @@ def test_the_shared_allowances_refuse_like_the_ones_in_memory(engines: list[Engi
         return fn(*args)
 
     async def main() -> None:
-        first = shared_bounds(bounds, engines[0], call, "p0", (2, 600.0))
-        second = shared_bounds(bounds, engines[1], call, "p1", (2, 600.0))
+        first = shared_bounds(bounds, engines[0], call, (2, 600.0))
+        second = shared_bounds(bounds, engines[1], call, (2, 600.0))
         await first[1].admit("198.51.100.7")
         await second[1].admit("198.51.100.7")
         with pytest.raises(Refused) as tables:  # two tables from this address, any process

@@ -36,7 +36,7 @@ from .routes import (
 )
 from .routes.errors import install_errors
 from .routes.pages import static_dir
-from .shared_counts import SharedSocketGate, shared_bounds
+from .shared_counts import shared_bounds
 from .site import Site
 from .storage import DEFAULT_URL, Storage
 from .transport import OUTBOX_FRAMES, SocketOutbox
@@ -70,10 +70,11 @@ def create_app(
     if (the_master.leases is not None and isinstance(storage, Storage)
             and not storage.is_sqlite):
         # several processes serve the site: the per-address bounds count in PostgreSQL
-        gate, openers, site.accounts.registrations, site.accounts.address_failures = (
+        shared, openers, site.accounts.registrations, site.accounts.address_failures = (
             shared_bounds(bounds, storage.engine, the_master.journal.call,
-                          the_master.leases.owner, (ADDRESS_FAILURES, ADDRESS_WINDOW))
+                          (ADDRESS_FAILURES, ADDRESS_WINDOW))
         )
+        the_master.leases.sockets = gate = shared  # its counts go out with each renewal
     metrics.watch(lambda: len(the_master.actors), lambda: gate.open)
 
     @asynccontextmanager
@@ -83,15 +84,10 @@ def create_app(
         thresholds = collector.take_over()
         loop = asyncio.get_running_loop()
         passes = loop.create_task(collector.full_passes())
-        shared = gate if isinstance(gate, SharedSocketGate) else None
-        publishing = None if shared is None else loop.create_task(shared.keep_publishing())
         try:
             yield
         finally:
             passes.cancel()
-            if publishing is not None and shared is not None:
-                publishing.cancel()
-                await asyncio.to_thread(shared.withdraw)
             collector.give_back(thresholds)
             await the_master.close()
             site.close()

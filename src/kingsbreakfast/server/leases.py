@@ -18,16 +18,16 @@ import os
 import secrets
 import socket
 from collections.abc import Awaitable, Callable, Mapping
-from contextlib import suppress
 from typing import TYPE_CHECKING
 
 from .lifecycle import CloseReason
 from .lobby import LobbyError
 from .persistence import Journal
-from .store import Fence, StorageError
+from .store import Fence, Renewal, StorageError
 
 if TYPE_CHECKING:
     from .actor import TableActor
+    from .shared_counts import SharedSocketGate
 
 log = logging.getLogger("kingsbreakfast.server")
 
@@ -60,6 +60,10 @@ class Leases:
         """This process's lease epoch in the store (None: not registered, or the lease row
         was found gone)."""
         self._registering = asyncio.Lock()
+        self.sockets: SharedSocketGate | None = None
+        """The socket gate whose counts per address go out with each renewal and whose
+        ``elsewhere`` (the other processes' counts) comes back with it (several processes on
+        PostgreSQL, :class:`~.shared_counts.SharedSocketGate`); None: not shared."""
 
     async def register(self) -> int:
         """The process's lease, started (again) if it has none."""
@@ -110,7 +114,18 @@ class Leases:
 
 
 KEEPER_ORPHANS = 100
-"""Orphaned tables one process adopts per round, so a dead process's tables spread out."""
+"""Orphaned tables one process adopts at its turn, so a dead process's tables spread out."""
+
+
+def searches_now(owner: str, renewal: Renewal, every: float) -> bool:
+    """Whether this process looks for orphaned tables at this renewal. The live processes
+    take turns, one per round of the lease clock, so the cluster runs one orphan search a
+    round however many processes it has (the search reads every game in play), and a dead
+    process's orphans are spread over the living ones as they adopt in turn. No election to
+    hold or lose: a process that dies leaves the turns when its lease runs out, which is
+    when its tables become orphans."""
+    names = sorted((*renewal.others, owner))
+    return names[int(renewal.now // every) % len(names)] == owner
 
 
 async def keep_leases(
@@ -118,9 +133,10 @@ async def keep_leases(
     adopt: Callable[[str], Awaitable[None]],
 ) -> None:
     """Renew this process's lease a few times per lease (one row, whatever the number of
-    tables), close the tables it lost, hand over those another process has clients for,
-    and ``adopt`` orphaned tables (a dead owner's tables nobody asked for yet: their bots
-    and clocks must go on). A process that was paused past its lease finds at its next
+    tables, and with it the socket counts it shares), close the tables it lost, hand over
+    those another process has clients for, and, at its turn (:func:`searches_now`),
+    ``adopt`` orphaned tables (a dead owner's tables nobody asked for yet: their bots and
+    clocks must go on). A process that was paused past its lease finds at its next
     renewal which of its tables were taken meanwhile, and closes just those. ``actors``:
     the registry's live mapping of the tables held here."""
     journal = leases.journal
@@ -128,45 +144,75 @@ async def keep_leases(
     loop = asyncio.get_running_loop()
     renewed_at = loop.time()
     back_at = renewed_at - leases.seconds
-    while True:
-        started = loop.time()
-        try:
-            life = await leases.register()
-            held = dict(leases.epochs)  # tables taken while the renewal runs are not judged
-            renewal = await journal.call(store.renew_process, leases.owner, life, leases.seconds)
-            if renewal is None:  # the row is gone: register again, then judge the tables
-                log.warning("process %s: lease row gone; registering again", leases.owner)
-                leases.life = None
+    adopting: asyncio.Task[None] | None = None
+    try:
+        while True:
+            started = loop.time()
+            try:
                 life = await leases.register()
+                held = dict(leases.epochs)  # tables taken while the renewal runs are not judged
+                gate = leases.sockets
+                counts = None if gate is None else gate.published()
                 renewal = await journal.call(store.renew_process, leases.owner, life,
-                                             leases.seconds)
-            kept = {} if renewal is None else renewal.kept
-            lost = [t for t, epoch in held.items()
-                    if kept.get(t) != epoch and leases.epochs.get(t) == epoch]
-            for table_id in lost:
-                log.warning("table %s: lease lost", table_id)
-                actor = actors.get(table_id)
-                if actor is None:
-                    leases.forget(table_id)
-                else:
-                    actor.close(CloseReason.LET_GO)
-            for table_id in () if renewal is None else renewal.wanted:
-                actor = actors.get(table_id)
-                if actor is not None:
-                    await leases.hand_over(actor)
-            # back after the database was away: the others' leases ran out as ours did, so
-            # they get a lease's time to renew before anything of theirs is taken for orphaned
-            now = loop.time()
-            if now - renewed_at > leases.seconds:
-                back_at = now
-            renewed_at = now
-            waiting = now - back_at < leases.seconds
-            for table_id in () if waiting else await journal.call(store.orphans, KEEPER_ORPHANS):
-                if table_id not in actors:
-                    with suppress(LobbyError, StorageError):
-                        await adopt(table_id)
-        except StorageError as error:  # the database is away: keep trying; fencing guards
-            log.warning("lease keeper: %s", error)
-        except Exception:  # never let the keeper die: without it the lease would lapse
-            log.exception("lease keeper failed; going on")
-        await asyncio.sleep(max(0.0, leases.renew_every - (loop.time() - started)))
+                                             leases.seconds, counts)
+                if renewal is None:  # the row is gone: register again, then judge the tables
+                    log.warning("process %s: lease row gone; registering again", leases.owner)
+                    leases.life = None
+                    life = await leases.register()
+                    renewal = await journal.call(store.renew_process, leases.owner, life,
+                                                 leases.seconds, counts)
+                if renewal is not None and gate is not None:
+                    gate.elsewhere = renewal.sockets_elsewhere
+                kept = {} if renewal is None else renewal.kept
+                lost = [t for t, epoch in held.items()
+                        if kept.get(t) != epoch and leases.epochs.get(t) == epoch]
+                for table_id in lost:
+                    log.warning("table %s: lease lost", table_id)
+                    actor = actors.get(table_id)
+                    if actor is None:
+                        leases.forget(table_id)
+                    else:
+                        actor.close(CloseReason.LET_GO)
+                for table_id in () if renewal is None else renewal.wanted:
+                    actor = actors.get(table_id)
+                    if actor is not None:
+                        await leases.hand_over(actor)
+                # back after the database was away: the others' leases ran out as ours did, so
+                # they get a lease's time to renew before anything of theirs is taken for orphaned
+                now = loop.time()
+                if now - renewed_at > leases.seconds:
+                    back_at = now
+                renewed_at = now
+                searching = (renewal is not None and now - back_at >= leases.seconds
+                             and (adopting is None or adopting.done())
+                             and searches_now(leases.owner, renewal, leases.renew_every))
+                if searching:
+                    found = [t for t in await journal.call(store.orphans, KEEPER_ORPHANS)
+                             if t not in actors]
+                    if found:  # beside the rounds: a hundred replays must not delay a renewal
+                        adopting = loop.create_task(_adopt_all(found, actors, adopt))
+            except StorageError as error:  # the database is away: keep trying; fencing guards
+                log.warning("lease keeper: %s", error)
+            except Exception:  # never let the keeper die: without it the lease would lapse
+                log.exception("lease keeper failed; going on")
+            await asyncio.sleep(max(0.0, leases.renew_every - (loop.time() - started)))
+    finally:  # stopping: an adoption under way stops with the keeper
+        if adopting is not None:
+            adopting.cancel()
+
+
+async def _adopt_all(
+    found: list[str], actors: Mapping[str, TableActor],
+    adopt: Callable[[str], Awaitable[None]],
+) -> None:
+    """Adopt the orphans one after the other (each is a replay from the database) while the
+    keeper goes on renewing: a hundred replays on a loaded machine take seconds, and a
+    renewal waiting behind them could let this process's own lease run out."""
+    for table_id in found:
+        if table_id not in actors:
+            try:
+                await adopt(table_id)
+            except (LobbyError, StorageError):
+                pass  # taken meanwhile, or the database away: the next turn looks again
+            except Exception:
+                log.exception("table %s: adopting it failed", table_id)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -34,6 +35,8 @@ class MemoryStore:
         """Per table: owner, epoch, who wants it."""
         self.processes: dict[str, tuple[int, float]] = {}
         """Per process: its lease's epoch and expiry (``clock()`` seconds)."""
+        self.sockets: dict[str, dict[str, int]] = {}
+        """Process → the play sockets per address it published at its last renewal."""
         self.clock = time.monotonic
         self.failing = False
         """While True every call raises :class:`StorageError` (a database outage)."""
@@ -162,13 +165,17 @@ class MemoryStore:
             self.processes[owner] = (epoch, self.clock() + seconds)
             return epoch
 
-    def renew_process(self, owner: str, epoch: int, seconds: float) -> Renewal | None:
+    def renew_process(
+        self, owner: str, epoch: int, seconds: float, sockets: Mapping[str, int] | None = None
+    ) -> Renewal | None:
         with self._lock:
             self._check()
             held = self.processes.get(owner)
             if held is None or held[0] != epoch:
                 return None
-            self.processes[owner] = (epoch, self.clock() + seconds)
+            now = self.clock()
+            self.processes[owner] = (epoch, now + seconds)
+            self.sockets[owner] = {a: n for a, n in (sockets or {}).items() if n > 0}
             kept: dict[str, int] = {}
             wanted: set[str] = set()
             for game_id, (held_by, table_epoch, who) in self.leases.items():
@@ -176,7 +183,13 @@ class MemoryStore:
                     kept[game_id] = table_epoch
                     if who is not None:
                         wanted.add(game_id)
-            return Renewal(kept=kept, wanted=frozenset(wanted))
+            others = sorted(n for n in self.processes if n != owner and self._alive(n, now))
+            elsewhere: dict[str, int] = {}
+            for name in others:
+                for address, count in self.sockets.get(name, {}).items():
+                    elsewhere[address] = elsewhere.get(address, 0) + count
+            return Renewal(kept=kept, wanted=frozenset(wanted), others=tuple(others), now=now,
+                           sockets_elsewhere=elsewhere)
 
     def retire_process(self, owner: str) -> None:
         with self._lock:
@@ -185,6 +198,7 @@ class MemoryStore:
                 if held_by == owner:
                     self.leases[game_id] = (None, epoch, wanted)
             self.processes.pop(owner, None)
+            self.sockets.pop(owner, None)
 
     def acquire_lease(self, game_id: str, owner: str, epoch: int) -> int | None:
         with self._lock:

@@ -117,6 +117,9 @@ class ProcessRow(Base):
     epoch: Mapped[int] = mapped_column(Integer)
     expires_at: Mapped[float] = mapped_column(Float)
     """Seconds since 1970 by the database's clock (PostgreSQL) or the server's (SQLite)."""
+    sockets: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The play sockets each address holds on this process, as JSON ``{address: count}``,
+    written with every renewal (:mod:`.shared_counts`): they count while the lease runs."""
 
 
 class SeatHolderRow(Base):
@@ -148,15 +151,3 @@ class AddressEventRow(Base):
     """Seconds since 1970 by PostgreSQL's clock."""
 
     __table_args__ = (Index("ix_address_events_kind_address_at", "kind", "address", "at"),)
-
-
-class AddressSocketRow(Base):
-    """How many play sockets one address holds on one process, as that process last said
-    (:mod:`.shared_counts`)."""
-
-    __tablename__ = "address_sockets"
-
-    owner: Mapped[str] = mapped_column(String(64), primary_key=True)
-    address: Mapped[str] = mapped_column(String(64), primary_key=True)
-    count: Mapped[int] = mapped_column(Integer)
-    expires_at: Mapped[float] = mapped_column(Float)

@@ -10,19 +10,20 @@ tables where the limit was 10 with three workers). Two kinds of count live here:
   processes can never both let the last one through. Rows older than the longest window
   of their kind are dropped as the address comes back.
 * **Sockets held open**: each process publishes how many play sockets each address holds
-  on it (``address_sockets``, refreshed every :data:`PUBLISH_SECONDS`, dropped when it
-  stops refreshing: a dead process's sockets stop counting), and admits a socket when its
-  own count plus the others' last published counts is under the cap. Between two
-  refreshes a burst spread over several processes may pass the cap by what arrived in that
-  second, never more.
+  on it with its lease renewal (a column of its ``server_processes`` row, one statement a
+  round together with the renewal, :meth:`~.lease_rows.LeaseRows.renew_process`), reads
+  back what the other live processes published, and admits a socket when its own count
+  plus the others' is under the cap. A dead process's sockets stop counting when its lease
+  runs out. Between two renewals a burst spread over several processes may pass the cap by
+  what arrived in that round (a second by default); and an address is published only where
+  it holds two sockets or more (:meth:`SharedSocketGate.published`), so one holding a
+  single socket on each of several processes may pass it by one socket per other process.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Final
+from typing import Any
 
 from sqlalchemy import delete, func, select, text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -39,13 +40,11 @@ from .limits import (
     registrations_refused,
     tables_refused,
 )
-from .models import AddressEventRow, AddressSocketRow
+from .models import AddressEventRow
 from .store import StorageError
 
-log = logging.getLogger("kingsbreakfast.server")
-PUBLISH_SECONDS: Final = 1.0
-STALE_SECONDS: Final = 5.0
-"""A process's published socket counts stop counting this long after its last refresh."""
+SHARED_FROM = 2
+"""Sockets an address must hold on a process before the process publishes its count."""
 
 Window = tuple[int, float]
 """At most ``count`` events in any ``seconds``."""
@@ -146,12 +145,11 @@ class SharedSocketGate(SocketGate):
     every process of the site holds (see the module's note); the per-table cap stays local,
     since the proxy sends all of a table's sockets to its owner."""
 
-    def __init__(self, per_address: int, per_table: int, engine: Engine, owner: str) -> None:
+    def __init__(self, per_address: int, per_table: int) -> None:
         super().__init__(per_address, per_table)
-        self.engine = engine
-        self.owner = owner
         self.elsewhere: dict[str, int] = {}
-        """Address → sockets the other processes held at their last refresh."""
+        """Address → sockets the other processes held at their last renewal (set by the
+        lease keeper, :func:`~.leases.keep_leases`)."""
 
     def enter(self, address: str, table_id: str) -> None:
         if self.by_address.get(address, 0) + self.elsewhere.get(address, 0) >= self.per_address:
@@ -161,56 +159,19 @@ class SharedSocketGate(SocketGate):
             )
         super().enter(address, table_id)
 
-    def publish(self) -> None:
-        """Write this process's counts, read everyone else's (one transaction)."""
-        try:
-            with self.engine.begin() as connection:
-                now = _now(connection)
-                connection.execute(delete(AddressSocketRow).where(
-                    (AddressSocketRow.owner == self.owner)
-                    | (AddressSocketRow.expires_at < now - STALE_SECONDS)
-                ))
-                mine = [
-                    {"owner": self.owner, "address": address[:64], "count": count,
-                     "expires_at": now + STALE_SECONDS}
-                    for address, count in self.by_address.items() if count > 0
-                ]
-                if mine:
-                    connection.execute(pg_insert(AddressSocketRow).values(mine))
-                rows = connection.execute(
-                    select(AddressSocketRow.address, func.sum(AddressSocketRow.count))
-                    .where(AddressSocketRow.owner != self.owner,
-                           AddressSocketRow.expires_at >= now)
-                    .group_by(AddressSocketRow.address)
-                ).all()
-        except SQLAlchemyError as error:
-            raise StorageError(f"the socket counts were not shared: {type(error).__name__}") \
-                from error
-        self.elsewhere = {address: int(count) for address, count in rows}
-
-    async def keep_publishing(self) -> None:
-        """Refresh every :data:`PUBLISH_SECONDS` until cancelled; a database away keeps the
-        last counts read (the cap then errs by what changed meanwhile)."""
-        while True:
-            try:
-                await asyncio.to_thread(self.publish)
-            except StorageError as error:
-                log.warning("socket counts: %s", error)
-            await asyncio.sleep(PUBLISH_SECONDS)
-
-    def withdraw(self) -> None:
-        """This process stops: its sockets count nowhere any more."""
-        try:
-            with self.engine.begin() as connection:
-                connection.execute(delete(AddressSocketRow).where(
-                    AddressSocketRow.owner == self.owner
-                ))
-        except SQLAlchemyError as error:
-            log.warning("socket counts not withdrawn: %s", type(error).__name__)
+    def published(self) -> dict[str, int]:
+        """What this process tells the others: the addresses holding at least
+        :data:`SHARED_FROM` sockets here. A player's one socket (the usual case) is left
+        out, so what every renewal writes and reads grows with the addresses that hold
+        several sockets, not with every player of the site (4,000 single-socket addresses
+        over 25 processes made each renewal 13 ms of the database's time,
+        ``benchmarks/keeper_scan.py``); the price is that an address holding one socket on
+        each of several processes may pass the cap by one socket per other process."""
+        return {a: n for a, n in self.by_address.items() if n >= SHARED_FROM}
 
 
 def shared_bounds(
-    bounds: ServerLimits, engine: Engine, call: Caller, owner: str,
+    bounds: ServerLimits, engine: Engine, call: Caller,
     login_failures: tuple[int, float],
 ) -> tuple[SharedSocketGate, SharedTaking, SharedAllowance, SharedAllowance]:
     """The socket gate, the table openers', the registrations' and the failed log-ins'
@@ -220,7 +181,7 @@ def shared_bounds(
     events = AddressEvents(engine)
     burst, rate = bounds.tables_burst, bounds.tables_per_minute
     return (
-        SharedSocketGate(bounds.sockets_per_address, bounds.sockets_per_table, engine, owner),
+        SharedSocketGate(bounds.sockets_per_address, bounds.sockets_per_table),
         SharedTaking(events, call, "tables", [(int(burst), burst * 60.0 / rate)],
                      lambda wait: tables_refused(rate, wait)),
         SharedAllowance(

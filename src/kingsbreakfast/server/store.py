@@ -8,7 +8,7 @@ Every call is synchronous and short; :mod:`.persistence` runs them in one worker
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
@@ -86,6 +86,13 @@ class Renewal:
     """Tables still ours, with their epochs."""
     wanted: frozenset[str]
     """Tables of ours another process has a client for."""
+    others: tuple[str, ...] = ()
+    """The other processes whose lease is running, by name: with this one, who takes turns
+    at the orphan search (:func:`~.leases.searches_now`)."""
+    now: float = 0.0
+    """The lease clock at the renewal (seconds since 1970): whose turn it is."""
+    sockets_elsewhere: dict[str, int] = field(default_factory=dict)
+    """Play sockets per address the other live processes hold, as each last renewed."""
 
 
 class GameStore(Protocol):
@@ -132,10 +139,14 @@ class GameStore(Protocol):
         """Start (or start again) process ``owner``'s lease, running for ``seconds``;
         answers its epoch, one more at each registration."""
 
-    def renew_process(self, owner: str, epoch: int, seconds: float) -> Renewal | None:
-        """Extend ``owner``'s lease (one row, however many tables it holds) and say which
-        tables are still its own; None when the lease is not there under that epoch any
-        more (register again)."""
+    def renew_process(
+        self, owner: str, epoch: int, seconds: float, sockets: Mapping[str, int] | None = None
+    ) -> Renewal | None:
+        """Extend ``owner``'s lease (one row, however many tables it holds), publish the play
+        sockets it holds per address (``sockets``; None: it does not share them), and say
+        which tables are still its own, which other processes live and what sockets they
+        hold; None when the lease is not there under that epoch any more (register
+        again)."""
 
     def retire_process(self, owner: str) -> None:
         """Shutting down: every table ``owner`` holds is let go and its lease ends."""

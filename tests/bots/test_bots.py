@@ -42,7 +42,7 @@ def random_position(seed: int, players: int, steps: int) -> State:
 
 
 def test_levels_weakest_first_and_every_name_builds() -> None:
-    assert LEVELS == ("easy", "medium", "hard", "expert", "master")
+    assert LEVELS == ("easy", "medium", "hard", "expert", "master", "chef")
     for name in ALL_NAMES:
         bot = make_bot(name)
         assert isinstance(bot, Bot)

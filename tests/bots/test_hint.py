@@ -233,3 +233,23 @@ def test_a_seat_that_cannot_win_is_told_how_to_score_most() -> None:
         if not replayed.is_over:
             replayed.play(replayed.legal_actions()[0])
         assert replayed.score().points[1] == played
+
+
+def test_the_searched_hint_depends_on_the_view_and_keeps_twins_alike() -> None:
+    """With the chef's search the win chances of the searched actions come from it; the
+    hint still depends on the mover's view alone, and twins still get one number."""
+    pytest.importorskip("numba")
+    state = position(2)
+    seat = state.to_move
+    view = state.view(seat)
+    searched = rank_actions(view, search=True)
+    assert {e.action for e in searched} == set(state.legal_actions())
+    assert searched != rank_actions(view)  # the search's numbers, not the network's
+    twin = sample_world(view, random.Random(99))
+    assert rank_actions(twin.view(seat), search=True) == searched
+    deck = deck_starting_with([0, 1, 2, 3, 3, 4, 4, 5], seed=7)
+    ranking = {e.action: e for e in rank_actions(State(deck, 4, 0).view(0), search=True)}
+    twins = [ranking[Action(d)] for d in (0, 1, 2)]
+    assert twins[0].win_chance == twins[1].win_chance == twins[2].win_chance
+    with pytest.raises(ValueError, match="seat to move"):
+        rank_actions(state.view((seat + 1) % 4), search=True)

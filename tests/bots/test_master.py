@@ -53,8 +53,8 @@ def test_master_plays_whole_games_and_the_same_seed_gives_the_same_game(players:
     assert play(11, players) == play(11, players)
 
 
-def test_master_is_the_top_level_and_offered_to_hosts() -> None:
-    assert LEVELS[-1] == "master" and LEVELS[-2] == "expert"
+def test_master_is_below_the_chef_and_offered_to_hosts() -> None:
+    assert LEVELS[-1] == "chef" and LEVELS[-2] == "master" and LEVELS[-3] == "expert"
     assert "master" in OPPONENT_LEVELS
     text = describe_bot("master")
     assert "trained" in text and "self-play" in text

@@ -79,7 +79,9 @@ def test_the_lobby_offers_random_and_every_level() -> None:
     state = State.new(3, random.Random(1))
     view = state.view(state.to_move)
     for name in OPPONENT_LEVELS:
-        bot = make_bot(name, simulations=5) if name == "expert" else make_bot(name)
+        options: dict[str, int] = {"expert": {"simulations": 5}, "chef": {"worlds": 2}}.get(
+            name, {})
+        bot = make_bot(name, **options)
         assert bot.act(view, random.Random(0)) in view.legal_actions()
 
 

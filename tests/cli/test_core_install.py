@@ -156,7 +156,8 @@ def test_the_plain_game_plays_and_the_hint_key_names_its_extra(core: Path, tmp_p
 def test_the_full_screen_game_and_the_master_bot_refuse_cleanly(
     core: Path, tmp_path: Path
 ) -> None:
-    for args in (["demo", "--bots", "master"], ["play", "--bots", "master", "--plain"]):
+    for args in (["demo", "--bots", "master"], ["play", "--bots", "master", "--plain"],
+                 ["demo", "--bots", "chef"]):
         done = run(core, tmp_path, *args)
         assert done.returncode == 2, (args, done.stdout + done.stderr)
         assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1

@@ -18,8 +18,10 @@ def test_bots_lists_every_bot_and_level() -> None:
     result = runner.invoke(app, ["bots"])
     assert result.exit_code == 0
     for name in ("random", "greedy", "heuristic", "ismcts", "easy", "medium", "hard", "expert",
-                 "master"):
+                 "master", "chef"):
         assert f"\n{name}\n" in "\n" + result.stdout
+    # the strongest level comes first
+    assert result.stdout.startswith("The strongest level:\n\nchef\n")
 
 
 def test_tournament_writes_json_and_csv(tmp_path: Path) -> None:

@@ -223,7 +223,7 @@ def test_every_string_id_the_client_uses_is_in_the_catalogue() -> None:
     assert used and used <= set(english), sorted(used - set(english))
     # ids built from a prefix: every value they can take is in the catalogue
     for prefix, values in {
-        "level.": ["random", "easy", "medium", "hard", "expert", "master"],
+        "level.": ["random", "easy", "medium", "hard", "expert", "master", "chef"],
         "status.": ["lobby", "playing", "over"],
         "log.": ["draw", "place_dragon", "pass"],
         "dish.": ["bread", "cheese", "ham", "chicken", "fruit", "cake", "wine", "dragon"],

@@ -21,6 +21,13 @@ is the largest of those ``benchmarks/hint_order.py`` tried that gave up no win s
 played out (a thousandth gave up about 4 points of win share where it changed the first
 move).
 
+**With the search** (``search=True``, the chef level's, where its numpy and numba are
+installed): the win chance of each action the chef searched is the search's value, its mean
+share of the win over the dealt worlds, instead of the network's; the points stay the
+network's. Only the mover's own view can be searched (a spectator's or another seat's view
+lacks the mover's draws); the seed is fixed, so the numbers depend on the view alone, and
+twins (actions with the same network row) share one number.
+
 Each row has a :class:`~.reasons.Reason` (a key and parameters) that the front ends write in
 the player's language. The network reads dish-blind descriptions (:mod:`.features`), the
 correction depends only on the stage, and the settled numbers and reasons only on dish
@@ -32,7 +39,7 @@ from __future__ import annotations
 import importlib.util
 import random
 from dataclasses import dataclass
-from typing import Final, TypedDict
+from typing import Any, Final, TypedDict
 
 from kingsbreakfast.engine import Action, KingsBreakfastError, View
 
@@ -109,21 +116,47 @@ def utility(win_chance: float, expected_points: float) -> float:
     return win_chance + POINT_WORTH * expected_points
 
 
-def rank_actions(view: View, rng: random.Random | None = None) -> list[ActionEstimate]:
+SEARCH_SEED: Final = 27
+"""The chef's seed for a hint: fixed, so a hint depends on the view alone."""
+
+
+def _searched(view: View, rows: Any) -> dict[int, float]:
+    """The chef's value of each action it searched, by index in the legal order; twins (the
+    same network row) get the mean of their searched values."""
+    from .registry import make_bot
+
+    chef: Any = make_bot("chef")
+    values = [v for _, v in chef.values(view, SEARCH_SEED)]
+    groups: dict[bytes, list[int]] = {}
+    for i in range(len(values)):
+        groups.setdefault(rows[i].tobytes(), []).append(i)
+    out: dict[int, float] = {}
+    for members in groups.values():
+        known = [v for i in members if (v := values[i]) is not None]
+        if known:
+            for i in members:
+                out[i] = sum(known) / len(known)
+    return out
+
+
+def rank_actions(
+    view: View, rng: random.Random | None = None, *, search: bool = False
+) -> list[ActionEstimate]:
     """The legal actions of the player to move, best first, with their estimates.
 
     Best means best for the player to move, and the numbers are the mover's. When the view
     belongs to another seat or a spectator, the mover's hidden draws are unknown and read as
     nothing known about them (and nothing is settled that depends on them). The ranking
     depends on the view alone (``rng`` is accepted so that callers treat every hint alike;
-    ties keep the legal order).
+    ties keep the legal order). ``search`` takes the win chances of the actions the chef
+    level searches from its search (module doc).
     """
     if importlib.util.find_spec("numpy") is None:
         raise HintUnavailableError(
             "hints need numpy, from the 'tui' extra", packages="numpy", extra="tui"
         )
     from . import calibration
-    from .master import MasterBot, action_values
+    from .master import MasterBot, action_values, view_rows
 
     del rng
     if view.to_move is None:
@@ -131,11 +164,16 @@ def rank_actions(view: View, rng: random.Random | None = None) -> list[ActionEst
     weights = MasterBot().weights
     stage = calibration.stage_of(view)
     shares = {"win": 1.0, "loss": 0.0}
+    searched: dict[int, float] = {}
+    if search:
+        if view.seat != view.to_move:
+            raise ValueError("the search hints only the seat to move, from its own view")
+        searched = _searched(view, view_rows(view)[1])
     rows = []
-    for action, raw_win, raw_points in action_values(view, weights):
+    for index, (action, raw_win, raw_points) in enumerate(action_values(view, weights)):
         settled = settle(view, action)
         points = calibration.points(stage, raw_points)
-        win = calibration.win_chance(stage, raw_win)
+        win = searched.get(index, calibration.win_chance(stage, raw_win))
         result = None
         if settled is not None:
             points = float(settled.points)

@@ -74,8 +74,8 @@ def notice_first_compile(key: Hashable, seconds: float) -> Iterator[None]:
 
 def warm() -> float:
     """Compile (or load from numba's cache) every kernel the simulators run: the batch
-    simulator with every policy, scripted games, and the vector games with every kind of
-    built-in seat. Returns the CPU seconds it took."""
+    simulator with every policy, scripted games, the vector games with every kind of
+    built-in seat, and the chef level's search. Returns the CPU seconds it took."""
     import numpy as np
 
     from kingsbreakfast.engine import UNSHUFFLED_DECK
@@ -98,7 +98,24 @@ def warm() -> float:
         games = VectorGames(2, 3, seats)
         _, masks = games.reset()
         games.step(np.argmax(masks, axis=1))
+    warm_chef()
     return time.process_time() - start
+
+
+def warm_chef() -> None:
+    """Compile (or load) the chef level's search and its evaluation driver: the search is
+    compiled once for every table size (numba specializes only on types), so one move and
+    one tiny evaluation of three players cover every table."""
+    import random
+
+    from kingsbreakfast.engine import State
+
+    from . import _search_kernel
+    from .chef import ChefBot, SearchBudget, evaluate
+
+    state = State.new(3, random.Random(1))
+    ChefBot(worlds=1).choose(state.view(state.to_move), 1)
+    evaluate(1, 3, _search_kernel.SEAT_MASTER, 2, SearchBudget(2, 1, 0))
 
 
 def main() -> None:

@@ -46,6 +46,7 @@ _BOT_WORDS: Final = {
     "hard": lambda: pgettext("bot level", "hard"),
     "expert": lambda: pgettext("bot level", "expert"),
     "master": lambda: pgettext("bot level", "master"),
+    "chef": lambda: pgettext("bot level", "chef"),
     "random": lambda: pgettext("bot", "random"),
     "greedy": lambda: pgettext("bot", "greedy"),
     "heuristic": lambda: pgettext("bot", "card counter"),

@@ -300,25 +300,36 @@ def _write_curve(output: Path, result: TrainResult) -> None:
     output.with_suffix(".curve.json").write_text(json.dumps(data, indent=1) + "\n")
 
 
-def plot_curve(curve_json: Path, png: Path) -> None:
-    """The learning curve: win share against three ``hard`` over training games."""
+def plot_curve(curve_json: Path | list[Path], png: Path, labels: list[str] | None = None,
+               marks: dict[str, float] | None = None) -> None:
+    """The learning curve: win share against three ``hard`` over training games. Several
+    runs (each starting from the one before, as the shipped weights were made) are drawn end
+    to end, each run's games counted on from where the one before stopped; ``marks`` draws a
+    level line for each named figure (a share, 0-1)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    data = json.loads(curve_json.read_text())
-    games = [p["games"] for p in data]
-    share = [100 * p["win_share"] for p in data]
-    half = [100 * p["half_width"] for p in data]
+    paths = curve_json if isinstance(curve_json, list) else [curve_json]
+    names = labels or (["master (greedy)"] if len(paths) == 1
+                       else [f"run {i + 1}" for i in range(len(paths))])
     fig, ax = plt.subplots(figsize=(7, 4))
-    ax.errorbar(games, share, yerr=half, marker="o", capsize=3, label="master (greedy)")
+    offset = 0
+    for path, name in zip(paths, names, strict=True):
+        data = json.loads(path.read_text())
+        games = [offset + p["games"] for p in data]
+        share = [100 * p["win_share"] for p in data]
+        half = [100 * p["half_width"] for p in data]
+        ax.errorbar(games, share, yerr=half, marker="o", capsize=3, label=name)
+        offset = games[-1]
     ax.axhline(25.0, color="grey", linestyle="--", label="parity (25%)")
-    ax.axhline(31.3, color="tab:orange", linestyle=":", label="expert (31.3%)")
-    ax.set_xlabel("self-play games")
+    for (name, level), style in zip((marks or {}).items(), (":", "-.", "--"), strict=False):
+        ax.axhline(100 * level, color="tab:grey", linestyle=style, label=name)
+    ax.set_xlabel("self-play games" if len(paths) == 1 else "self-play games, runs in turn")
     ax.set_ylabel("win share vs 3 x hard (%)")
     ax.set_title("Master bot learning curve (4 players)")
-    ax.legend()
+    ax.legend(fontsize="small")
     fig.tight_layout()
     fig.savefig(png, dpi=100)
     plt.close(fig)

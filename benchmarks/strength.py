@@ -50,6 +50,8 @@ def spread_p(shares: list[float], games: list[int]) -> float | None:
 
     pooled = sum(s * g for s, g in zip(shares, games, strict=True)) / sum(games)
     var = pooled * (1 - pooled)
+    if var == 0:
+        return 1.0
     stat = sum((s - pooled) ** 2 / (var / g) for s, g in zip(shares, games, strict=True))
     return float(chi2.sf(stat, len(shares) - 1))
 
@@ -85,20 +87,17 @@ def batch_games(upper: str, lower: str, n: int, games: int, seed: int) -> np.nda
     return np.concatenate(out)
 
 
-def engine_games(upper: str, lower: str, n: int, games: int, seed: int,
-                 progress: Any) -> np.ndarray[Any, Any]:
+def engine_chunks(upper: str, lower: str, n: int, games: int, seed: int) -> Any:
     """The real bots on the rules engine, as ``kingsbreakfast tournament`` seats them (game
-    i: the upper level in seat i mod n, each block of n games on one deck)."""
+    i: the upper level in seat i mod n, each block of n games on one deck): the upper
+    level's shares, 20 seat rotations at a time."""
     from kingsbreakfast.sim import TournamentConfig, parse_lineup
     from kingsbreakfast.sim.tournament import play_chunk
 
     config = TournamentConfig(parse_lineup(f"{upper},{lower}*{n - 1}", n), games, seed)
-    shares: list[float] = []
     for first in range(0, games, 20 * n):
-        for result in play_chunk(config, first, min(games, first + 20 * n)):
-            shares.append(result.win_share[len(shares) % n])
-        progress(np.array(shares))
-    return np.array(shares)
+        results = play_chunk(config, first, min(games, first + 20 * n))
+        yield [r.win_share[(first + i) % n] for i, r in enumerate(results)]
 
 
 def summary(shares: np.ndarray[Any, Any]) -> dict[str, Any]:
@@ -126,31 +125,38 @@ def measure(upper: str, lower: str, n: int, seeds: list[int], games: int, out: P
         row["weights"] = weights or "shipped"
     row["played_by"] = ("master kernel" if kernel_master else "batch kernel"
                         if kernel_batch else "rules engine (the bots)")
-    per_seed: list[dict[str, Any]] = []
-    everything = []
     start = time.perf_counter()
     out.parent.mkdir(parents=True, exist_ok=True)
-    for seed in seeds:
-        def progress(so_far: np.ndarray[Any, Any], seed: int = seed) -> None:
-            print(json.dumps({"seed": seed, **summary(so_far),
-                              "seconds": round(time.perf_counter() - start, 1)}), flush=True)
-            partial = {**row, "partial": True,
-                       "per_seed": [*per_seed, {"seed": seed, **summary(so_far)}]}
-            out.with_suffix(".partial.json").write_text(json.dumps(partial, indent=1) + "\n")
-
+    everything: list[np.ndarray[Any, Any]] = []
+    if not kernel_master and not kernel_batch:
+        if weights:
+            raise SystemExit("the rules engine plays the shipped weights only")
+        # the seeds take turns, a chunk each, so that a run stopped early is balanced
+        shares: dict[int, list[float]] = {seed: [] for seed in seeds}
+        chunks = {seed: engine_chunks(upper, lower, n, games, seed) for seed in seeds}
+        while chunks:
+            for seed in list(chunks):
+                chunk = next(chunks[seed], None)
+                if chunk is None:
+                    del chunks[seed]
+                    continue
+                shares[seed].extend(chunk)
+                partial = {**row, "partial": True, "per_seed": [
+                    {"seed": s, **summary(np.array(v))} for s, v in shares.items() if v]}
+                print(json.dumps({"seed": seed, **summary(np.array(shares[seed])),
+                                  "seconds": round(time.perf_counter() - start, 1)}),
+                      flush=True)
+                out.with_suffix(".partial.json").write_text(json.dumps(partial, indent=1) + "\n")
+        everything = [np.array(shares[seed]) for seed in seeds]
+    for seed in seeds if not everything else []:
         if kernel_master:
             from kingsbreakfast.bots.master import load_weights
 
             layers = list(load_weights(weights or None).arrays())
-            shares = master_games(layers, upper == "master", n, games, seed)
-        elif kernel_batch:
-            shares = batch_games(upper, lower, n, games, seed)
+            everything.append(master_games(layers, upper == "master", n, games, seed))
         else:
-            if weights:
-                raise SystemExit("the rules engine plays the shipped weights only")
-            shares = engine_games(upper, lower, n, games, seed, progress)
-        per_seed.append({"seed": seed, **summary(shares)})
-        everything.append(shares)
+            everything.append(batch_games(upper, lower, n, games, seed))
+    per_seed = [{"seed": seed, **summary(e)} for seed, e in zip(seeds, everything, strict=True)]
     row.update(summary(np.concatenate(everything)))
     row["per_seed"] = per_seed
     row["seeds_spread_chi2_p"] = spread_p([float(e.mean()) for e in everything],

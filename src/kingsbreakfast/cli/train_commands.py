@@ -112,7 +112,26 @@ def average_weights(
     print(f"averaged {len(checkpoints)} checkpoints into {output}")
 
 
+def join_weights(
+    output: Annotated[Path, typer.Argument(help="Where the joined network goes.")],
+    networks: Annotated[list[Path], typer.Argument(help="Two or more master networks.")],
+    note: Annotated[str, typer.Option(help="A line for the header: how they were made.")] = "",
+    lang: LangOption = None,
+) -> None:
+    """Join several master networks into one wider network that answers their mean (an
+    ensemble in the ordinary weights format: docs/analysis.md)."""
+    need_extra("batch", "numpy")
+    from kingsbreakfast.sim.train import join_networks
+
+    try:
+        join_networks(list(networks), output, note)
+    except ValueError as error:
+        raise fail(str(error)) from None
+    print(f"joined {len(networks)} networks into {output}")
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the ``kingsbreakfast`` command line."""
     app.command()(train)
     app.command(name="average-weights")(average_weights)
+    app.command(name="join-weights")(join_weights)

@@ -353,3 +353,33 @@ def average_checkpoints(paths: list[Path], output: Path, note: str = "") -> None
     if note:
         header["note"] = note
     save_weights(output, arrays, header)
+
+
+def join_networks(paths: list[Path], output: Path, note: str = "") -> None:
+    """Write one network that answers the mean of the networks in ``paths`` (an ensemble):
+    their hidden units side by side, each hidden layer block-diagonal (no unit reads
+    another network's units), the output weights divided by their number. The file is an
+    ordinary weights file, only wider, so the bot and the kernel read it unchanged."""
+    if len(paths) < 2:
+        raise ValueError("name at least two networks to join")
+    weights = [load_weights(p) for p in paths]
+    k = len(weights)
+    w1 = np.concatenate([w.w1 for w in weights], axis=1)
+    b1 = np.concatenate([w.b1 for w in weights])
+    sizes1 = [w.w1.shape[1] for w in weights]
+    sizes2 = [w.w2.shape[1] for w in weights]
+    w2 = np.zeros((sum(sizes1), sum(sizes2)))
+    r = c = 0
+    for w, rows, cols in zip(weights, sizes1, sizes2, strict=True):
+        w2[r : r + rows, c : c + cols] = w.w2
+        r, c = r + rows, c + cols
+    b2 = np.concatenate([w.b2 for w in weights])
+    w3 = np.concatenate([w.w3 for w in weights], axis=0) / k
+    b3 = np.mean([w.b3 for w in weights], axis=0)
+    header = {key: value for key, value in weights[-1].header.items()
+              if key not in ("format", "version", "features", "layout")}
+    header["hidden"] = [sum(sizes1), sum(sizes2)]
+    header["joined_networks"] = [p.name for p in paths]
+    if note:
+        header["note"] = note
+    save_weights(output, {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "w3": w3, "b3": b3}, header)

@@ -162,7 +162,8 @@ def test_widening_keeps_the_network_and_training_starts_from_it(tmp_path: Path) 
     from kingsbreakfast.sim.train import widen
 
     shipped = load_weights(default_weights_path())
-    wide = MasterWeights(*widen(list(shipped.arrays()), 160, np.random.default_rng(1)), {})
+    w1, b1, w2, b2, w3, b3 = widen(list(shipped.arrays()), 160, np.random.default_rng(1))
+    wide = MasterWeights(w1, b1, w2, b2, w3, b3, {})
     assert wide.w1.shape[1] == wide.w2.shape[1] == 160
     rows = np.random.default_rng(2).normal(size=(30, shipped.w1.shape[0]))
     np.testing.assert_allclose(wide.values(rows), shipped.values(rows), atol=1e-9)

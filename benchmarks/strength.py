@@ -9,7 +9,9 @@ Where both levels play in compiled code the games are the kernels' (fast): ``mas
 network seats choose what the bot chooses (``tests/sim/test_master_kernel_differential.py``),
 and the levels with a batch policy (``easy``, ``medium``, ``hard``, ``random``) in the batch
 simulator, which the engine differential tests hold equal to the bots. Any other pairing
-(``expert``) is played by the real bots on the rules engine, as a tournament does.
+(``expert``) is played by the real bots on the rules engine, as a tournament does, the
+seeds taking turns 80 games at a time; ``OUT.partial.json`` holds the figures so far, so a
+run stopped early still says what it played.
 
 Seat rotation: each deck is dealt ``players`` times, the upper level in a different seat each
 time (the first cook is always seat 0, so it plays from every place in the turn order). A

@@ -8,16 +8,17 @@ Where both levels play in compiled code the games are the kernels' (fast): ``mas
 ``hard`` (or ``hard`` against ``master``) in :mod:`kingsbreakfast.sim._master_kernel`, whose
 network seats choose what the bot chooses (``tests/sim/test_master_kernel_differential.py``),
 and the levels with a batch policy (``easy``, ``medium``, ``hard``, ``random``) in the batch
-simulator, which the engine differential tests hold equal to the bots. Any other pairing
+simulator, whose policies ``tests/sim/test_batch_greedy_is_the_bot.py`` and
+``tests/sim/test_batch_card_counter_is_the_bot.py`` hold to the bots. Any other pairing
 (``expert``) is played by the real bots on the rules engine, as a tournament does, the
-seeds taking turns 80 games at a time; ``OUT.partial.json`` holds the figures so far, so a
-run stopped early still says what it played.
+seeds taking turns, twenty seat rotations at a time; ``OUT.partial.json`` holds the
+figures so far, so a run stopped early still says what it played.
 
 Seat rotation: each deck is dealt ``players`` times, the upper level in a different seat each
 time (the first cook is always seat 0, so it plays from every place in the turn order). A
 shared win (R12) counts 1/k; the Wilson interval treats a game's share as one trial, which a
 deck played in every seat makes, if anything, wider than it needs to be. ``--weights A,B``
-measures several master networks on the same games. ``chi2_p`` is the chance that seeds
+measures several master networks on the same games. ``seeds_spread_chi2_p`` is the chance that seeds
 disagree as much as they do if every game had the same chance (a test of the spread).
 """
 

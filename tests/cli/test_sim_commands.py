@@ -28,7 +28,7 @@ def test_bots_shows_each_measured_rung_of_the_ladder() -> None:
     from kingsbreakfast.bots import BOTS
 
     measured = [entry for entry in BOTS if entry.strength is not None]
-    assert {"easy", "medium", "hard", "master"} <= {e.name for e in measured}
+    assert {"easy", "medium", "hard", "expert", "master"} <= {e.name for e in measured}
     result = runner.invoke(app, ["bots"])
     assert result.exit_code == 0
     levels = result.stdout.split("Levels, weakest first:", 1)[1]

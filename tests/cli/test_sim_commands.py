@@ -24,6 +24,27 @@ def test_bots_lists_every_bot_and_level() -> None:
     assert result.stdout.startswith("The strongest level:\n\nchef\n")
 
 
+def test_bots_shows_each_measured_rung_of_the_ladder() -> None:
+    """Every level with a measured rung says whom it was measured against and its share,
+    with the interval and the number of games (docs/analysis.md, "Strength ladder")."""
+    from kingsbreakfast.bots import BOTS
+
+    measured = [entry for entry in BOTS if entry.strength is not None]
+    assert {"easy", "medium", "hard", "expert", "master"} <= {e.name for e in measured}
+    result = runner.invoke(app, ["bots"])
+    assert result.exit_code == 0
+    levels = result.stdout.split("Levels, weakest first:", 1)[1]
+    blocks = {block.split("\n", 1)[0]: " ".join(block.split()[1:])
+              for block in levels.strip().split("\n\n")}
+    for entry in measured:
+        figure = entry.strength
+        assert figure is not None and figure.low < figure.share < figure.high
+        assert (f"Measured: as one of four players, against three {figure.against} bots, it "
+                f"wins {round(100 * figure.share)}% [{round(100 * figure.low)}–"
+                f"{round(100 * figure.high)}%] of the games") in blocks[entry.name]
+        assert f"{figure.games} games" in blocks[entry.name]
+
+
 def test_tournament_writes_json_and_csv(tmp_path: Path) -> None:
     pytest.importorskip("openskill")
     prefix = tmp_path / "t"

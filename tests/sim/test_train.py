@@ -115,3 +115,64 @@ def test_averaging_checkpoints_gives_their_mean(tmp_path: Path) -> None:
     assert averaged.header["note"] == "two"
     refused = CliRunner().invoke(app, ["average-weights", str(out), str(tmp_path / "no.npz")])
     assert refused.exit_code != 0 and "no.npz" in refused.output
+
+
+def test_joined_networks_answer_their_mean_and_the_bot_reads_the_wider_file(
+    tmp_path: Path,
+) -> None:
+    """An ensemble written as one wider network: the joined file's values are the mean of
+    its parts' on any rows, and the master bot plays from it."""
+    import random
+
+    import numpy as np
+
+    from kingsbreakfast.bots.master import MasterBot, default_weights_path, save_weights
+    from kingsbreakfast.engine import State
+
+    shipped = load_weights(default_weights_path())
+    names = ("w1", "b1", "w2", "b2", "w3", "b3")
+    rng = np.random.default_rng(5)
+    first, second = tmp_path / "a.npz", tmp_path / "b.npz"
+    save_weights(first, dict(zip(names, shipped.arrays(), strict=True)), {"seed": 1})
+    save_weights(second, {n: a + rng.normal(0, 0.05, a.shape)
+                          for n, a in zip(names, shipped.arrays(), strict=True)}, {"seed": 2})
+    out = tmp_path / "joined.npz"
+    result = CliRunner().invoke(app, ["join-weights", str(out), str(first), str(second)])
+    assert result.exit_code == 0, result.output
+    joined, a, b = load_weights(out), load_weights(first), load_weights(second)
+    assert joined.w1.shape == (shipped.w1.shape[0], 2 * shipped.w1.shape[1])
+    assert joined.header["hidden"] == [2 * shipped.w1.shape[1], 2 * shipped.w2.shape[1]]
+    rows = rng.normal(size=(40, shipped.w1.shape[0]))
+    np.testing.assert_allclose(joined.values(rows), (a.values(rows) + b.values(rows)) / 2,
+                               atol=1e-5)
+    state = State.new(4, random.Random(3))
+    bot = MasterBot(str(out))
+    while not state.is_over:
+        state.play(bot.act(state.view(state.to_move), random.Random(0)))
+    refused = CliRunner().invoke(app, ["join-weights", str(out), str(first)])
+    assert refused.exit_code != 0 and "two" in refused.output
+
+
+def test_widening_keeps_the_network_and_training_starts_from_it(tmp_path: Path) -> None:
+    """A 128-unit file widened to 160 units computes the same values; a short run started
+    from it trains the wider network."""
+    import numpy as np
+
+    from kingsbreakfast.bots.master import MasterWeights, default_weights_path
+    from kingsbreakfast.sim.train import widen
+
+    shipped = load_weights(default_weights_path())
+    w1, b1, w2, b2, w3, b3 = widen(list(shipped.arrays()), 160, np.random.default_rng(1))
+    wide = MasterWeights(w1, b1, w2, b2, w3, b3, {})
+    assert wide.w1.shape[1] == wide.w2.shape[1] == 160
+    rows = np.random.default_rng(2).normal(size=(30, shipped.w1.shape[0]))
+    np.testing.assert_allclose(wide.values(rows), shipped.values(rows), atol=1e-9)
+    output = tmp_path / "wide.npz"
+    result = CliRunner().invoke(app, [
+        "train", "--output", str(output), "--minutes", "5", "--games", "256",
+        "--eval-games", "20", "--hidden", "160", "--init", str(default_weights_path()),
+        "--backend", "numpy", "--eval-every-games", "256",
+    ])
+    assert result.exit_code == 0, result.output
+    assert load_weights(output).w1.shape[1] == 160
+    assert len(list((tmp_path / "wide-checkpoints").glob("*.npz"))) == 2

@@ -40,6 +40,19 @@ _ISMCTS_OPTIONS: Final[Mapping[str, type]] = {
 
 
 @dataclass(frozen=True, slots=True)
+class Strength:
+    """A level's measured strength: its win share as one player of four against three bots
+    of the level ``against`` (docs/analysis.md, "Strength ladder", measured by
+    ``benchmarks/ladder.py``: seat-rotated, two seeds, a 95% Wilson interval)."""
+
+    against: str
+    share: float
+    low: float
+    high: float
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
 class BotEntry:
     """One name in the table of bots."""
 
@@ -57,6 +70,8 @@ class BotEntry:
     """Offered to a table's host as the opponent for the empty seats."""
     batch_policy: str | None = None
     """The batch simulator's policy that plays this way, if it has one."""
+    strength: Strength | None = None
+    """The level's rung of the ladder, where it has been measured."""
     thinks_long: bool = False
     """A move takes long enough (a median above a millisecond, measured by
     ``benchmarks/bot_move_time.py``) that a server plays it in a thread, off the event loop
@@ -165,33 +180,36 @@ BOTS: Final[tuple[BotEntry, ...]] = (
     ),
     BotEntry(
         "easy", "Easy is the greedy bot.", GreedyBot, level=1, offered=True,
-        batch_policy="greedy",
+        batch_policy="greedy", strength=Strength("random", 0.8974, 0.8876, 0.9064, 4000),
     ),
     BotEntry(
         "medium",
         f"Medium is the heuristic bot, except that {round(100 * MEDIUM_MISTAKES)}% of its "
         "moves are random slips.",
         _medium, _HEURISTIC_OPTIONS, level=2, offered=True, batch_policy="medium",
+        strength=Strength("easy", 0.5857, 0.5704, 0.6009, 4000),
     ),
     BotEntry(
         "hard", "Hard is the heuristic bot, without slips.", HeuristicBot, _HEURISTIC_OPTIONS,
         level=3, offered=True, batch_policy="heuristic",
+        strength=Strength("medium", 0.4074, 0.3922, 0.4227, 4000),
     ),
     BotEntry(
         "expert", f"Expert is the ismcts bot with {EXPERT_SIMULATIONS} simulations a move.",
         _ismcts(EXPERT_SIMULATIONS), _ISMCTS_OPTIONS, level=4, offered=True, thinks_long=True,
+        strength=Strength("hard", 0.3212, 0.2898, 0.3544, 800),
     ),
     BotEntry(
-        "master", "Master is a neural network trained on self-play; it wins about 40% of "
-        "4-player games against three hard bots (numpy needed).",
+        "master", "Master is a neural network trained on self-play (numpy needed).",
         _master, level=5, offered=HAS_NUMPY,
+        strength=Strength("hard", 0.4037, 0.3930, 0.4145, 8000),
     ),
     BotEntry(
         "chef", "Chef searches with master's network: it plays master's best few actions in "
-        "many deals of the unseen cards and keeps the one that does best; in 4-player games "
-        "it wins about 45% against three hard bots and 31% against three masters (numpy and "
-        "numba needed).",
+        "many deals of the unseen cards and keeps the one that does best (numpy and numba "
+        "needed).",
         _chef, CHEF_OPTIONS, level=6, offered=HAS_NUMBA, thinks_long=True,
+        strength=Strength("hard", 0.455, 0.440, 0.470, 4000),
     ),
 )
 """Every bot and level: the bots first, then the levels weakest first."""

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from kingsbreakfast.bots import BOTS, LEVELS, find_bot
+from kingsbreakfast.bots.registry import Strength
 from kingsbreakfast.cli.extras import need_extra
 from kingsbreakfast.cli.options import (
     LangOption,
@@ -35,7 +36,21 @@ def bots(lang: LangOption = None) -> None:
             print()
     print(_("Levels, weakest first:") + "\n")
     for name in LEVELS:
-        print(f"{name}\n{_indented(_bot_description(name, find_bot(name).summary))}\n")
+        entry = find_bot(name)
+        text = _bot_description(name, entry.summary)
+        if entry.strength is not None:
+            text += " " + _strength(entry.strength)
+        print(f"{name}\n{_indented(text)}\n")
+
+
+def _strength(figure: Strength) -> str:
+    """A level's rung of the ladder in words (docs/analysis.md, "Strength ladder")."""
+    return _(
+        "Measured: as one of four players, against three {against} bots, it wins {share}% "
+        "[{low}–{high}%] of the games ({games} games, a 95% Wilson interval; an equal share "
+        "is 25%)."
+    ).format(against=figure.against, share=round(100 * figure.share),
+             low=round(100 * figure.low), high=round(100 * figure.high), games=figure.games)
 
 
 def _bot_description(name: str, english: str) -> str:
@@ -61,14 +76,11 @@ def _bot_description(name: str, english: str) -> str:
             "moves."),
         "hard": lambda: _("Hard is the card counter (heuristic), without slips."),
         "expert": lambda: _("Expert is the searcher (ismcts) with 1000 simulations a move."),
-        "master": lambda: _(
-            "Master is a neural network trained on self-play; in four-player games it wins "
-            "about 40% against three hard bots (needs numpy)."),
+        "master": lambda: _("Master is a neural network trained on self-play (needs numpy)."),
         "chef": lambda: _(
             "Chef searches with master's network: it plays master's best few actions in many "
-            "deals of the unseen cards and keeps the one that does best; in four-player games "
-            "it wins about 45% against three hard bots and 31% against three masters (needs "
-            "numpy and numba)."),
+            "deals of the unseen cards and keeps the one that does best (needs numpy and "
+            "numba)."),
     }.get(name)
     return words() if words is not None else english
 

@@ -26,6 +26,12 @@ def train(
     eval_games: Annotated[int, typer.Option(help="Games of each evaluation against three "
                                             "hard bots.")] = 2000,
     eval_every: Annotated[float, typer.Option(help="Seconds between evaluations.")] = 300.0,
+    eval_every_games: Annotated[int, typer.Option(help="Self-play games between evaluations "
+                                                  "instead of seconds (0: by the clock); "
+                                                  "with --games the checkpoints are the same "
+                                                  "on any machine.")] = 0,
+    steps_per_batch: Annotated[int, typer.Option(help="Adam steps after each batch of 256 "
+                                                 "games.")] = 24,
     epsilon: Annotated[float, typer.Option(help="Chance that a network seat explores (a "
                                            "random legal action).")] = 0.05,
     learning_rate: Annotated[float, typer.Option(help="Adam's first step size (it falls "
@@ -33,7 +39,8 @@ def train(
     self_play_share: Annotated[float, typer.Option(help="Share of games with more network "
                                                    "seats than one.")] = 0.5,
     init: Annotated[Path | None, typer.Option(help="Start from these weights (a checkpoint) "
-                                              "instead of at random.")] = None,
+                                              "instead of at random; a network with fewer "
+                                              "hidden units is widened to --hidden.")] = None,
     backend: Annotated[str, typer.Option(help="The learner: torch (the train extra; how the "
                                          "shipped weights were made) or numpy.")] = "torch",
     lang: LangOption = None,
@@ -53,11 +60,14 @@ def train(
     from kingsbreakfast.sim.train import TrainConfig, plot_curve
     from kingsbreakfast.sim.train import train as run
 
-    if minutes <= 0 or eval_games < 2 or hidden < 1 or eval_every <= 0 or games < 0:
+    if (minutes <= 0 or eval_games < 2 or hidden < 1 or eval_every <= 0 or games < 0
+            or eval_every_games < 0 or steps_per_batch < 1):
         raise fail("minutes and eval-every must be positive, eval-games at least 2, "
-                   "hidden at least 1, games not negative")
+                   "hidden and steps-per-batch at least 1, games and eval-every-games not "
+                   "negative")
     config = TrainConfig(seed=seed, minutes=minutes, hidden=hidden, eval_games=eval_games,
-                         eval_every=eval_every, max_games=games, commit=_commit(),
+                         eval_every=eval_every, eval_every_games=eval_every_games,
+                         steps_per_batch=steps_per_batch, max_games=games, commit=_commit(),
                          backend=backend, epsilon=epsilon, learning_rate=learning_rate,
                          self_play_share=self_play_share, init=str(init or ""))
     with Progress(TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn(),
@@ -102,7 +112,26 @@ def average_weights(
     print(f"averaged {len(checkpoints)} checkpoints into {output}")
 
 
+def join_weights(
+    output: Annotated[Path, typer.Argument(help="Where the joined network goes.")],
+    networks: Annotated[list[Path], typer.Argument(help="Two or more master networks.")],
+    note: Annotated[str, typer.Option(help="A line for the header: how they were made.")] = "",
+    lang: LangOption = None,
+) -> None:
+    """Join several master networks into one wider network that answers their mean (an
+    ensemble in the ordinary weights format: docs/analysis.md)."""
+    need_extra("batch", "numpy")
+    from kingsbreakfast.sim.train import join_networks
+
+    try:
+        join_networks(list(networks), output, note)
+    except ValueError as error:
+        raise fail(str(error)) from None
+    print(f"joined {len(networks)} networks into {output}")
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the ``kingsbreakfast`` command line."""
     app.command()(train)
     app.command(name="average-weights")(average_weights)
+    app.command(name="join-weights")(join_weights)

@@ -61,6 +61,10 @@ class TrainConfig:
     with chance one half); the others are one network against the card counter."""
     eval_games: int = 2000
     eval_every: float = 300.0
+    eval_every_games: int = 0
+    """Evaluate (and checkpoint) after every this many self-play games instead of every
+    ``eval_every`` seconds (0: by the clock). With a game budget it makes the checkpoints,
+    and so a weight average of them, the same on any machine."""
     max_games: int = 0
     """Stop after this many self-play games (0: only the clock stops the run). With a game
     budget the step-size schedule follows the games, not the clock, so that the same seed
@@ -71,7 +75,10 @@ class TrainConfig:
     backend: str = "torch"
     """The learner: ``torch`` (the ``train`` extra; the shipped weights) or ``numpy``."""
     init: str = ""
-    """A weights file to start from (a checkpoint of an earlier run), or empty: random."""
+    """A weights file to start from (a checkpoint of an earlier run), or empty: random. A
+    file with fewer hidden units than ``hidden`` is widened first (:func:`widen`): the new
+    units start with small random inputs and no outputs, so the network starts as the
+    file's."""
 
 
 @dataclass(slots=True)
@@ -163,10 +170,10 @@ def train(
     learner = make_learner(config.backend, f, config.hidden, config.learning_rate, config.seed)
     if config.init:
         start_from = load_weights(config.init)
-        if start_from.w1.shape[1] != config.hidden:
-            raise ValueError(f"{config.init} has {start_from.w1.shape[1]} hidden units, not "
-                             f"{config.hidden}")
-        learner.load(list(start_from.arrays()))
+        if start_from.w1.shape[1] > config.hidden or start_from.w2.shape[1] > config.hidden:
+            raise ValueError(f"{config.init} has {start_from.w1.shape[1]} hidden units, more "
+                             f"than {config.hidden}")
+        learner.load(widen(list(start_from.arrays()), config.hidden, rng))
     buffer_x = np.zeros((config.buffer_rows, f), np.float32)
     buffer_y = np.zeros((config.buffer_rows, 2), np.float32)
     filled = 0
@@ -174,6 +181,7 @@ def train(
     result = TrainResult(best=None)
     start = time.monotonic()
     next_eval = 0.0
+    next_eval_games = 0
     batch_index = 0
     checkpoints = output.parent / (output.stem + "-checkpoints")
     checkpoints.mkdir(parents=True, exist_ok=True)
@@ -181,7 +189,9 @@ def train(
     while True:
         elapsed = time.monotonic() - start
         finished = elapsed >= budget or 0 < config.max_games <= result.games
-        if elapsed >= next_eval or finished:
+        due = (result.games >= next_eval_games if config.eval_every_games > 0
+               else elapsed >= next_eval)
+        if due or finished:
             layers = learner.layers()
             share, half = evaluate_vs_hard(layers, config.eval_games)
             point = EvalPoint(elapsed, result.games, share, half)
@@ -196,6 +206,7 @@ def train(
                 f"(best {100 * result.best.win_share:.1f}%)")
             _write_curve(output, result)
             next_eval = elapsed + config.eval_every
+            next_eval_games = result.games + config.eval_every_games
             if finished:
                 break
         layers = learner.layers()
@@ -232,6 +243,29 @@ def train(
     return result
 
 
+def widen(
+    layers: list[np.ndarray[Any, Any]], hidden: int, rng: np.random.Generator
+) -> list[np.ndarray[Any, Any]]:
+    """The network of ``layers`` with ``hidden`` units in each hidden layer, computing the
+    same function: a new unit gets small random input weights (so it has a gradient) and
+    zero output weights (so it changes nothing until training moves them)."""
+    w1, b1, w2, b2, w3, b3 = (np.asarray(a, np.float64) for a in layers)
+    h1, h2 = w1.shape[1], w2.shape[1]
+    if h1 == hidden and h2 == hidden:
+        return [w1, b1, w2, b2, w3, b3]
+    scale1 = float(w1.std()) or 0.1
+    scale2 = float(w2.std()) or 0.1
+    new_w1 = np.concatenate([w1, rng.normal(0.0, scale1, (w1.shape[0], hidden - h1))], axis=1)
+    new_b1 = np.concatenate([b1, np.zeros(hidden - h1)])
+    new_w2 = np.zeros((hidden, hidden))
+    new_w2[:h1, :h2] = w2
+    new_w2[:, h2:] = rng.normal(0.0, scale2, (hidden, hidden - h2))
+    new_b2 = np.concatenate([b2, np.zeros(hidden - h2)])
+    new_w3 = np.zeros((hidden, w3.shape[1]))
+    new_w3[:h2] = w3
+    return [new_w1, new_b1, new_w2, new_b2, new_w3, b3.copy()]
+
+
 def _done(config: TrainConfig, seconds: float, games: int) -> float:
     """How far the run is (0-1): by games when it has a game budget, else by the clock."""
     if config.max_games > 0:
@@ -266,25 +300,36 @@ def _write_curve(output: Path, result: TrainResult) -> None:
     output.with_suffix(".curve.json").write_text(json.dumps(data, indent=1) + "\n")
 
 
-def plot_curve(curve_json: Path, png: Path) -> None:
-    """The learning curve: win share against three ``hard`` over training games."""
+def plot_curve(curve_json: Path | list[Path], png: Path, labels: list[str] | None = None,
+               marks: dict[str, float] | None = None) -> None:
+    """The learning curve: win share against three ``hard`` over training games. Several
+    runs (each starting from the one before, as the shipped weights were made) are drawn end
+    to end, each run's games counted on from where the one before stopped; ``marks`` draws a
+    level line for each named figure (a share, 0-1)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    data = json.loads(curve_json.read_text())
-    games = [p["games"] for p in data]
-    share = [100 * p["win_share"] for p in data]
-    half = [100 * p["half_width"] for p in data]
+    paths = curve_json if isinstance(curve_json, list) else [curve_json]
+    names = labels or (["master (greedy)"] if len(paths) == 1
+                       else [f"run {i + 1}" for i in range(len(paths))])
     fig, ax = plt.subplots(figsize=(7, 4))
-    ax.errorbar(games, share, yerr=half, marker="o", capsize=3, label="master (greedy)")
+    offset = 0
+    for path, name in zip(paths, names, strict=True):
+        data = json.loads(path.read_text())
+        games = [offset + p["games"] for p in data]
+        share = [100 * p["win_share"] for p in data]
+        half = [100 * p["half_width"] for p in data]
+        ax.errorbar(games, share, yerr=half, marker="o", capsize=3, label=name)
+        offset = games[-1]
     ax.axhline(25.0, color="grey", linestyle="--", label="parity (25%)")
-    ax.axhline(31.3, color="tab:orange", linestyle=":", label="expert (31.3%)")
-    ax.set_xlabel("self-play games")
+    for (name, level), style in zip((marks or {}).items(), (":", "-.", "--"), strict=False):
+        ax.axhline(100 * level, color="tab:grey", linestyle=style, label=name)
+    ax.set_xlabel("self-play games" if len(paths) == 1 else "self-play games, runs in turn")
     ax.set_ylabel("win share vs 3 x hard (%)")
     ax.set_title("Master bot learning curve (4 players)")
-    ax.legend()
+    ax.legend(fontsize="small")
     fig.tight_layout()
     fig.savefig(png, dpi=100)
     plt.close(fig)
@@ -308,3 +353,33 @@ def average_checkpoints(paths: list[Path], output: Path, note: str = "") -> None
     if note:
         header["note"] = note
     save_weights(output, arrays, header)
+
+
+def join_networks(paths: list[Path], output: Path, note: str = "") -> None:
+    """Write one network that answers the mean of the networks in ``paths`` (an ensemble):
+    their hidden units side by side, each hidden layer block-diagonal (no unit reads
+    another network's units), the output weights divided by their number. The file is an
+    ordinary weights file, only wider, so the bot and the kernel read it unchanged."""
+    if len(paths) < 2:
+        raise ValueError("name at least two networks to join")
+    weights = [load_weights(p) for p in paths]
+    k = len(weights)
+    w1 = np.concatenate([w.w1 for w in weights], axis=1)
+    b1 = np.concatenate([w.b1 for w in weights])
+    sizes1 = [w.w1.shape[1] for w in weights]
+    sizes2 = [w.w2.shape[1] for w in weights]
+    w2 = np.zeros((sum(sizes1), sum(sizes2)))
+    r = c = 0
+    for w, rows, cols in zip(weights, sizes1, sizes2, strict=True):
+        w2[r : r + rows, c : c + cols] = w.w2
+        r, c = r + rows, c + cols
+    b2 = np.concatenate([w.b2 for w in weights])
+    w3 = np.concatenate([w.w3 for w in weights], axis=0) / k
+    b3 = np.mean([w.b3 for w in weights], axis=0)
+    header = {key: value for key, value in weights[-1].header.items()
+              if key not in ("format", "version", "features", "layout")}
+    header["hidden"] = [sum(sizes1), sum(sizes2)]
+    header["joined_networks"] = [p.name for p in paths]
+    if note:
+        header["note"] = note
+    save_weights(output, {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "w3": w3, "b3": b3}, header)

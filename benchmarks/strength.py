@@ -1,0 +1,208 @@
+"""Strength figures: one player of a level against the others of another level, seat-rotated,
+on several seeds, each seed's share and the pooled share with 95% Wilson intervals.
+
+    python benchmarks/strength.py --upper master --lower hard --players 4 \\
+        --seeds 4242,4243 --games 2000 --out benchmarks/results/ladder/master-vs-hard-4p.json
+
+Where both levels play in compiled code the games are the kernels' (fast): ``master`` against
+``hard`` (or ``hard`` against ``master``) in :mod:`kingsbreakfast.sim._master_kernel`, whose
+network seats choose what the bot chooses (``tests/sim/test_master_kernel_differential.py``),
+and the levels with a batch policy (``easy``, ``medium``, ``hard``, ``random``) in the batch
+simulator, whose policies ``tests/sim/test_batch_greedy_is_the_bot.py`` and
+``tests/sim/test_batch_card_counter_is_the_bot.py`` hold to the bots. Any other pairing
+(``expert``) is played by the real bots on the rules engine, as a tournament does, the
+seeds taking turns, twenty seat rotations at a time; ``OUT.partial.json`` holds the
+figures so far, so a run stopped early still says what it played.
+
+Seat rotation: each deck is dealt ``players`` times, the upper level in a different seat each
+time (the first cook is always seat 0, so it plays from every place in the turn order). A
+shared win (R12) counts 1/k; the Wilson interval treats a game's share as one trial, which a
+deck played in every seat makes, if anything, wider than it needs to be. ``--weights A,B``
+measures several master networks on the same games. ``seeds_spread_chi2_p`` is the chance that seeds
+disagree as much as they do if every game had the same chance (a test of the spread).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+KERNEL_MASTER = {"master"}
+BATCH = {"random": "random", "easy": "greedy", "medium": "medium", "hard": "heuristic"}
+
+
+def wilson(share: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a share measured over ``games`` games."""
+    denominator = 1 + z * z / games
+    centre = (share + z * z / (2 * games)) / denominator
+    half = z * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games))
+    return max(0.0, centre - half / denominator), min(1.0, centre + half / denominator)
+
+
+def spread_p(shares: list[float], games: list[int]) -> float | None:
+    """Chi-square test that the seeds' shares are one share (None for a single seed)."""
+    if len(shares) < 2:
+        return None
+    from scipy.stats import chi2
+
+    pooled = sum(s * g for s, g in zip(shares, games, strict=True)) / sum(games)
+    var = pooled * (1 - pooled)
+    if var == 0:
+        return 1.0
+    stat = sum((s - pooled) ** 2 / (var / g) for s, g in zip(shares, games, strict=True))
+    return float(chi2.sf(stat, len(shares) - 1))
+
+
+def master_games(layers: list[Any], upper_is_net: bool, n: int, games: int,
+                 seed: int) -> np.ndarray[Any, Any]:
+    """The upper seat's share in each game: ``games`` / n decks, each dealt n times."""
+    from kingsbreakfast.sim import _master_kernel as kernel
+    from kingsbreakfast.sim.train import play_batch
+
+    decks = games // n
+    out = []
+    for seat in range(n):
+        kind = np.full((decks, n), kernel.SEAT_COUNTER if upper_is_net else kernel.SEAT_NET,
+                       np.int64)
+        kind[:, seat] = kernel.SEAT_NET if upper_is_net else kernel.SEAT_COUNTER
+        played = play_batch(layers, decks, n, seed, kind, 0.0)
+        out.append(played["share"][:, seat])
+    return np.concatenate(out)
+
+
+def batch_games(upper: str, lower: str, n: int, games: int, seed: int) -> np.ndarray[Any, Any]:
+    from kingsbreakfast.sim.batch import simulate
+
+    decks = games // n
+    out = []
+    for seat in range(n):
+        policies = [BATCH[lower]] * n
+        policies[seat] = BATCH[upper]
+        result = simulate(decks, n, policies, seed=seed)
+        winners = result.winners.astype(float)
+        out.append(winners[:, seat] / winners.sum(axis=1))
+    return np.concatenate(out)
+
+
+def engine_chunks(upper: str, lower: str, n: int, games: int, seed: int) -> Any:
+    """The real bots on the rules engine, as ``kingsbreakfast tournament`` seats them (game
+    i: the upper level in seat i mod n, each block of n games on one deck): the upper
+    level's shares, 20 seat rotations at a time."""
+    from kingsbreakfast.sim import TournamentConfig, parse_lineup
+    from kingsbreakfast.sim.tournament import play_chunk
+
+    config = TournamentConfig(parse_lineup(f"{upper},{lower}*{n - 1}", n), games, seed)
+    for first in range(0, games, 20 * n):
+        results = play_chunk(config, first, min(games, first + 20 * n))
+        yield [r.win_share[(first + i) % n] for i, r in enumerate(results)]
+
+
+def summary(shares: np.ndarray[Any, Any]) -> dict[str, Any]:
+    mean = float(shares.mean())
+    low, high = wilson(mean, len(shares))
+    return {"games": len(shares), "win_share": round(mean, 4),
+            "wilson95": [round(low, 4), round(high, 4)]}
+
+
+def measure(upper: str, lower: str, n: int, seeds: list[int], games: int, out: Path,
+            weights: str = "") -> dict[str, Any]:
+    """Play the pairing on every seed (``games`` each) and write its figures to ``out``;
+    a partial file beside it follows an engine run as it goes."""
+    if any(s in (0, 1) for s in seeds):
+        raise SystemExit("seeds 0 and 1 are the project's development seeds: choose others")
+    if games % n:
+        raise SystemExit(f"games must be a multiple of {n} (whole seat rotations)")
+    uses_master = "master" in (upper, lower)
+    kernel_master = uses_master and {upper, lower} == {"master", "hard"}
+    kernel_batch = upper in BATCH and lower in BATCH
+    row: dict[str, Any] = {"pairing": f"{upper} vs {n - 1}x {lower}, {n} players",
+                           "upper": upper, "lower": lower, "players": n,
+                           "parity": round(1 / n, 4)}
+    if uses_master:
+        row["weights"] = weights or "shipped"
+    row["played_by"] = ("master kernel" if kernel_master else "batch kernel"
+                        if kernel_batch else "rules engine (the bots)")
+    start = time.perf_counter()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    everything: list[np.ndarray[Any, Any]] = []
+    if not kernel_master and not kernel_batch:
+        if weights:
+            raise SystemExit("the rules engine plays the shipped weights only")
+        # the seeds take turns, a chunk each, so that a run stopped early is balanced
+        shares: dict[int, list[float]] = {seed: [] for seed in seeds}
+        chunks = {seed: engine_chunks(upper, lower, n, games, seed) for seed in seeds}
+        while chunks:
+            for seed in list(chunks):
+                chunk = next(chunks[seed], None)
+                if chunk is None:
+                    del chunks[seed]
+                    continue
+                shares[seed].extend(chunk)
+                partial = {**row, "partial": True, "per_seed": [
+                    {"seed": s, **summary(np.array(v))} for s, v in shares.items() if v]}
+                print(json.dumps({"seed": seed, **summary(np.array(shares[seed])),
+                                  "seconds": round(time.perf_counter() - start, 1)}),
+                      flush=True)
+                out.with_suffix(".partial.json").write_text(json.dumps(partial, indent=1) + "\n")
+        everything = [np.array(shares[seed]) for seed in seeds]
+    for seed in seeds if not everything else []:
+        if kernel_master:
+            from kingsbreakfast.bots.master import load_weights
+
+            layers = list(load_weights(weights or None).arrays())
+            everything.append(master_games(layers, upper == "master", n, games, seed))
+        else:
+            everything.append(batch_games(upper, lower, n, games, seed))
+    per_seed = [{"seed": seed, **summary(e)} for seed, e in zip(seeds, everything, strict=True)]
+    row.update(summary(np.concatenate(everything)))
+    row["per_seed"] = per_seed
+    row["seeds_spread_chi2_p"] = spread_p([float(e.mean()) for e in everything],
+                                          [len(e) for e in everything])
+    row["seconds"] = round(time.perf_counter() - start, 1)
+    out.write_text(json.dumps(row, indent=1) + "\n")
+    out.with_suffix(".partial.json").unlink(missing_ok=True)
+    print(json.dumps(row), flush=True)
+    return row
+
+
+def table_line(row: dict[str, Any]) -> str:
+    """One Markdown table line: pairing, games, pooled share [Wilson], per-seed shares."""
+    low, high = row["wilson95"]
+    seeds = ", ".join(f"{100 * p['win_share']:.1f}%" for p in row["per_seed"])
+    return (f"| {row['pairing']} | {row['games']:,} | {100 * row['win_share']:.1f}% "
+            f"[{100 * low:.1f}–{100 * high:.1f}] | {seeds} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--upper", default="master")
+    parser.add_argument("--lower", default="hard")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seeds", default="4242,4243")
+    parser.add_argument("--games", type=int, default=2000, help="games per seed")
+    parser.add_argument("--weights", default="",
+                        help="master weights files, comma-separated (default: the shipped); "
+                        "with several, OUT gets each file's name as a suffix")
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    seeds = [int(s) for s in args.seeds.split(",")]
+    weights = [w for w in args.weights.split(",") if w] or [""]
+    rows = []
+    for path in weights:
+        out = args.out
+        if len(weights) > 1:
+            out = args.out.with_name(f"{args.out.stem}-{Path(path).stem}{args.out.suffix}")
+        rows.append(measure(args.upper, args.lower, args.players, seeds, args.games, out, path))
+    for row in rows:
+        print(row.get("weights", ""), table_line(row))
+
+
+if __name__ == "__main__":
+    main()

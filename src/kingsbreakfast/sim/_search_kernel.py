@@ -176,6 +176,15 @@ def forward(x: Any, count: int, net: Net, out: Any) -> None:
 def value_legal(games: Games, g: int, seat: int, net: Net) -> int:
     """The network's values of ``seat``'s legal actions in row ``g`` into ``net.values``
     (the actions in ``net.legal``, id order); returns how many. Reads what the seat sees."""
+    count = _legal_rows(games, g, seat, net)
+    forward(net.rows, count, net, net.values)
+    return count
+
+
+@njit(cache=True)
+def _legal_rows(games: Games, g: int, seat: int, net: Net) -> int:
+    """``seat``'s legal actions in row ``g`` into ``net.legal`` and the network's input row
+    of each into ``net.rows`` (the card counter's values among them); returns how many."""
     count = list_legal(legal(games, g), net.legal)
     card_counter_values(games, g, seat, net.legal, count, net.counter_room)
     for i in range(count):
@@ -187,20 +196,7 @@ def value_legal(games: Games, g: int, seat: int, net: Net) -> int:
         state[PENDING] != 0, seat, games.n, state[TURNS_LEFT], DECK_SIZE - state[TOP],
         net.counter, _FEED_A, _FEED_B,
     )
-    forward(net.rows, count, net, net.values)
     return count
-
-
-@njit(cache=True)
-def best_value(values: Any, count: int) -> int:
-    """The row with the best win estimate, then points, then the lowest index (master's rule)."""
-    best = 0
-    for i in range(1, count):
-        if values[i, 0] > values[best, 0] or (
-            values[i, 0] == values[best, 0] and values[i, 1] > values[best, 1]
-        ):
-            best = i
-    return best
 
 
 @njit(cache=True)
@@ -307,14 +303,14 @@ def play_out(world: Games, h: int, mover: int, depth: int, net: Net) -> float:
         if seat == mover:
             if turns >= depth:
                 count = value_legal(world, h, mover, net)
-                return float(net.values[best_value(net.values, count), 0])
+                return float(net.values[best_row(net.values, count), 0])
             turns += 1
         count = list_legal(legal(world, h), net.legal)
         if count == 1:
             action = net.legal[0]
         else:
             count = value_legal(world, h, seat, net)
-            action = net.legal[best_value(net.values, count)]
+            action = net.legal[best_row(net.values, count)]
         step(world, h, action)
 
 
@@ -459,17 +455,7 @@ def play_chef_games(
 def value_legal_master(games: Games, g: int, seat: int, net: Net, values: Any) -> int:
     """:func:`value_legal` with the master kernel's own arithmetic (for the master seats of
     an evaluation, which must play as the master bot does)."""
-    count = list_legal(legal(games, g), net.legal)
-    card_counter_values(games, g, seat, net.legal, count, net.counter_room)
-    for i in range(count):
-        net.counter[i] = net.counter_room[VALUES + i]
-    state = games.state[g]
-    _encode(
-        net.rows, net.block, net.legal, count, games.table[g], games.king[g], games.takes[g],
-        games.draws[g, seat], games.hidden[g], games.removed[g], state[REMOVED_DRAGONS],
-        state[PENDING] != 0, seat, games.n, state[TURNS_LEFT], DECK_SIZE - state[TOP],
-        net.counter, _FEED_A, _FEED_B,
-    )
+    count = _legal_rows(games, g, seat, net)
     master_forward(net.rows, count, net.w1, net.b1, net.w2, net.b2, net.w3, net.b3,
                    net.hidden1, net.hidden2, values)
     return count

@@ -54,7 +54,12 @@ def test_the_score_screen_leads_to_the_review_of_my_own_seat(
     lost = [float(t.rstrip("%")) for t in
             page.locator(".review-table tbody td:nth-child(6)").all_inner_texts()]
     assert all(value >= 0 for value in lost)
-    assert sum(value >= 5.0 for value in lost) == big.count()  # the 5% mark, as the server says
+    marked = [("big-loss" in (row.get_attribute("class") or "")) for row in rows.all()]
+    assert sum(marked) == big.count()
+    # the 5% mark, as the server says: the page shows the loss rounded to a tenth, so a loss
+    # just under the mark may read "5.0%" unmarked; one marked never reads under it
+    for value, big_one in zip(lost, marked, strict=True):
+        assert value >= 5.0 if big_one else value <= 5.0
     explained = page.locator(".explained").inner_text()
     assert "never the hidden cards" in explained and "5%" in explained
     summary = page.locator(".review-summary").inner_text()

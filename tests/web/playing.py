@@ -87,9 +87,14 @@ def play_to_the_end(
     raise AssertionError(f"the game did not finish in time (states seen: {sorted(seen)})")
 
 
+class GameEnded(AssertionError):
+    """The score showed before what ``play_until`` waited for: this game never reached it."""
+
+
 def play_until(page: Any, selector: str, timeout: float = 60.0) -> None:
     """Take the page's turns (a dish when it may, else a draw or a pass, placing a drawn
-    dragon) until ``selector`` is on the page."""
+    dragon) until ``selector`` is on the page; :class:`GameEnded` if the score shows
+    first."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if page.locator(selector).count():
@@ -101,7 +106,7 @@ def play_until(page: Any, selector: str, timeout: float = 60.0) -> None:
         if page.locator(selector).count():
             return
         if page.locator("#score").count():
-            raise AssertionError(f"the game ended before {selector} showed")
+            raise GameEnded(f"the game ended before {selector} showed")
         for target in (
             "dialog[open] button[data-dragon=place]", "button.stack.legal[data-take]",
             "button[data-act=draw]:not([disabled])", "button[data-act=pass]",

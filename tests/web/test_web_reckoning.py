@@ -18,7 +18,7 @@ from kingsbreakfast.tui.board import last_round  # noqa: E402
 from server.kb_live import LiveServer  # noqa: E402
 from web.auditing import assert_accessible  # noqa: E402
 from web.browsing import shots, shots_in  # noqa: E402
-from web.playing import open_solo_table, play_until  # noqa: E402
+from web.playing import GameEnded, open_solo_table, play_until  # noqa: E402
 
 RECKON = """async (views) => {
   const m = await import('/static/reckoning.js');
@@ -81,7 +81,20 @@ def test_the_table_shows_the_points_the_warnings_and_the_last_round(
     assert "discarded" in running.inner_text() or "discarded" in page.inner_text(".over-list")
     assert_accessible(page, "the table with a dish over the king's")
     shots_in(page, "table-warnings")
-    play_until(page, "#last-round", timeout=420)
+    # The notice shows from the moment the deck holds fewer than two cards a player (R4,
+    # R10). In some games no turn of this seat sees it: the round's last draws come after
+    # this seat's turn (or are this seat's own as the round's last mover), and the game ends
+    # with that round. About one game in thirty goes so with these bots (an engine
+    # simulation of the page's way of playing), so a game that ends without it is followed
+    # by a new one, up to three in all.
+    for game in range(3):
+        try:
+            play_until(page, ".game.my-turn #last-round", timeout=300)
+            break
+        except GameEnded:
+            if game == 2:
+                raise
+            open_solo_table(page, server.base)
     assert "Last round" in page.inner_text("#last-round")
     assert_accessible(page, "the table in its last round")
     shots_in(page, "table-last-round")

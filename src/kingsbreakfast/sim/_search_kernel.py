@@ -39,6 +39,7 @@ import numpy as np
 from numba import njit
 
 from kingsbreakfast.bots import features
+from kingsbreakfast.bots.master import POINTS_SCALE
 from kingsbreakfast.engine import DECK_SIZE, DRAGON, NUM_DISHES
 
 from ._card_counter import VALUES, new_scratch
@@ -114,6 +115,9 @@ class Net(NamedTuple):
     discarded: Any
     cards: Any
     """(DECK_SIZE,) int64: the unseen cards while a world is dealt."""
+    leaf: Any
+    """(1,) the points (/ ``POINTS_SCALE``) of the position the last :func:`play_out`
+    reached: the network's estimate, or R11's final points if the game ended."""
 
 
 def new_net(arrays: tuple[Any, ...], n: int) -> Net:
@@ -131,6 +135,7 @@ def new_net(arrays: tuple[Any, ...], n: int) -> Net:
         np.zeros(w1.shape[1], np.float32), np.zeros(w2.shape[1], np.float32),
         np.zeros(LEGAL_ROOM, np.int64), new_scratch(),
         np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(DECK_SIZE, np.int64),
+        np.zeros(1),
     )
 
 
@@ -293,17 +298,22 @@ def play_out(world: Games, h: int, mover: int, depth: int, net: Net) -> float:
     """From a world just after the mover's action: the other seats by the master policy up
     to the mover's next decision (the mover's next ``depth`` decisions by the master policy
     too), then the network's value of that position for the mover (its best win estimate),
-    or R12's share of the win if the game ends first."""
+    or R12's share of the win if the game ends first. The points of that position go to
+    ``net.leaf`` (the network's estimate, or R11's points once the game is over)."""
     state = world.state[h]
     turns = 0
     while True:
         seat = state[TO_MOVE]
         if seat == OVER:
-            return win_share(world, h, mover, net)
+            share = win_share(world, h, mover, net)
+            net.leaf[0] = net.points[mover] / POINTS_SCALE
+            return share
         if seat == mover:
             if turns >= depth:
                 count = value_legal(world, h, mover, net)
-                return float(net.values[best_row(net.values, count), 0])
+                best = best_row(net.values, count)
+                net.leaf[0] = net.values[best, 1]
+                return float(net.values[best, 0])
             turns += 1
         count = list_legal(legal(world, h), net.legal)
         if count == 1:
@@ -360,14 +370,9 @@ def search(
         out_value[order[0]] = prior[order[0]]
         return int(order[0])
     sums = np.zeros(kept)
-    for _ in range(worlds):
-        s = next_word(s)
-        if not deal_world(root, r, world, 0, mover, s, net):
-            return int(order[0])
-        for c in range(kept):
-            copy_row(world, 0, world, 1)
-            step(world, 1, actions[order[c]])
-            sums[c] += play_out(world, 1, mover, depth, net)
+    if not play_candidates(root, r, world, s, actions, order, kept, worlds, depth, net, sums,
+                           np.zeros(kept)):
+        return int(order[0])
     best = 0
     best_score = -1e300
     for c in range(kept):
@@ -377,6 +382,28 @@ def search(
             best = c
             best_score = score_c
     return int(order[best])
+
+
+@njit(cache=True)
+def play_candidates(
+    root: Games, r: int, world: Games, s: Any, actions: Any, order: Any, kept: int,
+    worlds: int, depth: int, net: Net, sums: Any, point_sums: Any,
+) -> bool:
+    """The heart of the search: ``worlds`` worlds dealt from the stream after ``s``, and in
+    each, every one of the first ``kept`` candidates (``actions[order[c]]``) played from the
+    same world and valued by :func:`play_out`; the values add up in ``sums[c]``, the leaves'
+    points in ``point_sums[c]``. False if a world cannot be dealt (a malformed row)."""
+    mover = root.state[r, TO_MOVE]
+    for _ in range(worlds):
+        s = next_word(s)
+        if not deal_world(root, r, world, 0, mover, s, net):
+            return False
+        for c in range(kept):
+            copy_row(world, 0, world, 1)
+            step(world, 1, actions[order[c]])
+            sums[c] += play_out(world, 1, mover, depth, net)
+            point_sums[c] += net.leaf[0]
+    return True
 
 
 @njit(cache=True)
@@ -469,6 +496,7 @@ __all__ = [
     "Net",
     "deal_world",
     "new_net",
+    "play_candidates",
     "play_chef_games",
     "search",
 ]

@@ -13,6 +13,9 @@
    error on both outputs, and with ``--loss pair`` also a logistic loss on the order of the
    network's two favourites at each decision, whose target is the search's order of the two
    (softened by ``--tau``): the choice the chef makes, which the shipped net gets wrong.
+   ``--playout counter`` has the other cooks of the search's play-outs answer as the card
+   counter does instead of as the master network: the labels then value an action against
+   the players the goal is measured against.
 3. Print, on the decisions held out (a tenth), how often the network's favourite is the
    search's and how much search value its choice gives up (*regret*), before and after.
 
@@ -33,12 +36,14 @@ from typing import Any
 import numpy as np
 
 
-def label_one(seed: int, games: int, worlds: int) -> dict[str, Any]:
+def label_one(seed: int, games: int, worlds: int, playout: str) -> dict[str, Any]:
     from kingsbreakfast.bots.master import MasterBot
+    from kingsbreakfast.sim import _search_kernel as kernel
     from kingsbreakfast.sim.search_targets import label
 
     start = time.process_time()
-    got = label(MasterBot().weights, games, 4, seed, worlds)
+    opponent = kernel.SEAT_MASTER if playout == "master" else kernel.SEAT_COUNTER
+    got = label(MasterBot().weights, games, 4, seed, worlds, playout_opponent=opponent)
     return {"rows": got.rows, "values": got.values, "decision": got.decision,
             "cpu": time.process_time() - start}
 
@@ -56,8 +61,11 @@ def decisions_of(decision: np.ndarray[Any, Any]) -> tuple[np.ndarray[Any, Any], 
     return index, mask
 
 
-def fine_tune(x: np.ndarray[Any, Any], y: np.ndarray[Any, Any], decision: np.ndarray[Any, Any],
-              args: argparse.Namespace) -> tuple[list[np.ndarray[Any, Any]], list[dict[str, float]]]:
+Array = np.ndarray[Any, Any]
+
+
+def fine_tune(x: Array, y: Array, decision: Array,
+              args: argparse.Namespace) -> tuple[list[Array], list[dict[str, float]]]:
     import torch
     from torch import nn
 
@@ -137,6 +145,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=1000, help="labelled games a seed")
     parser.add_argument("--worlds", type=int, default=16)
+    parser.add_argument("--playout", choices=("master", "counter"), default="master",
+                        help="who the other cooks are in the search's play-outs: the master "
+                        "network (as the chef assumes) or the card counter (as hard plays)")
     parser.add_argument("--label-seeds", default="23,24")
     parser.add_argument("--loss", choices=("mse", "pair"), default="mse")
     parser.add_argument("--pair-weight", type=float, default=0.05)
@@ -159,7 +170,7 @@ def main() -> None:
         start = time.monotonic()
         with ProcessPoolExecutor(len(seeds)) as pool:
             parts = list(pool.map(label_one, seeds, [args.games] * len(seeds),
-                                  [args.worlds] * len(seeds)))
+                                  [args.worlds] * len(seeds), [args.playout] * len(seeds)))
         offset = 0
         for part in parts:
             part["decision"] = part["decision"] + offset

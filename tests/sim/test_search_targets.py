@@ -30,12 +30,15 @@ from sim.test_chef import position, public  # noqa: E402
 WORLDS = 4
 
 
-def every_action(view: View, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The rows and targets of every legal action of ``view``'s mover."""
+def every_action(
+    view: View, seed: int, playout: int = kernel.SEAT_MASTER
+) -> tuple[np.ndarray, np.ndarray]:
+    """The rows and targets of every legal action of ``view``'s mover, the other cooks of
+    the play-outs being ``playout``."""
     n = view.num_players
     root = new_games(1, n, False, 1)
     view_row(view, root)
-    net = kernel.new_net(MasterBot().weights.arrays(), n)
+    net = kernel.new_net(MasterBot().weights.arrays(), n, playout)
     rows = np.zeros((64, features.NUM_FEATURES), np.float32)
     values = np.zeros((64, 2))
     count = search_every_action(root, 0, new_games(2, n, False, 1), np.uint64(seed), WORLDS,
@@ -62,11 +65,22 @@ def test_the_rows_are_the_network_inputs_the_master_bot_reads() -> None:
     assert np.allclose(rows, bot_rows, atol=1e-6)
 
 
+def test_play_outs_against_the_card_counter_value_the_same_rows_differently() -> None:
+    state = position(12, 4, 10)
+    view = state.view(state.to_move)
+    rows, values = every_action(view, 3)
+    counter_rows, counter_values = every_action(view, 3, kernel.SEAT_COUNTER)
+    assert np.array_equal(rows, counter_rows)
+    assert not np.array_equal(values, counter_values)
+    assert np.all((counter_values[:, 0] > -0.1) & (counter_values[:, 0] < 1.1))
+
+
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 10_000), players=st.integers(3, 5), moves=st.integers(0, 60),
-       world_seed=st.integers(0, 2**32), search_seed=st.integers(1, 2**63))
+       world_seed=st.integers(0, 2**32), search_seed=st.integers(1, 2**63),
+       playout=st.sampled_from([kernel.SEAT_MASTER, kernel.SEAT_COUNTER]))
 def test_the_rows_and_targets_depend_only_on_the_view(
-    seed: int, players: int, moves: int, world_seed: int, search_seed: int
+    seed: int, players: int, moves: int, world_seed: int, search_seed: int, playout: int
 ) -> None:
     state = position(seed, players, moves)
     if state.is_over or len(state.legal_actions()) < 2:
@@ -75,8 +89,8 @@ def test_the_rows_and_targets_depend_only_on_the_view(
     view = state.view(seat)
     other_view = sample_world(view, random.Random(world_seed)).view(seat)
     assert public(other_view) == public(view)
-    rows, values = every_action(view, search_seed)
-    other_rows, other_values = every_action(other_view, search_seed)
+    rows, values = every_action(view, search_seed, playout)
+    other_rows, other_values = every_action(other_view, search_seed, playout)
     assert np.array_equal(rows, other_rows) and np.array_equal(values, other_values)
 
 
@@ -85,9 +99,12 @@ def test_a_labelling_run_is_a_function_of_its_seed() -> None:
     first = label(weights, 3, 4, seed=11, worlds=2)
     again = label(weights, 3, 4, seed=11, worlds=2)
     other = label(weights, 3, 4, seed=12, worlds=2)
+    exploring = label(weights, 3, 4, seed=11, worlds=2, epsilon=1.0)  # every move at random
     assert len(first.rows) > 30
     assert np.array_equal(first.rows, again.rows) and np.array_equal(first.values, again.values)
-    assert not (len(first.rows) == len(other.rows) and np.array_equal(first.rows, other.rows))
+    for changed in (other, exploring):
+        assert not (len(first.rows) == len(changed.rows)
+                    and np.array_equal(first.rows, changed.rows))
     # a decision's rows lie side by side, numbered from 0 upwards
     steps = np.diff(first.decision)
     assert first.decision[0] == 0 and set(np.unique(steps)) <= {0, 1}

@@ -118,11 +118,17 @@ class Net(NamedTuple):
     leaf: Any
     """(1,) the points (/ ``POINTS_SCALE``) of the position the last :func:`play_out`
     reached: the network's estimate, or R11's final points if the game ended."""
+    opponents: Any
+    """(1,) int64: who the other cooks are in a play-out: :data:`SEAT_MASTER` (the chef's
+    own assumption) or :data:`SEAT_COUNTER` (the card counter, as ``hard`` plays)."""
+    seats: Any
+    """(n,) int64: the policy codes of a play-out's seats, when the others are the counter."""
 
 
-def new_net(arrays: tuple[Any, ...], n: int) -> Net:
+def new_net(arrays: tuple[Any, ...], n: int, opponents: int = SEAT_MASTER) -> Net:
     """Room for the search of an ``n``-player game with the network ``arrays``
-    (w1, b1, w2, b2, w3, b3, as :class:`kingsbreakfast.bots.master.MasterWeights` has them)."""
+    (w1, b1, w2, b2, w3, b3, as :class:`kingsbreakfast.bots.master.MasterWeights` has them);
+    ``opponents`` says how the other cooks answer in a play-out."""
     w1, b1, w2, b2, w3, b3 = (np.ascontiguousarray(a, np.float64) for a in arrays)
     return Net(
         w1, b1, w2, b2, w3, b3,
@@ -135,7 +141,7 @@ def new_net(arrays: tuple[Any, ...], n: int) -> Net:
         np.zeros(w1.shape[1], np.float32), np.zeros(w2.shape[1], np.float32),
         np.zeros(LEGAL_ROOM, np.int64), new_scratch(),
         np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(DECK_SIZE, np.int64),
-        np.zeros(1),
+        np.zeros(1), np.array([opponents], np.int64), np.zeros(n, np.int64),
     )
 
 
@@ -295,14 +301,23 @@ def deal_world(root: Games, r: int, world: Games, h: int, mover: int, s: Any, ne
 
 @njit(cache=True)
 def play_out(world: Games, h: int, mover: int, depth: int, net: Net) -> float:
-    """From a world just after the mover's action: the other seats by the master policy up
-    to the mover's next decision (the mover's next ``depth`` decisions by the master policy
-    too), then the network's value of that position for the mover (its best win estimate),
-    or R12's share of the win if the game ends first. The points of that position go to
-    ``net.leaf`` (the network's estimate, or R11's points once the game is over)."""
+    """From a world just after the mover's action: the other seats by the master policy (or
+    the card counter: ``net.opponents``) up to the mover's next decision (the mover's next
+    ``depth`` decisions by the master policy), then the network's value of that position
+    for the mover (its best win estimate), or R12's share of the win if the game ends
+    first. The points of that position go to ``net.leaf`` (the network's estimate, or R11's
+    points once the game is over)."""
     state = world.state[h]
     turns = 0
+    counter = net.opponents[0] == SEAT_COUNTER
+    if counter:
+        net.seats[:] = HEURISTIC
+        net.seats[mover] = CALLER
     while True:
+        if counter and state[TO_MOVE] != mover and state[TO_MOVE] != OVER:
+            # the card counter's seats move in the policy loop until the mover or the end
+            play(world, h, net.seats, net.legal, None, net.counter_room, False, net.legal,
+                 net.legal)
         seat = state[TO_MOVE]
         if seat == OVER:
             share = win_share(world, h, mover, net)

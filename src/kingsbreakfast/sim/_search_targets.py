@@ -133,7 +133,7 @@ def label_games(
                 move_seed = game_stream(seed ^ np.uint64(0x5EA5C4), g * 1000 + state[ACTIONS])
                 found = search_every_action(games, 0, world, move_seed, worlds, depth, net,
                                             out_rows, out_values, written)
-                pick = best_row(out_values[written:], found) if found == count else 0
+                pick = np.int64(best_row(out_values[written:], found) if found == count else 0)
                 if found > 0:
                     for i in range(found):
                         out_decision[written + i] = decisions
@@ -144,7 +144,7 @@ def label_games(
                 if epsilon > 0.0 and below(s, 1 << 30) < epsilon * (1 << 30):
                     s = next_word(s)
                     games.rng[0] = s
-                    pick = int(below(s, count))
+                    pick = np.int64(below(s, count))
                 action = legal_room[pick]
             else:
                 count = value_legal_master(games, 0, seat, net, values)

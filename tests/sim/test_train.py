@@ -176,3 +176,36 @@ def test_widening_keeps_the_network_and_training_starts_from_it(tmp_path: Path) 
     assert result.exit_code == 0, result.output
     assert load_weights(output).w1.shape[1] == 160
     assert len(list((tmp_path / "wide-checkpoints").glob("*.npz"))) == 2
+
+
+def test_search_targets_join_the_training_and_keep_it_repeatable(tmp_path: Path) -> None:
+    """Expert iteration (``--search-games``): the search's rows change what is learned, and
+    the run is still a function of its seed and budget."""
+    import numpy as np
+
+    def run(name: str, *extra: str) -> list[np.ndarray]:
+        output = tmp_path / name / "master.npz"
+        result = CliRunner().invoke(app, [
+            "train", "--output", str(output), "--minutes", "5", "--games", "256",
+            "--eval-games", "20", "--seed", "6", "--hidden", "16", "--backend", "numpy",
+            *extra,
+        ])
+        assert result.exit_code == 0, result.output
+        last = sorted((tmp_path / name / "master-checkpoints").glob("*-00000256g.npz"))
+        assert len(last) == 1
+        weights = load_weights(last[0])
+        assert weights.header["config"]["search_games"] == (2 if extra else 0)
+        return list(weights.arrays())
+
+    searched = run("a", "--search-games", "2", "--search-worlds", "2")
+    again = run("b", "--search-games", "2", "--search-worlds", "2")
+    plain = run("c")
+    assert all(np.array_equal(x, y) for x, y in zip(searched, again, strict=True))
+    assert not all(np.array_equal(x, y) for x, y in zip(searched, plain, strict=True))
+
+
+def test_search_settings_are_checked(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["train", "--output", str(tmp_path / "m.npz"),
+                                      "--search-worlds", "0", "--backend", "numpy"])
+    assert result.exit_code == 2 and "search-worlds" in result.output
+    assert not (tmp_path / "m.npz").exists()

@@ -38,6 +38,12 @@ def train(
                                                  "linearly to a tenth).")] = 1e-3,
     self_play_share: Annotated[float, typer.Option(help="Share of games with more network "
                                                    "seats than one.")] = 0.5,
+    search_games: Annotated[int, typer.Option(help="Games a batch in which one seat values "
+                                              "every action with the chef's search, the "
+                                              "search's values joining the Monte-Carlo "
+                                              "targets (expert iteration; 0: none).")] = 0,
+    search_worlds: Annotated[int, typer.Option(help="Worlds the search deals for each of "
+                                               "those decisions.")] = 16,
     init: Annotated[Path | None, typer.Option(help="Start from these weights (a checkpoint) "
                                               "instead of at random; a network with fewer "
                                               "hidden units is widened to --hidden.")] = None,
@@ -61,15 +67,17 @@ def train(
     from kingsbreakfast.sim.train import train as run
 
     if (minutes <= 0 or eval_games < 2 or hidden < 1 or eval_every <= 0 or games < 0
-            or eval_every_games < 0 or steps_per_batch < 1):
+            or eval_every_games < 0 or steps_per_batch < 1 or search_games < 0
+            or search_worlds < 1):
         raise fail("minutes and eval-every must be positive, eval-games at least 2, "
-                   "hidden and steps-per-batch at least 1, games and eval-every-games not "
-                   "negative")
+                   "hidden, steps-per-batch and search-worlds at least 1, games, "
+                   "eval-every-games and search-games not negative")
     config = TrainConfig(seed=seed, minutes=minutes, hidden=hidden, eval_games=eval_games,
                          eval_every=eval_every, eval_every_games=eval_every_games,
                          steps_per_batch=steps_per_batch, max_games=games, commit=_commit(),
                          backend=backend, epsilon=epsilon, learning_rate=learning_rate,
-                         self_play_share=self_play_share, init=str(init or ""))
+                         self_play_share=self_play_share, init=str(init or ""),
+                         search_games=search_games, search_worlds=search_worlds)
     with Progress(TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn(),
                   TextColumn("{task.fields[status]}")) as bar:
         task = bar.add_task("training", total=1.0, status="")

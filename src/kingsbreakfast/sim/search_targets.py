@@ -10,6 +10,7 @@ iteration*, says what it found.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,17 +45,20 @@ class SearchTargets:
 
 
 def label(
-    weights: MasterWeights, games: int, n: int, seed: int, worlds: int = 16,
+    weights: MasterWeights | Sequence[np.ndarray[Any, Any]], games: int, n: int, seed: int,
+    worlds: int = 16,
     epsilon: float = 0.0, opponent: int = search_kernel.SEAT_COUNTER,
     playout_opponent: int = search_kernel.SEAT_MASTER,
 ) -> SearchTargets:
     """``games`` games of ``n`` players from ``seed``: in each, one seat (drawn from the seed)
-    searches every action in ``worlds`` worlds with ``weights`` and plays the best (any
+    searches every action in ``worlds`` worlds with ``weights`` (a network, or its layers
+    w1, b1, w2, b2, w3, b3) and plays the best (any
     legal action with chance ``epsilon``); the other seats are ``opponent`` (the card
     counter or the master network). In the search's play-outs the other cooks answer as
     ``playout_opponent`` would (the chef's search assumes the master network)."""
     if games < 1 or worlds < 1 or not 0.0 <= epsilon <= 1.0:
         raise ValueError("games and worlds must be at least 1, epsilon a chance from 0 to 1")
+    arrays = tuple(weights.arrays() if isinstance(weights, MasterWeights) else weights)
     rng = np.random.default_rng(seed)
     kinds = np.full((games, n), opponent, np.int64)
     kinds[np.arange(games), rng.integers(0, n, games)] = SEAT_LEARNER
@@ -68,7 +72,7 @@ def label(
         written = label_games(
             games, new_games(1, n, False, 1), new_games(2, n, False, 1), np.uint64(seed),
             kinds, cooks, worlds, 0, epsilon,
-            search_kernel.new_net(weights.arrays(), n, playout_opponent),
+            search_kernel.new_net(arrays, n, playout_opponent),
             rows, values, decision, np.zeros(MAX_ACTIONS, np.int64), legal_room,
             counter_room,
         )

@@ -33,6 +33,8 @@ from kingsbreakfast.bots.master import POINTS_SCALE, load_weights, save_weights
 from kingsbreakfast.engine import DEFAULT_RULES, MUST_DRAW, Rules
 
 from . import _master_kernel as kernel
+from . import search_targets
+from ._search_kernel import SEAT_COUNTER
 from ._policy_kernel import HEURISTIC, rooms
 from ._rules_kernel import new_games
 from .learners import make_learner
@@ -74,6 +76,13 @@ class TrainConfig:
     commit: str = ""
     backend: str = "torch"
     """The learner: ``torch`` (the ``train`` extra; the shipped weights) or ``numpy``."""
+    search_games: int = 0
+    """Games a batch in which one seat values every legal action with the chef's search
+    (the current network, ``search_worlds`` worlds, the other cooks of the play-outs as the
+    card counter) and plays the best; each action's row joins the buffer with the search's
+    values as its targets, beside the Monte-Carlo rows (expert iteration, docs/analysis.md).
+    0: Monte-Carlo targets only."""
+    search_worlds: int = 16
     init: str = ""
     """A weights file to start from (a checkpoint of an earlier run), or empty: random. A
     file with fewer hidden units than ``hidden`` is widened first (:func:`widen`): the new
@@ -215,19 +224,26 @@ def train(
         seed = int(rng.integers(0, 2**63))
         out = play_batch(layers, config.games_per_batch, n, seed, seat_kind, config.epsilon,
                          rng.integers(0, n, config.games_per_batch))
-        rows = out["rows"]
         targets = np.stack(
             [out["share"][out["game"], out["seat"]],
              out["points"][out["game"], out["seat"]] / POINTS_SCALE], axis=1
         )
-        for start_row in range(0, len(rows), config.buffer_rows):
-            chunk = rows[start_row : start_row + config.buffer_rows]
-            k = len(chunk)
-            idx = (cursor + np.arange(k)) % config.buffer_rows
-            buffer_x[idx] = chunk
-            buffer_y[idx] = targets[start_row : start_row + k]
-            cursor = (cursor + k) % config.buffer_rows
-            filled = min(config.buffer_rows, filled + k)
+        batches = [(out["rows"], targets)]
+        if config.search_games > 0:
+            labels = search_targets.label(
+                layers, config.search_games, n, int(rng.integers(0, 2**63)),
+                config.search_worlds, playout_opponent=SEAT_COUNTER,
+            )
+            batches.append((labels.rows, labels.values))
+        for rows, values in batches:
+            for start_row in range(0, len(rows), config.buffer_rows):
+                chunk = rows[start_row : start_row + config.buffer_rows]
+                k = len(chunk)
+                idx = (cursor + np.arange(k)) % config.buffer_rows
+                buffer_x[idx] = chunk
+                buffer_y[idx] = values[start_row : start_row + k]
+                cursor = (cursor + k) % config.buffer_rows
+                filled = min(config.buffer_rows, filled + k)
         result.games += config.games_per_batch
         batch_index += 1
         # the step size falls linearly to a tenth over the run: late batches refine

@@ -10,6 +10,7 @@ import typer
 
 from kingsbreakfast.cli.extras import need_extra
 from kingsbreakfast.cli.options import LangOption, fail
+from kingsbreakfast.i18n import _
 
 
 def train(
@@ -56,10 +57,11 @@ def train(
     checkpoints and a learning curve. Needs the train extra (PyTorch, numba), or with
     --backend numpy only numpy, numba and matplotlib."""
     if not (0 <= epsilon <= 1 and 0 <= self_play_share <= 1 and learning_rate > 0):
-        raise fail("epsilon and self-play-share are chances from 0 to 1; learning-rate "
-                   "must be positive")
+        raise fail(_("epsilon and self-play-share are chances from 0 to 1; learning-rate "
+                     "must be positive"))
     if backend not in ("torch", "numpy"):
-        raise fail(f"unknown backend {backend!r}: choose torch or numpy")
+        raise fail(_("unknown backend '{backend}': choose torch or numpy").format(
+            backend=backend))
     need_extra("train", *(["torch"] if backend == "torch" else []), "numba", "matplotlib")
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -69,9 +71,9 @@ def train(
     if (minutes <= 0 or eval_games < 2 or hidden < 1 or eval_every <= 0 or games < 0
             or eval_every_games < 0 or steps_per_batch < 1 or search_games < 0
             or search_worlds < 1):
-        raise fail("minutes and eval-every must be positive, eval-games at least 2, "
-                   "hidden, steps-per-batch and search-worlds at least 1, games, "
-                   "eval-every-games and search-games not negative")
+        raise fail(_("minutes and eval-every must be positive, eval-games at least 2, "
+                     "hidden, steps-per-batch and search-worlds at least 1, games, "
+                     "eval-every-games and search-games not negative"))
     config = TrainConfig(seed=seed, minutes=minutes, hidden=hidden, eval_games=eval_games,
                          eval_every=eval_every, eval_every_games=eval_every_games,
                          steps_per_batch=steps_per_batch, max_games=games, commit=_commit(),

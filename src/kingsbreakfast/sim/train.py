@@ -34,9 +34,9 @@ from kingsbreakfast.engine import DEFAULT_RULES, MUST_DRAW, Rules
 
 from . import _master_kernel as kernel
 from . import search_targets
-from ._search_kernel import SEAT_COUNTER
 from ._policy_kernel import HEURISTIC, rooms
 from ._rules_kernel import new_games
+from ._search_kernel import SEAT_COUNTER
 from .learners import make_learner
 from .warm import compile_seconds, notice_first_compile
 

@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
+np = pytest.importorskip("numpy")
 pytest.importorskip("numba")
 pytest.importorskip("matplotlib")
 
-from typer.testing import CliRunner
+from typer.testing import CliRunner  # noqa: E402
 
-from kingsbreakfast.bots.master import load_weights
-from kingsbreakfast.cli.main import app
+from kingsbreakfast.bots.master import MasterWeights, load_weights  # noqa: E402
+from kingsbreakfast.cli.main import app  # noqa: E402
 
 
 def test_a_short_training_run_leaves_loadable_weights_and_a_curve(tmp_path: Path) -> None:
@@ -40,26 +41,32 @@ def test_bad_settings_are_refused_before_any_work(tmp_path: Path) -> None:
     assert not (tmp_path / "m.npz").exists()
 
 
+def budget_run(tmp_path: Path, name: str, seed: int, games: int, *extra: str) -> MasterWeights:
+    """The last checkpoint of a small numpy run of ``games`` games (whichever was best)."""
+    output = tmp_path / name / "master.npz"
+    result = CliRunner().invoke(app, [
+        "train", "--output", str(output), "--minutes", "5", "--games", str(games),
+        "--eval-games", "20", "--seed", str(seed), "--hidden", "16", "--backend", "numpy",
+        *extra,
+    ])
+    assert result.exit_code == 0, result.output
+    last = sorted((tmp_path / name / "master-checkpoints").glob(f"*-{games:08d}g.npz"))
+    assert len(last) == 1
+    return load_weights(last[0])
+
+
+def same_network(first: MasterWeights, second: MasterWeights) -> bool:
+    return all(np.array_equal(a, b)
+               for a, b in zip(first.arrays(), second.arrays(), strict=True))
+
+
 def test_a_game_budget_makes_the_run_repeatable(tmp_path: Path) -> None:
     """Same seed and game budget, same network: the clock only decides when evaluations
     happen, never what is learned."""
-    import numpy as np
-
-    outputs = []
-    for run in ("a", "b"):
-        output = tmp_path / run / "master.npz"
-        result = CliRunner().invoke(app, [
-            "train", "--output", str(output), "--minutes", "5", "--games", "512",
-            "--eval-games", "20", "--seed", "4", "--hidden", "16", "--backend", "numpy",
-        ])
-        assert result.exit_code == 0, result.output
-        last = sorted((tmp_path / run / "master-checkpoints").glob("*-00000512g.npz"))
-        assert len(last) == 1  # the final checkpoint, whichever was best
-        outputs.append(load_weights(last[0]))
-    first, second = outputs
+    first = budget_run(tmp_path, "a", 4, 512)
+    second = budget_run(tmp_path, "b", 4, 512)
     assert first.header["games_trained"] == second.header["games_trained"] == 512
-    for a, b in zip(first.arrays(), second.arrays(), strict=True):
-        assert np.array_equal(a, b)
+    assert same_network(first, second)
 
 
 def test_the_numpy_learner_learns_what_it_is_shown() -> None:
@@ -181,27 +188,13 @@ def test_widening_keeps_the_network_and_training_starts_from_it(tmp_path: Path) 
 def test_search_targets_join_the_training_and_keep_it_repeatable(tmp_path: Path) -> None:
     """Expert iteration (``--search-games``): the search's rows change what is learned, and
     the run is still a function of its seed and budget."""
-    import numpy as np
-
-    def run(name: str, *extra: str) -> list[np.ndarray]:
-        output = tmp_path / name / "master.npz"
-        result = CliRunner().invoke(app, [
-            "train", "--output", str(output), "--minutes", "5", "--games", "256",
-            "--eval-games", "20", "--seed", "6", "--hidden", "16", "--backend", "numpy",
-            *extra,
-        ])
-        assert result.exit_code == 0, result.output
-        last = sorted((tmp_path / name / "master-checkpoints").glob("*-00000256g.npz"))
-        assert len(last) == 1
-        weights = load_weights(last[0])
-        assert weights.header["config"]["search_games"] == (2 if extra else 0)
-        return list(weights.arrays())
-
-    searched = run("a", "--search-games", "2", "--search-worlds", "2")
-    again = run("b", "--search-games", "2", "--search-worlds", "2")
-    plain = run("c")
-    assert all(np.array_equal(x, y) for x, y in zip(searched, again, strict=True))
-    assert not all(np.array_equal(x, y) for x, y in zip(searched, plain, strict=True))
+    search = ("--search-games", "2", "--search-worlds", "2")
+    searched = budget_run(tmp_path, "a", 6, 256, *search)
+    again = budget_run(tmp_path, "b", 6, 256, *search)
+    plain = budget_run(tmp_path, "c", 6, 256)
+    assert searched.header["config"]["search_games"] == 2
+    assert plain.header["config"]["search_games"] == 0
+    assert same_network(searched, again) and not same_network(searched, plain)
 
 
 def test_search_settings_are_checked(tmp_path: Path) -> None:

@@ -44,9 +44,9 @@ from ._search_kernel import (
     SEAT_CHEF,
     SEAT_COUNTER,
     Net,
+    _legal_rows,
     deal_world,
     play_candidates,
-    value_legal,
     value_legal_master,
 )
 
@@ -67,7 +67,7 @@ def search_every_action(
     s = splitmix(seed)
     if not deal_world(root, r, world, 0, mover, s, net):
         return 0
-    count = value_legal(world, 0, mover, net)
+    count = _legal_rows(world, 0, mover, net)
     if at + count > out_rows.shape[0]:
         return 0
     actions = net.legal[:count].copy()
@@ -99,7 +99,6 @@ def label_games(
     out_rows: Any,
     out_values: Any,
     out_decision: Any,
-    out_actions: Any,
     legal_room: Any,
     counter_room: Any,
 ) -> int:
@@ -113,7 +112,6 @@ def label_games(
     state = games.state[0]
     seats = np.zeros(n, np.int64)
     values = np.zeros((legal_room.shape[0], 2))
-    counts = np.zeros(out_actions.shape[0], np.int64)
     written = 0
     decisions = 0
     for g in range(num_games):
@@ -123,8 +121,9 @@ def label_games(
             seats[s] = HEURISTIC if seat_kind[g, s] == SEAT_COUNTER else CALLER
         games.rng[0] = game_stream(seed, g)
         deal(games, 0, 0, first_cooks[g])
-        while not play(games, 0, seats, legal_room, None, counter_room, True, out_actions,
-                       counts):
+        # no record is kept (``play`` writes none when told so; its out arrays go unused)
+        while not play(games, 0, seats, legal_room, None, counter_room, False, legal_room,
+                       legal_room):
             seat = state[TO_MOVE]
             count = list_legal(legal(games, 0), legal_room)
             if count == 1:
@@ -149,7 +148,6 @@ def label_games(
             else:
                 count = value_legal_master(games, 0, seat, net, values)
                 action = net.legal[best_row(values, count)]
-            out_actions[state[ACTIONS]] = action
             if step(games, 0, action):
                 break
     return written

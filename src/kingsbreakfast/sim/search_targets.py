@@ -21,7 +21,7 @@ from kingsbreakfast.bots.master import MasterWeights
 
 from . import _search_kernel as search_kernel
 from ._policy_kernel import HEURISTIC, rooms
-from ._rules_kernel import MAX_ACTIONS, new_games
+from ._rules_kernel import new_games
 from ._search_targets import SEAT_LEARNER, label_games
 from .warm import notice_first_compile
 
@@ -73,7 +73,7 @@ def label(
             games, new_games(1, n, False, 1), new_games(2, n, False, 1), np.uint64(seed),
             kinds, cooks, worlds, 0, epsilon,
             search_kernel.new_net(arrays, n, playout_opponent),
-            rows, values, decision, np.zeros(MAX_ACTIONS, np.int64), legal_room,
+            rows, values, decision, legal_room,
             counter_room,
         )
     return SearchTargets(rows[:written], values[:written], decision[:written])

@@ -29,7 +29,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2 as httpx  # the test extra's client (the same API as httpx)
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))

@@ -14,6 +14,19 @@ simulator, whose policies ``tests/sim/test_batch_greedy_is_the_bot.py`` and
 seeds taking turns, twenty seat rotations at a time; ``OUT.partial.json`` holds the
 figures so far, so a run stopped early still says what it played.
 
+The engine's games are slow (``expert`` searches in Python), so a pairing can be measured one
+seed per process, a core each, and the rows joined afterwards:
+
+    python benchmarks/strength.py --upper master --lower expert --seeds 4242 --games 2000 \
+        --out a.json &
+    python benchmarks/strength.py --upper master --lower expert --seeds 4243 --games 2000 \
+        --out b.json
+    python benchmarks/strength.py --combine a.json b.json --out master-expert-4p.json
+
+Each seed's games are the same whichever process plays them, so the joined row is the one a
+single run on both seeds writes, to the rounding of each seed's share (``seconds`` becomes
+the rows' sum).
+
 Seat rotation: each deck is dealt ``players`` times, the upper level in a different seat each
 time (the first cook is always seat 0, so it plays from every place in the turn order). A
 shared win (R12) counts 1/k; the Wilson interval treats a game's share as one trial, which a
@@ -171,6 +184,40 @@ def measure(upper: str, lower: str, n: int, seeds: list[int], games: int, out: P
     return row
 
 
+def combine(paths: list[Path], out: Path) -> dict[str, Any]:
+    """One row from rows of the same pairing measured on different seeds: the pooled share is
+    the games-weighted mean of the seeds' shares (each game one trial, as in ``measure``)."""
+    rows = [json.loads(path.read_text()) for path in paths]
+    keys = ("pairing", "upper", "lower", "players", "weights", "played_by")
+    for path, row in zip(paths, rows, strict=True):
+        if row.get("partial"):
+            raise SystemExit(f"{path}: a partial row (its run did not finish)")
+        if any(row.get(k) != rows[0].get(k) for k in keys):
+            raise SystemExit(f"{path}: another pairing than {paths[0]} ({row['pairing']})")
+    per_seed = [p for row in rows for p in row["per_seed"]]
+    seeds = [p["seed"] for p in per_seed]
+    if len(set(seeds)) != len(seeds):
+        raise SystemExit(f"a seed is measured twice: {sorted(seeds)}")
+    games = [int(p["games"]) for p in per_seed]
+    shares = [float(p["win_share"]) for p in per_seed]
+    total = sum(games)
+    mean = sum(s * g for s, g in zip(shares, games, strict=True)) / total
+    low, high = wilson(mean, total)
+    joined: dict[str, Any] = {k: rows[0][k] for k in ("pairing", "upper", "lower", "players",
+                                                      "parity") if k in rows[0]}
+    for k in ("weights", "played_by"):
+        if k in rows[0]:
+            joined[k] = rows[0][k]
+    joined.update({"games": total, "win_share": round(mean, 4),
+                   "wilson95": [round(low, 4), round(high, 4)], "per_seed": per_seed,
+                   "seeds_spread_chi2_p": spread_p(shares, games),
+                   "seconds": round(sum(float(row["seconds"]) for row in rows), 1),
+                   "combined_from": [path.name for path in paths]})
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(joined, indent=1) + "\n")
+    return joined
+
+
 def table_line(row: dict[str, Any]) -> str:
     """One Markdown table line: pairing, games, pooled share [Wilson], per-seed shares."""
     low, high = row["wilson95"]
@@ -190,8 +237,13 @@ def main() -> None:
     parser.add_argument("--weights", default="",
                         help="master weights files, comma-separated (default: the shipped); "
                         "with several, OUT gets each file's name as a suffix")
+    parser.add_argument("--combine", type=Path, nargs="+", metavar="ROW",
+                        help="join rows of one pairing measured on different seeds into OUT")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
+    if args.combine:
+        print(table_line(combine(args.combine, args.out)))
+        return
     seeds = [int(s) for s in args.seeds.split(",")]
     weights = [w for w in args.weights.split(",") if w] or [""]
     rows = []

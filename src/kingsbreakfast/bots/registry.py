@@ -16,6 +16,7 @@ from typing import Any, Final
 from kingsbreakfast.engine import KingsBreakfastError
 
 from .base import Bot
+from .exploiter import ExploiterBot
 from .greedy import GreedyBot
 from .heuristic import HeuristicBot
 from .ismcts import IsmctsBot
@@ -29,6 +30,7 @@ EXPERT_SIMULATIONS: Final = 1000
 hundred simulations (docs/analysis.md), so more would only make players wait."""
 
 _HEURISTIC_OPTIONS: Final[Mapping[str, type]] = {"leader_weight": float, "mistakes": float}
+_EXPLOITER_OPTIONS: Final[Mapping[str, type]] = {"leader_weight": float, "hoard_margin": float}
 _ISMCTS_OPTIONS: Final[Mapping[str, type]] = {
     "simulations": int,
     "seconds": float,
@@ -173,6 +175,10 @@ BOTS: Final[tuple[BotEntry, ...]] = (
     BotEntry(
         "heuristic", "Counts cards and keeps under the king.", HeuristicBot, _HEURISTIC_OPTIONS,
         batch_policy="heuristic",
+    ),
+    BotEntry(
+        "exploiter", "A probe of stronger bots: against the leader, hoarding dragons, exact "
+        "at the end.", ExploiterBot, _EXPLOITER_OPTIONS,
     ),
     BotEntry(
         "ismcts", "Searches many deals of the unseen cards.", _ismcts(None), _ISMCTS_OPTIONS,

@@ -66,6 +66,11 @@ def _bot_description(name: str, english: str) -> str:
             "Counts cards: it estimates how many of each dish the king will end with and "
             "plays for its expected final points, feeding the dragon what the leader "
             "collects. Instant, but it does not look ahead at what the others will do."),
+        "exploiter": lambda: _(
+            "A probe for testing stronger bots, not a level: it counts cards like hard, but "
+            "counts all of the leader's expected points against each action, keeps dragons on "
+            "the table until the last round, and plays its last move exactly when nothing "
+            "unseen can change the result."),
         "ismcts": lambda: _(
             "Searches: before each move it deals the unseen cards many times in ways that "
             "agree with what it has seen, tries the actions in a shared search tree and "

@@ -21,3 +21,12 @@ class Bot(Protocol):
     name: str
 
     def act(self, view: View, rng: random.Random) -> Action: ...
+
+
+def legal_choices(view: View) -> tuple[Action, ...]:
+    """The mover's legal actions, never none: asking a bot to move in a finished game is the
+    caller's mistake, and it is told so in the same words by every bot."""
+    legal = view.legal_actions()
+    if not legal:
+        raise ValueError("the game is over: there is no action to choose")
+    return legal

@@ -6,6 +6,7 @@ import random
 
 from kingsbreakfast.engine import NUM_DISHES, Action, View, score_hand
 
+from .base import legal_choices
 from .knowledge import count
 
 DESCRIPTION = (
@@ -25,9 +26,7 @@ class GreedyBot:
     description = DESCRIPTION
 
     def act(self, view: View, rng: random.Random) -> Action:
-        legal = view.legal_actions()
-        if not legal:
-            raise ValueError("the game is over: there is no action to choose")
+        legal = legal_choices(view)
         scored = immediate_scores(view)
         best = max(scored[a] for a in legal)
         choices = [a for a in legal if scored[a] == best]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from kingsbreakfast.engine import NUM_DISHES, Action, View
 
+from .base import legal_choices
 from .knowledge import count, future_king_gain, hand_value, leftover_chance
 
 DESCRIPTION = (
@@ -38,17 +40,22 @@ class HeuristicBot:
         self.mistakes = mistakes
 
     def act(self, view: View, rng: random.Random) -> Action:
-        legal = view.legal_actions()
-        if not legal:
-            raise ValueError("the game is over: there is no action to choose")
+        legal = legal_choices(view)
         if len(legal) == 1:
             return legal[0]
         if self.mistakes and rng.random() < self.mistakes:  # a difficulty level's slip
             return legal[rng.randrange(len(legal))]
-        values = evaluate(view, self.leader_weight)
-        best = max(values[a] for a in legal)
-        choices = [a for a in legal if values[a] >= best - 1e-9]
-        return choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
+        return best_valued(evaluate(view, self.leader_weight), legal, rng)
+
+
+def best_valued(
+    values: dict[Action, float], legal: Sequence[Action], rng: random.Random
+) -> Action:
+    """The action of the highest value, a tie broken at random (``rng`` is asked only when
+    there is one, so a bot's games stay the same whatever it ties)."""
+    best = max(values[a] for a in legal)
+    choices = [a for a in legal if values[a] >= best - 1e-9]
+    return choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
 
 
 def evaluate(view: View, leader_weight: float = LEADER_WEIGHT) -> dict[Action, float]:

@@ -33,6 +33,7 @@ from kingsbreakfast.engine import (
     score_hand,
 )
 
+from .base import legal_choices
 from .evaluation import expected_points, soft_wins
 from .heuristic import evaluate
 
@@ -150,9 +151,7 @@ class IsmctsBot:
         self.last_simulations = 0
 
     def act(self, view: View, rng: random.Random) -> Action:
-        legal = view.legal_actions()
-        if not legal:
-            raise ValueError("the game is over: there is no action to choose")
+        legal = legal_choices(view)
         if len(legal) == 1:
             self.last_simulations = 0
             return legal[0]

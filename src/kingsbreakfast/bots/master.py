@@ -28,6 +28,7 @@ import numpy as np
 from kingsbreakfast.engine import NUM_DISHES, Action, KingsBreakfastError, View
 
 from . import features
+from .base import legal_choices
 from .heuristic import evaluate
 
 FORMAT: Final = "kingsbreakfast-master"
@@ -217,9 +218,7 @@ class MasterBot:
         self.weights = _cached(weights)
 
     def act(self, view: View, rng: random.Random) -> Action:
-        legal = view.legal_actions()
-        if not legal:
-            raise ValueError("the game is over: there is no action to choose")
+        legal = legal_choices(view)
         if len(legal) == 1:
             return legal[0]
         valued = action_values(view, self.weights)

@@ -6,6 +6,8 @@ import random
 
 from kingsbreakfast.engine import Action, View
 
+from .base import legal_choices
+
 
 class RandomBot:
     """Picks uniformly among the legal actions; a baseline and a friendly first opponent."""
@@ -18,7 +20,5 @@ class RandomBot:
     )
 
     def act(self, view: View, rng: random.Random) -> Action:
-        legal = view.legal_actions()
-        if not legal:
-            raise ValueError("the game is over: there is no action to choose")
+        legal = legal_choices(view)
         return legal[rng.randrange(len(legal))]

@@ -21,6 +21,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from kingsbreakfast.bots.base import legal_choices
 from kingsbreakfast.bots.master import MasterBot, MasterWeights
 from kingsbreakfast.engine import DECK_SIZE, MUST_DRAW, NUM_DISHES, Action, View
 
@@ -158,9 +159,7 @@ class ChefBot:
 
     def choose(self, view: View, seed: int) -> Action:
         """The move for ``view``'s mover with the search seeded by ``seed`` (64 bits)."""
-        legal = view.legal_actions()
-        if not legal:
-            raise ValueError("the game is over: there is no action to choose")
+        legal = legal_choices(view)
         if len(legal) == 1:
             return legal[0]
         pick, _ = self._searcher(view).search(view, seed, self.budget)

@@ -203,7 +203,7 @@ BOTS: Final[tuple[BotEntry, ...]] = (
     BotEntry(
         "expert", f"Expert is the ismcts bot with {EXPERT_SIMULATIONS} simulations a move.",
         _ismcts(EXPERT_SIMULATIONS), _ISMCTS_OPTIONS, level=4, offered=True, thinks_long=True,
-        strength=Strength("hard", 0.3212, 0.2898, 0.3544, 800),
+        strength=Strength("hard", 0.3034, 0.2893, 0.3178, 4000),
     ),
     BotEntry(
         "master", "Master is a neural network trained on self-play (numpy needed).",

@@ -19,7 +19,7 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from kingsbreakfast.bots import make_bot  # noqa: E402
-from kingsbreakfast.engine import State, sample_world  # noqa: E402
+from kingsbreakfast.engine import State, View, sample_world  # noqa: E402
 from kingsbreakfast.sim.chef import ChefBot  # noqa: E402
 
 SMALL = {"candidates": 3, "worlds": 4}
@@ -44,20 +44,30 @@ def public(view) -> dict:
     return out
 
 
+def twin_views(seed: int, players: int, moves: int, world_seed: int) -> tuple[View, View] | None:
+    """The mover's view some way into a game of hard bots, and the same seat's view of
+    another deal of everything it cannot see (hidden cards and deck redealt); None where the
+    game is over or the mover has no choice. The two views show the same public facts."""
+    state = position(seed, players, moves)
+    if state.is_over or len(state.legal_actions()) < 2:
+        return None
+    seat = state.to_move
+    view = state.view(seat)
+    other_view = sample_world(view, random.Random(world_seed)).view(seat)
+    assert public(other_view) == public(view)
+    return view, other_view
+
+
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), players=st.integers(3, 5), moves=st.integers(0, 60),
        world_seed=st.integers(0, 2**32), search_seed=st.integers(1, 2**63))
 def test_the_move_and_values_depend_only_on_the_view(
     seed: int, players: int, moves: int, world_seed: int, search_seed: int
 ) -> None:
-    state = position(seed, players, moves)
-    if state.is_over or len(state.legal_actions()) < 2:
+    twins = twin_views(seed, players, moves, world_seed)
+    if twins is None:
         return
-    seat = state.to_move
-    view = state.view(seat)
-    other = sample_world(view, random.Random(world_seed))  # hidden cards and deck redealt
-    other_view = other.view(seat)
-    assert public(other_view) == public(view)
+    view, other_view = twins
     bot = ChefBot(**SMALL)
     assert bot.choose(view, search_seed) == bot.choose(other_view, search_seed)
     assert bot.values(view, search_seed) == bot.values(other_view, search_seed)

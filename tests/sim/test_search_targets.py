@@ -7,8 +7,6 @@ see, so two states the mover sees alike must give the very same rows and targets
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 np = pytest.importorskip("numpy")
@@ -19,13 +17,13 @@ from hypothesis import strategies as st  # noqa: E402
 
 from kingsbreakfast.bots import features  # noqa: E402
 from kingsbreakfast.bots.master import MasterBot, view_rows  # noqa: E402
-from kingsbreakfast.engine import View, sample_world  # noqa: E402
+from kingsbreakfast.engine import View  # noqa: E402
 from kingsbreakfast.sim import _search_kernel as kernel  # noqa: E402
 from kingsbreakfast.sim._rules_kernel import new_games  # noqa: E402
 from kingsbreakfast.sim._search_targets import search_every_action  # noqa: E402
 from kingsbreakfast.sim.chef import ChefBot, view_row  # noqa: E402
 from kingsbreakfast.sim.search_targets import label  # noqa: E402
-from sim.test_chef import position, public  # noqa: E402
+from sim.test_chef import position, twin_views  # noqa: E402
 
 WORLDS = 4
 
@@ -82,13 +80,10 @@ def test_play_outs_against_the_card_counter_value_the_same_rows_differently() ->
 def test_the_rows_and_targets_depend_only_on_the_view(
     seed: int, players: int, moves: int, world_seed: int, search_seed: int, playout: int
 ) -> None:
-    state = position(seed, players, moves)
-    if state.is_over or len(state.legal_actions()) < 2:
+    twins = twin_views(seed, players, moves, world_seed)
+    if twins is None:
         return
-    seat = state.to_move
-    view = state.view(seat)
-    other_view = sample_world(view, random.Random(world_seed)).view(seat)
-    assert public(other_view) == public(view)
+    view, other_view = twins
     rows, values = every_action(view, search_seed, playout)
     other_rows, other_values = every_action(other_view, search_seed, playout)
     assert np.array_equal(rows, other_rows) and np.array_equal(values, other_values)

@@ -52,8 +52,8 @@ def label(
 ) -> SearchTargets:
     """``games`` games of ``n`` players from ``seed``: in each, one seat (drawn from the seed)
     searches every action in ``worlds`` worlds with ``weights`` (a network, or its layers
-    w1, b1, w2, b2, w3, b3) and plays the best (any
-    legal action with chance ``epsilon``); the other seats are ``opponent`` (the card
+    w1, b1, w2, b2, w3, b3) and plays the best (any legal action with chance ``epsilon``);
+    the other seats are ``opponent`` (the card
     counter or the master network). In the search's play-outs the other cooks answer as
     ``playout_opponent`` would (the chef's search assumes the master network)."""
     if games < 1 or worlds < 1 or not 0.0 <= epsilon <= 1.0:

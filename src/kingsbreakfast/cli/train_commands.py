@@ -45,6 +45,10 @@ def train(
                                               "targets (expert iteration; 0: none).")] = 0,
     search_worlds: Annotated[int, typer.Option(help="Worlds the search deals for each of "
                                                "those decisions.")] = 16,
+    td_lambda: Annotated[float, typer.Option(help="How far the targets look ahead: 1 is "
+                                             "how the game ended (Monte-Carlo); below 1 "
+                                             "they mix in the network's values of the "
+                                             "seat's later choices (lambda-returns).")] = 1.0,
     init: Annotated[Path | None, typer.Option(help="Start from these weights (a checkpoint) "
                                               "instead of at random; a network with fewer "
                                               "hidden units is widened to --hidden.")] = None,
@@ -74,12 +78,15 @@ def train(
         raise fail(_("minutes and eval-every must be positive, eval-games at least 2, "
                      "hidden, steps-per-batch and search-worlds at least 1, games, "
                      "eval-every-games and search-games not negative"))
+    if not 0 <= td_lambda <= 1:
+        raise fail(_("--td-lambda must be from 0 to 1, not {value}").format(value=td_lambda))
     config = TrainConfig(seed=seed, minutes=minutes, hidden=hidden, eval_games=eval_games,
                          eval_every=eval_every, eval_every_games=eval_every_games,
                          steps_per_batch=steps_per_batch, max_games=games, commit=_commit(),
                          backend=backend, epsilon=epsilon, learning_rate=learning_rate,
                          self_play_share=self_play_share, init=str(init or ""),
-                         search_games=search_games, search_worlds=search_worlds)
+                         search_games=search_games, search_worlds=search_worlds,
+                         td_lambda=td_lambda)
     with Progress(TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn(),
                   TextColumn("{task.fields[status]}")) as bar:
         task = bar.add_task("training", total=1.0, status="")

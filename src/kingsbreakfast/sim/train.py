@@ -83,6 +83,11 @@ class TrainConfig:
     values as its targets, beside the Monte-Carlo rows (expert iteration, docs/analysis.md).
     0: Monte-Carlo targets only."""
     search_worlds: int = 16
+    td_lambda: float = 1.0
+    """How far each row's targets look ahead: 1 is how the game ended (Monte-Carlo, as the
+    shipped weights were trained); below 1 each target mixes in the network's own values of
+    the seat's later choices in that game (λ-returns, :func:`lambda_targets`), which carry
+    less of the deal's and the other seats' noise and more of the network's bias."""
     init: str = ""
     """A weights file to start from (a checkpoint of an earlier run), or empty: random. A
     file with fewer hidden units than ``hidden`` is widened first (:func:`widen`): the new
@@ -228,6 +233,9 @@ def train(
             [out["share"][out["game"], out["seat"]],
              out["points"][out["game"], out["seat"]] / POINTS_SCALE], axis=1
         )
+        if config.td_lambda < 1.0:
+            targets = lambda_targets(out["rows"], out["game"], out["seat"], targets,
+                                     _values(layers, out["rows"]), config.td_lambda)
         batches = [(out["rows"], targets)]
         if config.search_games > 0:
             labels = search_targets.label(
@@ -257,6 +265,37 @@ def train(
             progress(_done(config, time.monotonic() - start, result.games),
                      f"{result.games} games, loss {loss_sum / config.steps_per_batch:.4f}")
     return result
+
+
+def lambda_targets(
+    rows: np.ndarray[Any, Any],
+    game: np.ndarray[Any, Any],
+    seat: np.ndarray[Any, Any],
+    outcome: np.ndarray[Any, Any],
+    values: np.ndarray[Any, Any],
+    lam: float,
+) -> np.ndarray[Any, Any]:
+    """λ-returns of one batch's rows: for the last choice a seat made in a game, how the
+    game ended for it (``outcome``); for every earlier one, ``(1 - lam)`` times the
+    network's value of the seat's next choice (``values``: the row it chose then, as the
+    network now sees it) plus ``lam`` times that next choice's own target. The rows of one
+    game and seat are in the order they were played, as the kernel writes them."""
+    targets = np.array(outcome, dtype=np.float64, copy=True)
+    later: dict[tuple[int, int], int] = {}  # (game, seat) -> the row after, going back
+    for i in range(len(rows) - 1, -1, -1):
+        key = (int(game[i]), int(seat[i]))
+        after = later.get(key)
+        if after is not None:
+            targets[i] = (1.0 - lam) * values[after] + lam * targets[after]
+        later[key] = i
+    return targets
+
+
+def _values(layers: list[np.ndarray[Any, Any]], rows: np.ndarray[Any, Any]) -> Any:
+    """The network's (win share, points / 50) for each row (the bot's arithmetic)."""
+    w1, b1, w2, b2, w3, b3 = layers
+    hidden = np.maximum(np.maximum(rows @ w1 + b1, 0.0) @ w2 + b2, 0.0)
+    return hidden @ w3 + b3
 
 
 def widen(

@@ -202,3 +202,45 @@ def test_search_settings_are_checked(tmp_path: Path) -> None:
                                       "--search-worlds", "0", "--backend", "numpy"])
     assert result.exit_code == 2 and "search-worlds" in result.output
     assert not (tmp_path / "m.npz").exists()
+
+
+def test_lambda_targets_mix_the_next_choice_value_with_its_own_target() -> None:
+    """Rows of two games with their seats interleaved, as the kernel writes them: each
+    seat's last choice keeps the game's outcome; an earlier one takes (1 - λ) of the value
+    of the same seat's next choice in the same game and λ of that choice's target."""
+    from kingsbreakfast.sim.train import lambda_targets
+
+    game = np.array([0, 0, 0, 0, 1, 1])
+    seat = np.array([2, 1, 2, 2, 2, 2])
+    outcome = np.array([[1.0, 0.8]] * 4 + [[0.0, 0.2]] * 2)
+    values = np.array([[0.9, 0.5], [0.7, 0.6], [0.4, 0.3], [0.6, 0.7], [0.1, 0.1],
+                       [0.3, 0.4]])
+    rows = np.zeros((6, 3))
+    mixed = lambda_targets(rows, game, seat, outcome, values, 0.5)
+    last = outcome[3]
+    third = 0.5 * values[3] + 0.5 * last  # seat 2's middle choice in game 0
+    assert np.allclose(mixed[3], last) and np.allclose(mixed[1], outcome[1])
+    assert np.allclose(mixed[2], third)
+    assert np.allclose(mixed[0], 0.5 * values[2] + 0.5 * third)
+    # game 1's seat 2 is another game: its first choice looks only at game 1's next one
+    assert np.allclose(mixed[4], 0.5 * values[5] + 0.5 * outcome[5])
+    assert np.allclose(lambda_targets(rows, game, seat, outcome, values, 1.0), outcome)
+    assert np.allclose(lambda_targets(rows, game, seat, outcome, values, 0.0)[[0, 2, 4]],
+                       values[[2, 3, 5]])
+
+
+def test_lambda_targets_change_what_is_learned_and_keep_it_repeatable(tmp_path: Path) -> None:
+    td = budget_run(tmp_path, "a", 6, 256, "--td-lambda", "0.5")
+    again = budget_run(tmp_path, "b", 6, 256, "--td-lambda", "0.5")
+    plain = budget_run(tmp_path, "c", 6, 256)
+    assert td.header["config"]["td_lambda"] == 0.5
+    assert plain.header["config"]["td_lambda"] == 1.0
+    assert same_network(td, again) and not same_network(td, plain)
+
+
+def test_a_lambda_outside_zero_to_one_is_refused(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["train", "--output", str(tmp_path / "m.npz"),
+                                      "--td-lambda", "1.5", "--backend", "numpy"])
+    assert result.exit_code == 2 and "--td-lambda" in result.output
+    assert "1.5" in result.output
+    assert not (tmp_path / "m.npz").exists()

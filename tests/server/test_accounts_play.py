@@ -132,6 +132,60 @@ def test_a_guest_seat_lives_in_an_http_only_cookie(client: TestClient) -> None:
     assert guest.post(f"/api/tables/{table_id}/start").status_code == 200
 
 
+def test_a_guest_seat_cookie_goes_only_to_its_own_table(client: TestClient) -> None:
+    """The seat cookie is scoped to the table's calls and socket: a browser (here httpx's
+    cookie jar, which keeps paths as a browser does) sends it nowhere else, so a guest's
+    requests do not carry a cookie for every table ever played; leaving clears it."""
+    client.cookies.clear()
+    first = client.post("/api/tables", json={**TABLE, "name": "Gus"})
+    second = client.post("/api/tables", json={**TABLE, "name": "Gus"})
+    ids = [reply.json()["table"]["id"] for reply in (first, second)]
+    seat_cookies = [v for k, v in first.headers.multi_items()
+                    if k == "set-cookie" and v.startswith(f"kb_seat_{ids[0]}=")]
+    paths = sorted(part.strip() for v in seat_cookies for part in v.split(";")
+                   if part.strip().lower().startswith("path="))
+    assert paths == [f"Path=/api/tables/{ids[0]}", f"Path=/ws/tables/{ids[0]}"]
+
+    def sent(path: str) -> str:
+        return client.get(path).request.headers.get("cookie", "")
+
+    assert "kb_seat_" not in sent("/api/tables")
+    assert f"kb_seat_{ids[0]}=" in sent(f"/api/tables/{ids[0]}")
+    assert "kb_seat_" + ids[1] not in sent(f"/api/tables/{ids[0]}")
+    client.get("/api/account")  # the CSRF cookie, for calls a cookie authenticates
+    csrf = {"x-csrf-token": client.cookies["kb_csrf"]}
+    assert client.post(f"/api/tables/{ids[1]}/start", headers=csrf).status_code == 200
+    left = client.post(f"/api/tables/{ids[1]}/leave", headers=csrf)
+    assert left.status_code == 204
+    assert f"kb_seat_{ids[1]}=" not in sent(f"/api/tables/{ids[1]}")
+    assert f"kb_seat_{ids[0]}=" in sent(f"/api/tables/{ids[0]}")
+    client.cookies.clear()
+
+
+def test_a_play_now_seat_cookie_also_finds_the_wait_and_expires_after_it(
+    client: TestClient,
+) -> None:
+    from kingsbreakfast.server.matching import WAIT
+
+    client.cookies.clear()
+    client.get("/api/account")
+    csrf = {"x-csrf-token": client.cookies["kb_csrf"]}
+    wish = {"name": "Cy", "seats": 3, "speed": "turn"}
+    first = client.post("/api/play-now", json=wish, headers=csrf)
+    assert first.status_code == 201
+    table_id = first.json()["table"]
+    cookies = [v for k, v in first.headers.multi_items()
+               if k == "set-cookie" and v.startswith(f"kb_seat_{table_id}=")]
+    waiting = [v for v in cookies if "Path=/api/play-now;" in v + ";"]
+    assert len(cookies) == 3 and len(waiting) == 1
+    assert f"Max-Age={int(WAIT) + 60}" in waiting[0]
+    again = client.post("/api/play-now", json=wish, headers=csrf)
+    assert (again.status_code, again.json()["table"], again.json()["seat"]) == (
+        201, table_id, first.json()["seat"])  # the same seat, not a second one
+    assert "kb_seat_" not in client.get("/api/tables").request.headers.get("cookie", "")
+    client.cookies.clear()
+
+
 def test_a_rated_game_moves_both_ratings_and_fills_the_profiles(client: TestClient) -> None:
     ann, bob, table_id = rated_game(client)
     profiles = {name: Player(client).get(f"/api/players/{name}").json() for name in ("Ann", "bob")}

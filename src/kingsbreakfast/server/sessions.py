@@ -79,18 +79,53 @@ def _secure(connection: HTTPConnection) -> bool:
 
 def set_cookie(
     response: Response, connection: HTTPConnection, name: str, value: str, max_age: int,
-    *, http_only: bool = True,
+    *, http_only: bool = True, path: str = "/",
 ) -> None:
     response.set_cookie(
-        name, value, max_age=max_age, path="/", httponly=http_only, samesite="lax",
+        name, value, max_age=max_age, path=path, httponly=http_only, samesite="lax",
         secure=_secure(connection),
     )
 
 
-def clear_cookie(response: Response, connection: HTTPConnection, name: str) -> None:
+def clear_cookie(
+    response: Response, connection: HTTPConnection, name: str, path: str = "/"
+) -> None:
     response.delete_cookie(
-        name, path="/", httponly=True, samesite="lax", secure=_secure(connection)
+        name, path=path, httponly=True, samesite="lax", secure=_secure(connection)
     )
+
+
+PLAY_NOW_PATH: Final = "/api/play-now"
+"""Where a seat cookie also goes while its play-now table waits for strangers: asking again
+must find the seat this browser already waits in."""
+
+
+def seat_paths(table_id: str) -> tuple[str, str]:
+    """Where a guest's seat cookie for a table goes: that table's calls and its socket, and
+    nowhere else. A guest who has played a hundred tables sends each seat cookie only to
+    its own table, not all hundred with every request (which would also run into the
+    browser's cookie limit per site and the proxy's header limit)."""
+    return f"/api/tables/{table_id}", f"/ws/tables/{table_id}"
+
+
+def set_seat_cookie(
+    response: Response, connection: HTTPConnection, table_id: str, token: str,
+    waiting: float | None = None,
+) -> None:
+    """The seat's cookies; with ``waiting`` (the seconds a play-now table waits for
+    strangers) one for play now too, which expires soon after the wait is over."""
+    for path in seat_paths(table_id):
+        set_cookie(response, connection, seat_cookie_name(table_id), token,
+                   SEAT_COOKIE_SECONDS, path=path)
+    if waiting is not None:
+        set_cookie(response, connection, seat_cookie_name(table_id), token,
+                   int(waiting) + 60, path=PLAY_NOW_PATH)
+
+
+def clear_seat_cookie(response: Response, connection: HTTPConnection, table_id: str) -> None:
+    """Every cookie of the seat, and one a browser may hold for the whole site."""
+    for path in (*seat_paths(table_id), PLAY_NOW_PATH, "/"):
+        clear_cookie(response, connection, seat_cookie_name(table_id), path)
 
 
 def csrf_value(request: Request) -> tuple[str, bool]:

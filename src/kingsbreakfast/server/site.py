@@ -31,13 +31,11 @@ from .master import Master
 from .ratings import Ratings, ordinal
 from .rematch import Rematches
 from .sessions import (
-    SEAT_COOKIE_SECONDS,
     check_csrf,
-    clear_cookie,
+    clear_seat_cookie,
     same_origin,
     seat_cookie,
-    seat_cookie_name,
-    set_cookie,
+    set_seat_cookie,
 )
 from .store import StorageError
 from .tables import Table
@@ -113,16 +111,16 @@ class Site:
 
     async def seated(
         self, request: Request, response: Response, table_id: str, seat: int, token: str,
-        plan: SeatPlan,
+        plan: SeatPlan, waiting: float | None = None,
     ) -> None:
-        """The seat is the account's (from any device), or the guest's by an HttpOnly cookie."""
+        """The seat is the account's (from any device), or the guest's by an HttpOnly cookie
+        (``waiting``: at a play-now table, see :func:`.sessions.set_seat_cookie`)."""
         if plan.account is not None:
             await self.accounts.call(
                 self.accounts.store.own_seat, table_id, seat, plan.account.id
             )
         else:
-            set_cookie(response, request, seat_cookie_name(table_id), token,
-                       SEAT_COOKIE_SECONDS)
+            set_seat_cookie(response, request, table_id, token, waiting)
 
     async def seat_token(self, request: Request, table: Table, header: str | None) -> str:
         """The seat credential of a call: the header's token, else (CSRF-checked) the
@@ -183,4 +181,4 @@ class Site:
 
     async def left(self, request: Request, response: Response, table_id: str, seat: int) -> None:
         await self.accounts.call(self.accounts.store.disown_seat, table_id, seat)
-        clear_cookie(response, request, seat_cookie_name(table_id))
+        clear_seat_cookie(response, request, table_id)

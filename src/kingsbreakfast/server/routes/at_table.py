@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, JsonValue
 from ..actor import TableActor
 from ..lobby import LobbyError
 from ..master import Master
-from ..sessions import SEAT_COOKIE_SECONDS, seat_cookie_name, set_cookie
+from ..sessions import set_seat_cookie
 from .accounts import answer
 from .deps import MasterDep, SiteDep
 
@@ -67,8 +67,7 @@ async def rematch(
         accounts = site.accounts
         owners = await accounts.call(accounts.store.seat_owners, again.table)
         if seat not in owners:
-            set_cookie(response, request, seat_cookie_name(again.table), again.token,
-                       SEAT_COOKIE_SECONDS)
+            set_seat_cookie(response, request, again.table, again.token)
     return response
 
 

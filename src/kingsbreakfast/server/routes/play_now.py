@@ -184,7 +184,7 @@ async def play_now(
                 clock_seconds=SPEEDS[body.speed], public=False, table_id=plan_.table_id,
                 token=plan_.token,
             )
-            await site.seated(request, response, table.id, seat, token, plan_)
+            await site.seated(request, response, table.id, seat, token, plan_, WAIT)
             group = maker.pool.open(table.id, body.seats, body.speed)
             group.members.append(Member(seat, token, name, account.id if account else None,
                                         rating, avoids))
@@ -194,7 +194,7 @@ async def play_now(
         actor = await master.held(group.table)
         joining = await site.joining(request, actor.table)
         seat, token = await master.join(group.table, name, joining.token, None)
-        await site.seated(request, response, group.table, seat, token, joining)
+        await site.seated(request, response, group.table, seat, token, joining, WAIT)
         group.members.append(Member(seat, token, name, account.id if account else None,
                                     rating, avoids))
         answer = _waiting(group, seat)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -188,13 +189,21 @@ def test_widening_keeps_the_network_and_training_starts_from_it(tmp_path: Path) 
 def test_search_targets_join_the_training_and_keep_it_repeatable(tmp_path: Path) -> None:
     """Expert iteration (``--search-games``): the search's rows change what is learned, and
     the run is still a function of its seed and budget."""
-    search = ("--search-games", "2", "--search-worlds", "2")
-    searched = budget_run(tmp_path, "a", 6, 256, *search)
-    again = budget_run(tmp_path, "b", 6, 256, *search)
+    changes_and_repeats(tmp_path, {"search_games": (2, 0)},
+                        "--search-games", "2", "--search-worlds", "2")
+
+
+def changes_and_repeats(tmp_path: Path, recorded: dict[str, tuple[Any, Any]],
+                        *option: str) -> None:
+    """Two small runs with ``option`` give the same network, and it is not the network of
+    the same run without it; ``recorded``: header fields, (with the option, without)."""
+    changed = budget_run(tmp_path, "a", 6, 256, *option)
+    again = budget_run(tmp_path, "b", 6, 256, *option)
     plain = budget_run(tmp_path, "c", 6, 256)
-    assert searched.header["config"]["search_games"] == 2
-    assert plain.header["config"]["search_games"] == 0
-    assert same_network(searched, again) and not same_network(searched, plain)
+    for key, (with_it, without) in recorded.items():
+        assert changed.header["config"][key] == with_it
+        assert plain.header["config"][key] == without
+    assert same_network(changed, again) and not same_network(changed, plain)
 
 
 def test_search_settings_are_checked(tmp_path: Path) -> None:
@@ -230,12 +239,7 @@ def test_lambda_targets_mix_the_next_choice_value_with_its_own_target() -> None:
 
 
 def test_lambda_targets_change_what_is_learned_and_keep_it_repeatable(tmp_path: Path) -> None:
-    td = budget_run(tmp_path, "a", 6, 256, "--td-lambda", "0.5")
-    again = budget_run(tmp_path, "b", 6, 256, "--td-lambda", "0.5")
-    plain = budget_run(tmp_path, "c", 6, 256)
-    assert td.header["config"]["td_lambda"] == 0.5
-    assert plain.header["config"]["td_lambda"] == 1.0
-    assert same_network(td, again) and not same_network(td, plain)
+    changes_and_repeats(tmp_path, {"td_lambda": (0.5, 1.0)}, "--td-lambda", "0.5")
 
 
 def test_a_lambda_outside_zero_to_one_is_refused(tmp_path: Path) -> None:

@@ -248,3 +248,19 @@ def test_a_lambda_outside_zero_to_one_is_refused(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "--td-lambda" in result.output
     assert "1.5" in result.output
     assert not (tmp_path / "m.npz").exists()
+
+
+def test_curves_go_end_to_end_or_side_by_side(tmp_path: Path) -> None:
+    from kingsbreakfast.sim.train import curve_points
+
+    paths = []
+    for name, shares in (("a", (0.25, 0.30)), ("b", (0.30, 0.40))):
+        path = tmp_path / f"{name}.curve.json"
+        path.write_text(json.dumps([{"seconds": 0, "games": g, "win_share": w,
+                                     "half_width": 0.02}
+                                    for g, w in zip((0, 100), shares, strict=True)]))
+        paths.append(path)
+    chained = curve_points(paths)
+    assert [games for games, _, _ in chained] == [[0, 100], [100, 200]]
+    assert chained[1][1] == [30.0, 40.0] and chained[1][2] == [2.0, 2.0]
+    assert [games for games, _, _ in curve_points(paths, end_to_end=False)] == [[0, 100]] * 2

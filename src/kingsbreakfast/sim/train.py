@@ -355,12 +355,30 @@ def _write_curve(output: Path, result: TrainResult) -> None:
     output.with_suffix(".curve.json").write_text(json.dumps(data, indent=1) + "\n")
 
 
+def curve_points(
+    paths: list[Path], end_to_end: bool = True
+) -> list[tuple[list[int], list[float], list[float]]]:
+    """Each run's (games, win share %, 95% half-width %): with ``end_to_end`` each run's
+    games counted on from where the run before stopped, else each from 0."""
+    runs = []
+    offset = 0
+    for path in paths:
+        data = json.loads(path.read_text())
+        games = [offset + p["games"] for p in data]
+        runs.append((games, [100 * p["win_share"] for p in data],
+                     [100 * p["half_width"] for p in data]))
+        offset = games[-1] if end_to_end else 0
+    return runs
+
+
 def plot_curve(curve_json: Path | list[Path], png: Path, labels: list[str] | None = None,
-               marks: dict[str, float] | None = None) -> None:
+               marks: dict[str, float] | None = None, end_to_end: bool = True) -> None:
     """The learning curve: win share against three ``hard`` over training games. Several
     runs (each starting from the one before, as the shipped weights were made) are drawn end
-    to end, each run's games counted on from where the one before stopped; ``marks`` draws a
-    level line for each named figure (a share, 0-1)."""
+    to end, each run's games counted on from where the one before stopped; with
+    ``end_to_end`` False they are drawn side by side, each from 0 (runs that start from the
+    same file, to compare settings); ``marks`` draws a level line for each named figure (a
+    share, 0-1)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -370,18 +388,13 @@ def plot_curve(curve_json: Path | list[Path], png: Path, labels: list[str] | Non
     names = labels or (["master (greedy)"] if len(paths) == 1
                        else [f"run {i + 1}" for i in range(len(paths))])
     fig, ax = plt.subplots(figsize=(7, 4))
-    offset = 0
-    for path, name in zip(paths, names, strict=True):
-        data = json.loads(path.read_text())
-        games = [offset + p["games"] for p in data]
-        share = [100 * p["win_share"] for p in data]
-        half = [100 * p["half_width"] for p in data]
+    for (games, share, half), name in zip(curve_points(paths, end_to_end), names, strict=True):
         ax.errorbar(games, share, yerr=half, marker="o", capsize=3, label=name)
-        offset = games[-1]
     ax.axhline(25.0, color="grey", linestyle="--", label="parity (25%)")
     for (name, level), style in zip((marks or {}).items(), (":", "-.", "--"), strict=False):
         ax.axhline(100 * level, color="tab:grey", linestyle=style, label=name)
-    ax.set_xlabel("self-play games" if len(paths) == 1 else "self-play games, runs in turn")
+    ax.set_xlabel("self-play games" if len(paths) == 1 or not end_to_end
+                  else "self-play games, runs in turn")
     ax.set_ylabel("win share vs 3 x hard (%)")
     ax.set_title("Master bot learning curve (4 players)")
     ax.legend(fontsize="small")

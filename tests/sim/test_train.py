@@ -224,8 +224,7 @@ def test_lambda_targets_mix_the_next_choice_value_with_its_own_target() -> None:
     outcome = np.array([[1.0, 0.8]] * 4 + [[0.0, 0.2]] * 2)
     values = np.array([[0.9, 0.5], [0.7, 0.6], [0.4, 0.3], [0.6, 0.7], [0.1, 0.1],
                        [0.3, 0.4]])
-    rows = np.zeros((6, 3))
-    mixed = lambda_targets(rows, game, seat, outcome, values, 0.5)
+    mixed = lambda_targets(game, seat, outcome, values, 0.5)
     last = outcome[3]
     third = 0.5 * values[3] + 0.5 * last  # seat 2's middle choice in game 0
     assert np.allclose(mixed[3], last) and np.allclose(mixed[1], outcome[1])
@@ -233,8 +232,8 @@ def test_lambda_targets_mix_the_next_choice_value_with_its_own_target() -> None:
     assert np.allclose(mixed[0], 0.5 * values[2] + 0.5 * third)
     # game 1's seat 2 is another game: its first choice looks only at game 1's next one
     assert np.allclose(mixed[4], 0.5 * values[5] + 0.5 * outcome[5])
-    assert np.allclose(lambda_targets(rows, game, seat, outcome, values, 1.0), outcome)
-    assert np.allclose(lambda_targets(rows, game, seat, outcome, values, 0.0)[[0, 2, 4]],
+    assert np.allclose(lambda_targets(game, seat, outcome, values, 1.0), outcome)
+    assert np.allclose(lambda_targets(game, seat, outcome, values, 0.0)[[0, 2, 4]],
                        values[[2, 3, 5]])
 
 

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from kingsbreakfast.bots import features
-from kingsbreakfast.bots.master import POINTS_SCALE, load_weights, save_weights
+from kingsbreakfast.bots.master import POINTS_SCALE, MasterWeights, load_weights, save_weights
 from kingsbreakfast.engine import DEFAULT_RULES, MUST_DRAW, Rules
 
 from . import _master_kernel as kernel
@@ -234,8 +234,10 @@ def train(
              out["points"][out["game"], out["seat"]] / POINTS_SCALE], axis=1
         )
         if config.td_lambda < 1.0:
-            targets = lambda_targets(out["rows"], out["game"], out["seat"], targets,
-                                     _values(layers, out["rows"]), config.td_lambda)
+            w1, b1, w2, b2, w3, b3 = layers
+            values = MasterWeights(w1, b1, w2, b2, w3, b3, {}).values(out["rows"])
+            targets = lambda_targets(out["game"], out["seat"], targets, values,
+                                     config.td_lambda)
         batches = [(out["rows"], targets)]
         if config.search_games > 0:
             labels = search_targets.label(
@@ -268,7 +270,6 @@ def train(
 
 
 def lambda_targets(
-    rows: np.ndarray[Any, Any],
     game: np.ndarray[Any, Any],
     seat: np.ndarray[Any, Any],
     outcome: np.ndarray[Any, Any],
@@ -282,20 +283,13 @@ def lambda_targets(
     game and seat are in the order they were played, as the kernel writes them."""
     targets = np.array(outcome, dtype=np.float64, copy=True)
     later: dict[tuple[int, int], int] = {}  # (game, seat) -> the row after, going back
-    for i in range(len(rows) - 1, -1, -1):
+    for i in range(len(game) - 1, -1, -1):
         key = (int(game[i]), int(seat[i]))
         after = later.get(key)
         if after is not None:
             targets[i] = (1.0 - lam) * values[after] + lam * targets[after]
         later[key] = i
     return targets
-
-
-def _values(layers: list[np.ndarray[Any, Any]], rows: np.ndarray[Any, Any]) -> Any:
-    """The network's (win share, points / 50) for each row (the bot's arithmetic)."""
-    w1, b1, w2, b2, w3, b3 = layers
-    hidden = np.maximum(np.maximum(rows @ w1 + b1, 0.0) @ w2 + b2, 0.0)
-    return hidden @ w3 + b3
 
 
 def widen(

@@ -35,11 +35,11 @@ STAGES: Final = ((0, 0), (1, 1), (2, 3), (4, 6), (7, 99))
 """Stages as inclusive ranges of rounds still to come after the one under way."""
 
 POINTS_LINES: Final[tuple[tuple[float, float], ...]] = (
-    (-1.0595, 0.9935), (-1.7117, 1.029), (-1.2292, 1.0082), (1.9302, 0.9347), (1.7848, 0.9823),
+    (-1.7899, 1.0252), (-1.7166, 1.0316), (-1.7514, 1.0065), (-2.3277, 0.9841), (2.3865, 0.9435),
 )
 """(a, b) of ``a + b * points`` per stage."""
 WIN_CURVES: Final[tuple[tuple[float, float], ...]] = (
-    (0.1225, 1.5347), (0.7998, 1.3714), (-0.1558, 0.6627), (-0.2571, 0.7759), (-0.2387, 0.9621),
+    (-0.3304, 0.7807), (0.3035, 0.881), (0.1169, 1.1609), (-0.3943, 0.9167), (-0.7584, 0.4973),
 )
 """(c, d) of the logistic curve per stage."""
 WIN_CLIP: Final = 1e-3

@@ -14,8 +14,9 @@ what the hint should have said.
 For every chosen action the script keeps, side by side in the same loop (so the load of a
 shared machine hits both alike), the numbers of the hint *before* (the network's raw
 estimate, clipped, as the hint showed it) and *after* (:func:`kingsbreakfast.bots.hint.
-rank_actions`: exact where the outcome is settled, calibrated elsewhere). It prints the mean
-absolute error of the points, the win chance's calibration table (predicted against
+rank_actions`: exact where the outcome is settled, played out in the game's last turns,
+calibrated elsewhere). It prints the mean absolute error of the points (all rows, and the
+exact, played-out and other rows apart), the win chance's calibration table (predicted against
 observed, by bins of the prediction) and the Brier score, and writes every sample to
 ``benchmarks/results/hint-calibration-<seeds>.json``.
 
@@ -44,6 +45,7 @@ import numpy as np
 
 from kingsbreakfast.bots.calibration import STAGES, stage_of
 from kingsbreakfast.bots.hint import rank_actions
+from kingsbreakfast.bots.last_turns import is_played_out
 from kingsbreakfast.bots.master import MasterBot, action_values
 from kingsbreakfast.engine import Action, State, View, sample_world
 
@@ -96,7 +98,7 @@ def after(view: View, action: Action) -> dict[str, Any]:
     """The hint as it is now, for ``action``."""
     row = next(e for e in rank_actions(view) if e.action == action)
     return {"points": row.expected_points, "win": row.win_chance, "exact": row.exact,
-            "result": row.result, "stage": stage_of(view)}
+            "result": row.result, "stage": stage_of(view), "played_out": is_played_out(view)}
 
 
 def sample(
@@ -174,7 +176,8 @@ def summary(samples: list[dict[str, Any]]) -> dict[str, Any]:
         return round(float(np.mean([(s[key] - s["played_win"]) ** 2 for s in samples])), 5)
 
     exact = [s for s in samples if s["exact"]]
-    rest = [s for s in samples if not s["exact"]]
+    played = [s for s in samples if s.get("played_out") and not s["exact"]]
+    rest = [s for s in samples if not s["exact"] and not s.get("played_out")]
     by_stage = {
         str(stage): {"n": len(items), "mae_before": mae(items, "raw_points"),
                      "mae_after": mae(items, "points")}
@@ -198,6 +201,9 @@ def summary(samples: list[dict[str, Any]]) -> dict[str, Any]:
         "exact_mae_before": mae(exact, "raw_points"),
         "exact_mae_after": mae(exact, "points"),
         "exact_playouts_that_differ": exact_wrong,
+        "played_out_rows": len(played),
+        "played_out_mae_before": mae(played, "raw_points"),
+        "played_out_mae_after": mae(played, "points"),
         "other_rows_mae_before": mae(rest, "raw_points"),
         "other_rows_mae_after": mae(rest, "points"),
         "by_stage": by_stage,
@@ -231,10 +237,12 @@ def fit_logistic(x: np.ndarray[Any, Any], y: np.ndarray[Any, Any]) -> tuple[floa
 
 
 def fit(samples: list[dict[str, Any]]) -> dict[str, Any]:
-    """The correction's numbers, stage by stage, on the rows that are not exact."""
+    """The correction's numbers, stage by stage, on the rows the hint corrects (not exact,
+    not played out)."""
     points, wins = [], []
     for stage in range(len(STAGES)):
-        items = [s for s in samples if s["stage"] == stage and not s["exact"]]
+        items = [s for s in samples
+                 if s["stage"] == stage and not s["exact"] and not s["played_out"]]
         raw = np.array([s["raw_points"] for s in items])
         target = np.array([s["played_points"] for s in items])
         slope, intercept = np.polyfit(raw, target, 1)

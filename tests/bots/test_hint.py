@@ -14,12 +14,12 @@ pytest.importorskip("numpy")
 from kingsbreakfast.bots.hint import ActionEstimate, rank_actions, utility
 from kingsbreakfast.bots.reasons import KEYS
 from kingsbreakfast.engine import (
-    FEED_PAIRS,
     UNSHUFFLED_DECK,
     Action,
     State,
     sample_world,
 )
+from renaming import relabel
 
 DRAGON = 7
 
@@ -124,17 +124,6 @@ def test_three_identical_dishes_in_round_one_get_identical_values() -> None:
     order = [e.action for e in rank_actions(state.view(0), random.Random(0))]
     positions = sorted(order.index(Action(d)) for d in (0, 1, 2))
     assert positions == list(range(positions[0], positions[0] + 3))  # side by side
-
-
-def relabel(action: int, perm: list[int]) -> int:
-    """The action under renamed dishes (R1 ids): takes and feed pairs follow the dishes."""
-    if action < 7:
-        return perm[action]
-    if 9 <= action < 37:
-        a, b = FEED_PAIRS[action - 9]
-        pair = tuple(sorted((perm[a], perm[b])))
-        return 9 + FEED_PAIRS.index(pair)  # type: ignore[arg-type]
-    return action
 
 
 @settings(max_examples=25, deadline=None)

@@ -194,3 +194,21 @@ def test_sampled_hidden_cards_and_deck_follow_the_unseen_counts() -> None:
     for card in range(8):
         expected = (dragons if card == 7 else dishes[card]) / total
         assert abs(top_seen[card] / worlds - expected) < 0.02
+
+
+def test_the_last_round_is_known_from_the_deck_and_never_ends() -> None:
+    """R4, R10: once the deck holds fewer than two cards a player no table follows the round
+    under way; every seat's view and a spectator's agree, and it stays so to the end."""
+    rng = random.Random(17)
+    state = State.new(5, rng)
+    marks = []
+    while not state.is_over:
+        views = [state.view(seat) for seat in (None, *range(5))]
+        assert len({view.last_round for view in views}) == 1
+        marks.append(views[0].last_round)
+        assert views[0].last_round == (views[0].deck_size < 10)
+        legal = state.legal_actions()
+        state.apply(int(legal[rng.randrange(len(legal))]))
+    assert not state.view(None).last_round  # over: no round under way
+    first = marks.index(True)
+    assert not any(marks[:first]) and all(marks[first:])

@@ -12,6 +12,7 @@ import pytest
 
 from kingsbreakfast.engine import SetupError, State, View, WorldSampler, sample_world
 from kingsbreakfast.engine.determinize import unseen_cards
+from renaming import relabel
 
 
 def game(seed: int, players: int, steps: int | None) -> State:
@@ -131,3 +132,4 @@ def test_every_position_of_the_deck_and_of_a_hidden_hand_varies() -> None:
         lasts.add(world.remaining_deck[-1])
         hidden.add(tuple(world.draws(hidden_seats[0])))
     assert len(firsts) >= 5 and len(lasts) >= 5 and len(hidden) >= 5
+

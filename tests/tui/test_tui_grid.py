@@ -17,7 +17,7 @@ from kingsbreakfast.engine import DISHES, Action
 from kingsbreakfast.i18n import LANGUAGES, language
 from kingsbreakfast.i18n.words import dish_name
 from kingsbreakfast.tui import strings
-from kingsbreakfast.tui.board import OVER, board_rows, board_text, grid_layout, last_round
+from kingsbreakfast.tui.board import OVER, board_rows, board_text, grid_layout
 from kingsbreakfast.tui.session import Game
 
 pytest.importorskip("textual")
@@ -145,11 +145,11 @@ def test_a_dish_held_above_the_king_is_marked_in_colour_and_with_a_symbol() -> N
 def test_the_last_round_is_announced() -> None:
     game = game_reaching(
         (None, "random", "random"),
-        lambda g: g.to_move == 0 and last_round(g.view(0)),
+        lambda g: g.to_move == 0 and g.view(0).last_round,
         tries=60,
     )
     text = screen_of(game, "de", size=(80, 30))
     with language("de"):
         assert strings.last_round()[:30] in text
     # and not before: a fresh game has a full deck
-    assert not last_round(Game.new(seats(None, "random", "random"), seed=1).view(0))
+    assert not Game.new(seats(None, "random", "random"), seed=1).view(0).last_round

@@ -1,6 +1,6 @@
 """What the table page reckons from the view it has: the browser's copy of R11 (a hand's
 points if the game ended now, the dishes held more often than the king) and of the last-round
-test (R4, R10) equals the engine's ``score_hand`` and the terminal's ``last_round`` on views
+test (R4, R10) equals the engine's ``score_hand`` and ``View.last_round`` on views
 from many random games; and the table shows the points, a warning on every such dish, and
 the last-round notice, in a real game."""
 
@@ -14,7 +14,6 @@ import pytest
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 from kingsbreakfast.engine import DISHES, Rules, State, score_hand, shuffled_deck  # noqa: E402
-from kingsbreakfast.tui.board import last_round  # noqa: E402
 from server.kb_live import LiveServer  # noqa: E402
 from web.auditing import assert_accessible  # noqa: E402
 from web.browsing import shots, shots_in  # noqa: E402
@@ -46,7 +45,7 @@ def random_views(seed: int, count: int) -> list[tuple[Any, int, tuple[int, int, 
         hand = view.hands[seat].cards
         points, discarded = score_hand(view.king, hand)
         over = [DISHES[d] for d in range(len(DISHES)) if hand[d] > view.king[d]]
-        out.append((view.to_dict(), seat, (points, discarded, over, last_round(view))))
+        out.append((view.to_dict(), seat, (points, discarded, over, view.last_round)))
     return out
 
 

@@ -18,6 +18,9 @@ shares its stage. In each stage
   ``1 / (1 + exp(-(c + d * logit(win))))``, the network's win clipped to [0.001, 0.999]
   first.
 
+The game's last turns (the last round, at most one seat to play after the mover) are played
+out instead (:mod:`.last_turns`), and their positions are left out of the fit.
+
 Both maps are increasing (b, d > 0), so within a stage they keep the network's order of the
 moves, and two moves with the same raw numbers (dish twins, :mod:`.features`) get the same
 corrected numbers. Where the outcome is settled (:mod:`.settled`) the hint shows the exact
@@ -35,11 +38,11 @@ STAGES: Final = ((0, 0), (1, 1), (2, 3), (4, 6), (7, 99))
 """Stages as inclusive ranges of rounds still to come after the one under way."""
 
 POINTS_LINES: Final[tuple[tuple[float, float], ...]] = (
-    (-1.7899, 1.0252), (-1.7166, 1.0316), (-1.7514, 1.0065), (-2.3277, 0.9841), (2.3865, 0.9435),
+    (-1.9303, 1.0223), (-1.7166, 1.0316), (-1.7514, 1.0065), (-2.3277, 0.9841), (2.3865, 0.9435),
 )
 """(a, b) of ``a + b * points`` per stage."""
 WIN_CURVES: Final[tuple[tuple[float, float], ...]] = (
-    (-0.3304, 0.7807), (0.3035, 0.881), (0.1169, 1.1609), (-0.3943, 0.9167), (-0.7584, 0.4973),
+    (-0.1048, 0.7938), (0.3035, 0.881), (0.1169, 1.1609), (-0.3943, 0.9167), (-0.7584, 0.4973),
 )
 """(c, d) of the logistic curve per stage."""
 WIN_CLIP: Final = 1e-3

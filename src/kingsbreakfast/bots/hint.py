@@ -7,6 +7,9 @@ uses a card the asker cannot see:
   nothing left that can change the mover's score), the row shows the exact final points,
   worked out by the engine, and the exact result (R12) when that is certain too: ``exact``
   is True and ``result`` says ``win``, ``shared`` or ``loss``;
+* in the game's last turns (the last round, at most one seat to play after the mover) the
+  action is played out in worlds dealt from the view, master bots finishing the game
+  (:mod:`.last_turns`), and the row shows the mean points and share of the win;
 * elsewhere the master bot's network (:mod:`.master`) values the position the action
   leaves, and :mod:`.calibration` corrects its two numbers by stage of the game, so that
   they match what happens when the game is played out.
@@ -26,7 +29,8 @@ installed): the win chance of each action the chef searched is the search's valu
 share of the win over the dealt worlds, instead of the network's; the points stay the
 network's. Only the mover's own view can be searched (a spectator's or another seat's view
 lacks the mover's draws); the seed is fixed, so the numbers depend on the view alone, and
-twins (actions with the same network row) share one number.
+twins (actions with the same network row) share one number. The last turns are played out
+with or without it.
 
 Each row has a :class:`~.reasons.Reason` (a key and parameters) that the front ends write in
 the player's language. The network reads dish-blind descriptions (:mod:`.features`), the
@@ -156,24 +160,30 @@ def rank_actions(
             "hints need numpy, from the 'tui' extra", packages="numpy", extra="tui"
         )
     from . import calibration
+    from .last_turns import is_played_out, played_out
     from .master import MasterBot, action_values, view_rows
 
     del rng
     if view.to_move is None:
         raise ValueError("the game is over: there is no action to rank")
     weights = MasterBot().weights
-    stage = calibration.stage_of(view)
+    if search and view.seat != view.to_move:
+        raise ValueError("the search hints only the seat to move, from its own view")
+    valued = action_values(view, weights)
+    numbers: dict[int, tuple[float, float]] = {}
+    if is_played_out(view):
+        numbers = dict(enumerate(played_out(view)))
+    else:
+        stage = calibration.stage_of(view)
+        searched = _searched(view, view_rows(view)[1]) if search else {}
+        for index, (_, raw_win, raw_points) in enumerate(valued):
+            win = searched.get(index, calibration.win_chance(stage, raw_win))
+            numbers[index] = (win, calibration.points(stage, raw_points))
     shares = {"win": 1.0, "loss": 0.0}
-    searched: dict[int, float] = {}
-    if search:
-        if view.seat != view.to_move:
-            raise ValueError("the search hints only the seat to move, from its own view")
-        searched = _searched(view, view_rows(view)[1])
     rows = []
-    for index, (action, raw_win, raw_points) in enumerate(action_values(view, weights)):
+    for index, (action, _, _) in enumerate(valued):
         settled = settle(view, action)
-        points = calibration.points(stage, raw_points)
-        win = searched.get(index, calibration.win_chance(stage, raw_win))
+        win, points = numbers[index]
         result = None
         if settled is not None:
             points = float(settled.points)

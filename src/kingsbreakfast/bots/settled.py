@@ -106,7 +106,7 @@ def settle(view: View, action: Action) -> Settled | None:
     mover = view.to_move
     if mover is None or mover < 0 or int(action) == DRAW_ID:
         return None
-    if view.deck_size >= 2 * view.num_players:
+    if not view.last_round:
         return None  # not the last round (R4, R10): the mover may play again
     hand = view.hands[mover]
     if hand.draws is None and hand.hidden:

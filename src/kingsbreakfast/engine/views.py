@@ -135,6 +135,12 @@ class View:
         return sum(self.removed_dishes) + self.removed_dragons + self.removed_unseen
 
     @property
+    def last_round(self) -> bool:
+        """No cook can set another table after this round (R4, R10): the deck already holds
+        fewer than two cards a player, and it only shrinks."""
+        return not self.finished and self.deck_size < 2 * self.num_players
+
+    @property
     def turns_left(self) -> int:
         """Turns still to be taken this round, the current one included."""
         if self.to_move is None:

@@ -234,15 +234,9 @@ def board_notes(rows: Sequence[BoardRow], view: View, width: int = DEFAULT_WIDTH
         notes.append(spelled)
     if has_over(rows):
         notes.append(strings.over_note(OVER))
-    if last_round(view):
+    if view.last_round:
         notes.append(strings.last_round())
     return notes
-
-
-def last_round(view: View) -> bool:
-    """No cook can set another table after this round (R4, R10): the deck already holds
-    fewer than two cards a player, and it only shrinks."""
-    return not view.finished and view.deck_size < 2 * len(view.hands)
 
 
 def board_text(rows: Sequence[BoardRow], width: int = DEFAULT_WIDTH) -> list[str]:

@@ -33,7 +33,6 @@ from .board import (
     board_rows,
     board_sentences,
     board_text,
-    last_round,
 )
 from .fit import wrap_cells
 from .hint_table import hint_lines
@@ -200,7 +199,7 @@ class PlainGame:
             over = [dish for dish, held in enumerate(hand.cards) if held > view.king[dish]]
             if over:
                 self.say(strings.over_sentence(over))
-        if last_round(view):
+        if view.last_round:
             self.say(strings.last_round())
         if view.pending_dragon:
             only_place = len(moves(view)) == 1

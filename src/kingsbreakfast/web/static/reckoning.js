@@ -1,9 +1,9 @@
 // What the table tells a player beside the cards, reckoned from the view the page already
 // has (nothing more is sent): the points of their hand if the game ended now (R11), the
 // dishes they hold more of than the king (discarded at the end unless the king gets more),
-// and whether this round is the last (R10). The engine's engine/scoring.py (score_hand) and
-// the terminal's tui/board.py (last_round) say the same; tests/web/test_web_reckoning.py
-// checks this copy against the engine on many hands.
+// and whether this round is the last (R10). The engine's score_hand (engine/scoring.py) and
+// View.last_round (engine/views.py) say the same; tests/web/test_web_reckoning.py checks this
+// copy against the engine on many hands.
 import { DISHES } from "./cards.js";
 
 // R11: a dish held more often than the king has it is discarded (every card of it, also when

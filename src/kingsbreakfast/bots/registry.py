@@ -45,7 +45,8 @@ _ISMCTS_OPTIONS: Final[Mapping[str, type]] = {
 class Strength:
     """A level's measured strength: its win share as one player of four against three bots
     of the level ``against`` (docs/analysis.md, "Strength ladder", measured by
-    ``benchmarks/ladder.py``: seat-rotated, two seeds, a 95% Wilson interval)."""
+    ``benchmarks/ladder.py`` and ``benchmarks/strength.py``: seat-rotated, two seeds or more,
+    a 95% Wilson interval)."""
 
     against: str
     share: float
@@ -208,14 +209,14 @@ BOTS: Final[tuple[BotEntry, ...]] = (
     BotEntry(
         "master", "Master is a neural network trained on self-play (numpy needed).",
         _master, level=5, offered=HAS_NUMPY,
-        strength=Strength("hard", 0.4037, 0.3930, 0.4145, 8000),
+        strength=Strength("hard", 0.429, 0.4228, 0.4353, 24000),
     ),
     BotEntry(
         "chef", "Chef searches with master's network: it plays master's best few actions in "
         "many deals of the unseen cards and keeps the one that does best (numpy and numba "
         "needed).",
         _chef, CHEF_OPTIONS, level=6, offered=HAS_NUMBA, thinks_long=True,
-        strength=Strength("hard", 0.455, 0.440, 0.470, 4000),
+        strength=Strength("hard", 0.4655, 0.4500, 0.4809, 4000),
     ),
 )
 """Every bot and level: the bots first, then the levels weakest first."""

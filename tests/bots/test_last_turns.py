@@ -141,3 +141,25 @@ def test_many_choices_get_fewer_worlds_but_never_too_few() -> None:
     assert worlds_for(200) == last_turns.FEWEST_WORLDS
     assert all(w * a <= max(last_turns.PLAYOUTS, last_turns.FEWEST_WORLDS * a)
                for a in range(1, 60) if (w := worlds_for(a)))
+
+
+def test_the_hint_shows_the_played_out_numbers_where_nothing_is_settled() -> None:
+    """In the last turns each hint row carries the playouts' numbers, the settled ones
+    (bots/settled.py) apart, and the rows follow the expected result, then points."""
+    from kingsbreakfast.bots.hint import rank_actions, utility
+
+    rows_checked = 0
+    for state in end_of(12, 4)[:4] + end_of(13, 5)[:4]:
+        view = state.view(state.to_move)
+        numbers = dict(zip(view.legal_actions(), played_out(view), strict=True))
+        ranking = rank_actions(view)
+        keys = [utility(e.win_chance, e.expected_points) for e in ranking]
+        assert keys == sorted(keys, reverse=True)
+        for estimate in ranking:
+            if estimate.exact:
+                continue
+            win, points = numbers[estimate.action]
+            assert estimate.win_chance == pytest.approx(win, abs=1e-6)
+            assert estimate.expected_points == pytest.approx(points, abs=1e-6)
+            rows_checked += 1
+    assert rows_checked >= 10

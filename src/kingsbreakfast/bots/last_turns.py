@@ -1,8 +1,8 @@
 """The game's last turns played out: the hint's numbers where the end is in sight.
 
-When the mover's turn is the last of the game but at most one (the last round, R4, R10: the
-deck cannot set another table; and at most one seat after the mover still to take its turn),
-all that is left is that seat's choice and the cards the mover cannot see. The network's
+When at most one turn of the game is left after the mover's (the last round, R4, R10: the
+deck cannot set another table; and at most one seat still to play after the mover), all that
+is left is that seat's choice and the cards the mover cannot see. The network's
 estimates are weak there, where a learner checks them most: one move before the end of
 ``examples/game-4p`` it gives seat 1 a few percent of the win for taking a dish it would then
 hold more of than the king, when no sensible play by seat 2 lets seat 1 win whatever seat 2

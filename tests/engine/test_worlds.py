@@ -12,7 +12,6 @@ import pytest
 
 from kingsbreakfast.engine import SetupError, State, View, WorldSampler, sample_world
 from kingsbreakfast.engine.determinize import unseen_cards
-from renaming import relabel
 
 
 def game(seed: int, players: int, steps: int | None) -> State:

@@ -131,4 +131,3 @@ def test_every_position_of_the_deck_and_of_a_hidden_hand_varies() -> None:
         lasts.add(world.remaining_deck[-1])
         hidden.add(tuple(world.draws(hidden_seats[0])))
     assert len(firsts) >= 5 and len(lasts) >= 5 and len(hidden) >= 5
-

@@ -161,27 +161,28 @@ def rank_actions(
         )
     from . import calibration
     from .last_turns import is_played_out, played_out
-    from .master import MasterBot, action_values, view_rows
+    from .master import POINTS_SCALE, MasterBot, view_rows
 
     del rng
     if view.to_move is None:
         raise ValueError("the game is over: there is no action to rank")
-    weights = MasterBot().weights
     if search and view.seat != view.to_move:
         raise ValueError("the search hints only the seat to move, from its own view")
-    valued = action_values(view, weights)
+    legal, features = view_rows(view)
     numbers: dict[int, tuple[float, float]] = {}
     if is_played_out(view):
         numbers = dict(enumerate(played_out(view)))
     else:
         stage = calibration.stage_of(view)
-        searched = _searched(view, view_rows(view)[1]) if search else {}
-        for index, (_, raw_win, raw_points) in enumerate(valued):
-            win = searched.get(index, calibration.win_chance(stage, raw_win))
+        searched = _searched(view, features) if search else {}
+        out = MasterBot().weights.values(features)
+        for index in range(len(legal)):
+            win = searched.get(index, calibration.win_chance(stage, float(out[index, 0])))
+            raw_points = float(out[index, 1] * POINTS_SCALE)
             numbers[index] = (win, calibration.points(stage, raw_points))
     shares = {"win": 1.0, "loss": 0.0}
     rows = []
-    for index, (action, _, _) in enumerate(valued):
+    for index, action in enumerate(legal):
         settled = settle(view, action)
         win, points = numbers[index]
         result = None

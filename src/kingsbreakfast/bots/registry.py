@@ -209,7 +209,7 @@ BOTS: Final[tuple[BotEntry, ...]] = (
     BotEntry(
         "master", "Master is a neural network trained on self-play (numpy needed).",
         _master, level=5, offered=HAS_NUMPY,
-        strength=Strength("hard", 0.4278, 0.4239, 0.4316, 64000),
+        strength=Strength("hard", 0.4326, 0.429, 0.4362, 72000),
     ),
     BotEntry(
         "chef", "Chef searches with master's network: it plays master's best few actions in "

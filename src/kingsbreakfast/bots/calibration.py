@@ -38,11 +38,11 @@ STAGES: Final = ((0, 0), (1, 1), (2, 3), (4, 6), (7, 99))
 """Stages as inclusive ranges of rounds still to come after the one under way."""
 
 POINTS_LINES: Final[tuple[tuple[float, float], ...]] = (
-    (-1.9303, 1.0223), (-1.7166, 1.0316), (-1.7514, 1.0065), (-2.3277, 0.9841), (2.3865, 0.9435),
+    (-2.1706, 1.0361), (-5.3089, 1.0657), (-4.6979, 1.046), (-3.1658, 1.0114), (2.7158, 0.9327),
 )
 """(a, b) of ``a + b * points`` per stage."""
 WIN_CURVES: Final[tuple[tuple[float, float], ...]] = (
-    (-0.1048, 0.7938), (0.3035, 0.881), (0.1169, 1.1609), (-0.3943, 0.9167), (-0.7584, 0.4973),
+    (0.1727, 1.0197), (0.2161, 1.0667), (-0.1791, 0.992), (-0.5509, 0.7218), (-0.8708, 0.7188),
 )
 """(c, d) of the logistic curve per stage."""
 WIN_CLIP: Final = 1e-3

@@ -12,7 +12,11 @@ simulator, whose policies ``tests/sim/test_batch_greedy_is_the_bot.py`` and
 ``tests/sim/test_batch_card_counter_is_the_bot.py`` hold to the bots. Any other pairing
 (``expert``) is played by the real bots on the rules engine, as a tournament does, the
 seeds taking turns, twenty seat rotations at a time; ``OUT.partial.json`` holds the
-figures so far, so a run stopped early still says what it played.
+figures so far, so a run stopped early still says what it played, and ``--resume`` goes on
+from it: each seed's games already played are skipped (a game is a function of its seed and
+number) and its shares so far are added to the rest, so a run stopped and resumed writes the
+row an unbroken run writes. The partial file names the pairing, the games a seed and the
+network's SHA-256; a resume with anything else is refused.
 
 The engine's games are slow (``expert`` searches in Python), so a pairing can be measured one
 seed per process, a core each, and the rows joined afterwards:
@@ -38,6 +42,7 @@ disagree as much as they do if every game had the same chance (a test of the spr
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import time
@@ -103,30 +108,67 @@ def batch_games(upper: str, lower: str, n: int, games: int, seed: int) -> np.nda
     return np.concatenate(out)
 
 
-def engine_chunks(upper: str, lower: str, n: int, games: int, seed: int) -> Any:
+CHUNK_ROTATIONS = 20
+"""Seat rotations an engine run plays between two writes of its partial file."""
+
+
+def engine_chunks(upper: str, lower: str, n: int, games: int, seed: int,
+                  start: int = 0) -> Any:
     """The real bots on the rules engine, as ``kingsbreakfast tournament`` seats them (game
     i: the upper level in seat i mod n, each block of n games on one deck): the upper
-    level's shares, 20 seat rotations at a time."""
+    level's shares, ``CHUNK_ROTATIONS`` seat rotations at a time, from game ``start`` on."""
     from kingsbreakfast.sim import TournamentConfig, parse_lineup
     from kingsbreakfast.sim.tournament import play_chunk
 
     config = TournamentConfig(parse_lineup(f"{upper},{lower}*{n - 1}", n), games, seed)
-    for first in range(0, games, 20 * n):
-        results = play_chunk(config, first, min(games, first + 20 * n))
+    for first in range(start, games, CHUNK_ROTATIONS * n):
+        results = play_chunk(config, first, min(games, first + CHUNK_ROTATIONS * n))
         yield [r.win_share[(first + i) % n] for i, r in enumerate(results)]
 
 
-def summary(shares: np.ndarray[Any, Any]) -> dict[str, Any]:
-    mean = float(shares.mean())
-    low, high = wilson(mean, len(shares))
-    return {"games": len(shares), "win_share": round(mean, 4),
+def tally(share_sum: float, games: int) -> dict[str, Any]:
+    """Games, share and Wilson interval from the sum of the games' shares (a shared win
+    counts 1/k, R12)."""
+    mean = share_sum / games
+    low, high = wilson(mean, games)
+    return {"games": games, "win_share": round(mean, 4),
             "wilson95": [round(low, 4), round(high, 4)]}
 
 
+def weights_digest(weights: str) -> str:
+    """SHA-256 of the network a run plays (the shipped file when ``weights`` is empty)."""
+    from importlib import resources
+
+    data = (Path(weights).read_bytes() if weights else
+            resources.files("kingsbreakfast.bots.weights").joinpath("master.npz").read_bytes())
+    return hashlib.sha256(data).hexdigest()
+
+
+def resumed(path: Path, row: dict[str, Any], seeds: list[int],
+            games: int) -> tuple[dict[int, list[float]], float]:
+    """Each seed's share sum and games from a partial file of the same run, and its
+    seconds; anything else is refused with what differs."""
+    old = json.loads(path.read_text())
+    differs = [key for key in ("pairing", "players", "weights", "weights_sha256", "played_by")
+               if old.get(key) != row.get(key)]
+    if old.get("games_per_seed") != games:
+        differs.append(f"games a seed ({old.get('games_per_seed')} there, {games} asked)")
+    if differs:
+        raise SystemExit(f"{path}: another run, cannot resume it (differs in: "
+                         f"{', '.join(differs)})")
+    tallies = {seed: [0.0, 0.0] for seed in seeds}
+    for seed_row in old["per_seed"]:
+        if seed_row["seed"] not in tallies:
+            raise SystemExit(f"{path}: seed {seed_row['seed']} is not among --seeds {seeds}")
+        tallies[seed_row["seed"]] = [float(seed_row["share_sum"]), float(seed_row["games"])]
+    return tallies, float(old.get("seconds", 0.0))
+
+
 def measure(upper: str, lower: str, n: int, seeds: list[int], games: int, out: Path,
-            weights: str = "") -> dict[str, Any]:
+            weights: str = "", resume: bool = False) -> dict[str, Any]:
     """Play the pairing on every seed (``games`` each) and write its figures to ``out``;
-    a partial file beside it follows an engine run as it goes."""
+    a partial file beside it follows an engine run as it goes (and ``resume`` goes on
+    from it)."""
     if any(s in (0, 1) for s in seeds):
         raise SystemExit("seeds 0 and 1 are the project's development seeds: choose others")
     if games % n:
@@ -143,43 +185,59 @@ def measure(upper: str, lower: str, n: int, seeds: list[int], games: int, out: P
                         if kernel_batch else "rules engine (the bots)")
     start = time.perf_counter()
     out.parent.mkdir(parents=True, exist_ok=True)
-    everything: list[np.ndarray[Any, Any]] = []
-    if not kernel_master and not kernel_batch:
+    partial_path = out.with_suffix(".partial.json")
+    engine = not kernel_master and not kernel_batch
+    if resume and not engine:
+        raise SystemExit("--resume is for runs on the rules engine (a kernel run takes "
+                         "seconds: start it again)")
+    # each seed's sum of the upper level's shares and its games
+    tallies: dict[int, list[float]] = {seed: [0.0, 0.0] for seed in seeds}
+    seconds_before = 0.0
+    if engine:
         if weights:
             raise SystemExit("the rules engine plays the shipped weights only")
+        if uses_master:
+            row["weights_sha256"] = weights_digest(weights)
+        if resume and partial_path.exists():
+            tallies, seconds_before = resumed(partial_path, row, seeds, games)
         # the seeds take turns, a chunk each, so that a run stopped early is balanced
-        shares: dict[int, list[float]] = {seed: [] for seed in seeds}
-        chunks = {seed: engine_chunks(upper, lower, n, games, seed) for seed in seeds}
+        chunks = {seed: engine_chunks(upper, lower, n, games, seed, int(tallies[seed][1]))
+                  for seed in seeds}
         while chunks:
             for seed in list(chunks):
                 chunk = next(chunks[seed], None)
                 if chunk is None:
                     del chunks[seed]
                     continue
-                shares[seed].extend(chunk)
-                partial = {**row, "partial": True, "per_seed": [
-                    {"seed": s, **summary(np.array(v))} for s, v in shares.items() if v]}
-                print(json.dumps({"seed": seed, **summary(np.array(shares[seed])),
-                                  "seconds": round(time.perf_counter() - start, 1)}),
-                      flush=True)
-                out.with_suffix(".partial.json").write_text(json.dumps(partial, indent=1) + "\n")
-        everything = [np.array(shares[seed]) for seed in seeds]
-    for seed in seeds if not everything else []:
+                tallies[seed][0] += sum(chunk)
+                tallies[seed][1] += len(chunk)
+                seconds = round(seconds_before + time.perf_counter() - start, 1)
+                partial = {**row, "partial": True, "games_per_seed": games,
+                           "seconds": seconds, "per_seed": [
+                               {"seed": s, **tally(t[0], int(t[1])), "share_sum": t[0]}
+                               for s, t in tallies.items() if t[1]]}
+                print(json.dumps({"seed": seed, **tally(tallies[seed][0], int(tallies[seed][1])),
+                                  "seconds": seconds}), flush=True)
+                partial_path.write_text(json.dumps(partial, indent=1) + "\n")
+    for seed in seeds if not engine else []:
         if kernel_master:
             from kingsbreakfast.bots.master import load_weights
 
             layers = list(load_weights(weights or None).arrays())
-            everything.append(master_games(layers, upper == "master", n, games, seed))
+            shares = master_games(layers, upper == "master", n, games, seed)
         else:
-            everything.append(batch_games(upper, lower, n, games, seed))
-    per_seed = [{"seed": seed, **summary(e)} for seed, e in zip(seeds, everything, strict=True)]
-    row.update(summary(np.concatenate(everything)))
+            shares = batch_games(upper, lower, n, games, seed)
+        tallies[seed] = [float(shares.sum()), float(len(shares))]
+    per_seed = [{"seed": seed, **tally(tallies[seed][0], int(tallies[seed][1]))}
+                for seed in seeds]
+    row.update(tally(sum(t[0] for t in tallies.values()),
+                     int(sum(t[1] for t in tallies.values()))))
     row["per_seed"] = per_seed
-    row["seeds_spread_chi2_p"] = spread_p([float(e.mean()) for e in everything],
-                                          [len(e) for e in everything])
-    row["seconds"] = round(time.perf_counter() - start, 1)
+    row["seeds_spread_chi2_p"] = spread_p([t[0] / t[1] for t in tallies.values()],
+                                          [int(t[1]) for t in tallies.values()])
+    row["seconds"] = round(seconds_before + time.perf_counter() - start, 1)
     out.write_text(json.dumps(row, indent=1) + "\n")
-    out.with_suffix(".partial.json").unlink(missing_ok=True)
+    partial_path.unlink(missing_ok=True)
     print(json.dumps(row), flush=True)
     return row
 
@@ -240,6 +298,9 @@ def main() -> None:
     parser.add_argument("--combine", type=Path, nargs="+", metavar="ROW",
                         help="join rows of one pairing measured on different seeds into OUT")
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--resume", action="store_true",
+                        help="go on from OUT.partial.json, the run's own partial file "
+                        "(rules engine runs; a partial file of another run is refused)")
     args = parser.parse_args()
     if args.combine:
         print(table_line(combine(args.combine, args.out)))
@@ -251,7 +312,8 @@ def main() -> None:
         out = args.out
         if len(weights) > 1:
             out = args.out.with_name(f"{args.out.stem}-{Path(path).stem}{args.out.suffix}")
-        rows.append(measure(args.upper, args.lower, args.players, seeds, args.games, out, path))
+        rows.append(measure(args.upper, args.lower, args.players, seeds, args.games, out, path,
+                            args.resume))
     for row in rows:
         print(row.get("weights", ""), table_line(row))
 

@@ -216,7 +216,7 @@ BOTS: Final[tuple[BotEntry, ...]] = (
         "many deals of the unseen cards and keeps the one that does best (numpy and numba "
         "needed).",
         _chef, CHEF_OPTIONS, level=6, offered=HAS_NUMBA, thinks_long=True,
-        strength=Strength("hard", 0.4655, 0.4500, 0.4809, 4000),
+        strength=Strength("hard", 0.4722, 0.4567, 0.4877, 4000),
     ),
 )
 """Every bot and level: the bots first, then the levels weakest first."""

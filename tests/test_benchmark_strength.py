@@ -50,6 +50,16 @@ def stopped_after(module: ModuleType, chunks: int, monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(module, "engine_chunks", limited)
 
 
+def one_chunk_of(strength: ModuleType, upper: str, out: Path,
+                 monkeypatch: pytest.MonkeyPatch) -> str:
+    """A run of ``upper`` against two random bots on seed 4242, stopped after its first
+    chunk: the text of the partial file it leaves."""
+    stopped_after(strength, 1, monkeypatch)
+    with pytest.raises(KeyboardInterrupt):
+        strength.measure(upper, "random", PLAYERS, [4242], GAMES, out)
+    return out.with_suffix(".partial.json").read_text()
+
+
 def test_a_stopped_run_resumed_writes_the_unbroken_runs_row(
     strength: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -84,10 +94,7 @@ def test_a_partial_file_of_another_run_is_refused(
     strength: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "row.json"
-    stopped_after(strength, 1, monkeypatch)
-    with pytest.raises(KeyboardInterrupt):
-        strength.measure("exploiter", "random", PLAYERS, [4242], GAMES, out)
-    kept = out.with_suffix(".partial.json").read_text()
+    kept = one_chunk_of(strength, "exploiter", out, monkeypatch)
     with pytest.raises(SystemExit, match="games a seed"):
         strength.measure("exploiter", "random", PLAYERS, [4242], 2 * GAMES, out, resume=True)
     with pytest.raises(SystemExit, match="pairing"):
@@ -107,10 +114,8 @@ def test_a_partial_file_of_another_network_is_refused(
     strength: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "master.json"
-    stopped_after(strength, 1, monkeypatch)
-    with pytest.raises(KeyboardInterrupt):
-        strength.measure("master", "random", PLAYERS, [4242], GAMES, out)
-    assert len(json.loads(out.with_suffix(".partial.json").read_text())["weights_sha256"]) == 64
+    assert len(json.loads(one_chunk_of(strength, "master", out, monkeypatch))
+               ["weights_sha256"]) == 64
     monkeypatch.setattr(strength, "weights_digest", lambda weights: "0" * 64)  # retrained
     with pytest.raises(SystemExit, match="weights_sha256"):
         strength.measure("master", "random", PLAYERS, [4242], GAMES, out, resume=True)

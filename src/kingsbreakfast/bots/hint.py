@@ -161,7 +161,7 @@ def rank_actions(
         )
     from . import calibration
     from .last_turns import is_played_out, played_out
-    from .master import POINTS_SCALE, MasterBot, view_rows
+    from .master import MasterBot, row_values, view_rows
 
     del rng
     if view.to_move is None:
@@ -175,10 +175,8 @@ def rank_actions(
     else:
         stage = calibration.stage_of(view)
         searched = _searched(view, features) if search else {}
-        out = MasterBot().weights.values(features)
-        for index in range(len(legal)):
-            win = searched.get(index, calibration.win_chance(stage, float(out[index, 0])))
-            raw_points = float(out[index, 1] * POINTS_SCALE)
+        for index, (raw_win, raw_points) in enumerate(row_values(features, MasterBot().weights)):
+            win = searched.get(index, calibration.win_chance(stage, raw_win))
             numbers[index] = (win, calibration.points(stage, raw_points))
     shares = {"win": 1.0, "loss": 0.0}
     rows = []

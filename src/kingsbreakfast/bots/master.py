@@ -199,13 +199,17 @@ def view_rows(view: View) -> tuple[list[Action], np.ndarray[Any, np.dtype[np.flo
     return legal, rows
 
 
+def row_values(rows: Any, weights: MasterWeights) -> list[tuple[float, float]]:
+    """(win share, expected points) of each row of :func:`view_rows`, in order."""
+    out = weights.values(rows)
+    return [(float(out[i, 0]), float(out[i, 1] * POINTS_SCALE)) for i in range(len(out))]
+
+
 def action_values(view: View, weights: MasterWeights) -> list[tuple[Action, float, float]]:
     """(action, win share, expected points) of every legal action, in the legal order."""
     legal, rows = view_rows(view)
-    out = weights.values(rows)
-    return [
-        (a, float(out[i, 0]), float(out[i, 1] * POINTS_SCALE)) for i, a in enumerate(legal)
-    ]
+    return [(a, win, points) for a, (win, points) in zip(legal, row_values(rows, weights),
+                                                          strict=True)]
 
 
 class MasterBot:

@@ -252,6 +252,10 @@ def combine(paths: list[Path], out: Path) -> dict[str, Any]:
             raise SystemExit(f"{path}: a partial row (its run did not finish)")
         if any(row.get(k) != rows[0].get(k) for k in keys):
             raise SystemExit(f"{path}: another pairing than {paths[0]} ({row['pairing']})")
+        if row.get("weights_sha256") != rows[0].get("weights_sha256"):
+            raise SystemExit(f"{path}: another network than {paths[0]} (weights_sha256 "
+                             f"{row.get('weights_sha256')} against "
+                             f"{rows[0].get('weights_sha256')})")
     per_seed = [p for row in rows for p in row["per_seed"]]
     seeds = [p["seed"] for p in per_seed]
     if len(set(seeds)) != len(seeds):
@@ -263,7 +267,7 @@ def combine(paths: list[Path], out: Path) -> dict[str, Any]:
     low, high = wilson(mean, total)
     joined: dict[str, Any] = {k: rows[0][k] for k in ("pairing", "upper", "lower", "players",
                                                       "parity") if k in rows[0]}
-    for k in ("weights", "played_by"):
+    for k in ("weights", "played_by", "weights_sha256"):
         if k in rows[0]:
             joined[k] = rows[0][k]
     joined.update({"games": total, "win_share": round(mean, 4),

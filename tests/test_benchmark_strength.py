@@ -119,3 +119,23 @@ def test_a_partial_file_of_another_network_is_refused(
     monkeypatch.setattr(strength, "weights_digest", lambda weights: "0" * 64)  # retrained
     with pytest.raises(SystemExit, match="weights_sha256"):
         strength.measure("master", "random", PLAYERS, [4242], GAMES, out, resume=True)
+
+
+def test_combine_keeps_the_network_and_refuses_rows_of_two_networks(
+    strength: ModuleType, tmp_path: Path
+) -> None:
+    rows = {}
+    for seed in (4242, 4243):
+        out = tmp_path / f"seed{seed}.json"
+        strength.measure("master", "random", PLAYERS, [seed], ROTATIONS * PLAYERS, out)
+        rows[seed] = out
+    joined = strength.combine(list(rows.values()), tmp_path / "both.json")
+    digest = json.loads(rows[4242].read_text())["weights_sha256"]
+    assert joined["weights_sha256"] == digest and len(digest) == 64
+    assert [p["seed"] for p in joined["per_seed"]] == [4242, 4243]
+    other = json.loads(rows[4243].read_text())
+    other["weights_sha256"] = "0" * 64  # the same pairing, played by a retrained network
+    rows[4243].write_text(json.dumps(other))
+    with pytest.raises(SystemExit, match="another network"):
+        strength.combine(list(rows.values()), tmp_path / "mixed.json")
+    assert not (tmp_path / "mixed.json").exists()

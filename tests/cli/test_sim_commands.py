@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from kingsbreakfast.bots.hint import utility
 from kingsbreakfast.cli.main import app
 
 runner = CliRunner()
@@ -78,8 +79,10 @@ def test_hint_ranks_the_actions_of_an_unfinished_record(tmp_path: Path) -> None:
     ranking = json.loads(result.stdout)
     assert ranking and ranking[0]["behind"] == 0.0
     assert all(0 <= r["win_chance"] <= 1 for r in ranking)
-    wins = [r["win_chance"] for r in ranking]
-    assert wins == sorted(wins, reverse=True)
+    # best first by the expected R12 result, then the points (#27 item 4): the win chance
+    # alone may rise by a hair where the points fall by more
+    worth = [utility(r["win_chance"], r["expected_points"]) for r in ranking]
+    assert worth == sorted(worth, reverse=True)
 
 
 def test_hint_refuses_a_finished_game(tmp_path: Path) -> None:

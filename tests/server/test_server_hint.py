@@ -12,6 +12,7 @@ pytest.importorskip("numpy")
 
 from fastapi.testclient import TestClient
 
+from kingsbreakfast.bots.hint import utility
 from kingsbreakfast.server.app import create_app
 
 
@@ -39,5 +40,6 @@ def test_the_hint_ranks_my_legal_moves_on_my_turn_only(client: TestClient) -> No
         assert reply.status_code == 200, reply.text
         rows = reply.json()
         assert sorted(r["action"] for r in rows) == sorted(frame["view"]["legal"])
-        wins = [r["win_chance"] for r in rows]
-        assert wins == sorted(wins, reverse=True) and rows[0]["behind"] == 0.0
+        # best first by the expected R12 result, then the points (#27 item 4)
+        worth = [utility(r["win_chance"], r["expected_points"]) for r in rows]
+        assert worth == sorted(worth, reverse=True) and rows[0]["behind"] == 0.0

@@ -79,7 +79,7 @@ def test_hint_ranks_the_actions_of_an_unfinished_record(tmp_path: Path) -> None:
     ranking = json.loads(result.stdout)
     assert ranking and ranking[0]["behind"] == 0.0
     assert all(0 <= r["win_chance"] <= 1 for r in ranking)
-    # best first by the expected R12 result, then the points (#27 item 4): the win chance
+    # best first by the expected R12 result, then the points: the win chance
     # alone may rise by a hair where the points fall by more
     worth = [utility(r["win_chance"], r["expected_points"]) for r in ranking]
     assert worth == sorted(worth, reverse=True)

@@ -40,6 +40,6 @@ def test_the_hint_ranks_my_legal_moves_on_my_turn_only(client: TestClient) -> No
         assert reply.status_code == 200, reply.text
         rows = reply.json()
         assert sorted(r["action"] for r in rows) == sorted(frame["view"]["legal"])
-        # best first by the expected R12 result, then the points (#27 item 4)
+        # best first by the expected R12 result, then the points (R12)
         worth = [utility(r["win_chance"], r["expected_points"]) for r in rows]
         assert worth == sorted(worth, reverse=True) and rows[0]["behind"] == 0.0

@@ -43,6 +43,10 @@ class Proxy:
              *[f"127.0.0.1:{b}" for b in backends]],
             check=True, capture_output=True, text=True,
         ).stdout
+        # a stats socket, so that ``start`` can wait until the checks find every server up
+        self.stats = folder / "haproxy.sock"
+        config = config.replace("global\n", f"global\n    stats socket {self.stats}\n", 1)
+        self.backends = len(backends)
         self.config = folder / "haproxy.cfg"
         self.config.write_text(config)
         self.log = folder / "haproxy.log"
@@ -66,10 +70,38 @@ class Proxy:
                 raise RuntimeError(f"haproxy exited: {self.log.read_text()[-2000:]}")
             try:
                 with urllib.request.urlopen(self.base + "/api/tables", timeout=2):
-                    return self
+                    pass
             except (urllib.error.URLError, ConnectionError, OSError):
                 time.sleep(0.1)
-        raise RuntimeError("the proxy did not come up")
+                continue
+            # The proxy answers once one server passes its checks; until the others do, the
+            # hash ring has only that one, and every table opened meanwhile lands on it.
+            if self.servers_up() == self.backends:
+                return self
+            time.sleep(0.1)
+        raise RuntimeError(f"the proxy did not come up with all {self.backends} servers "
+                           f"(up: {self.servers_up()})")
+
+    def servers_up(self) -> int:
+        """How many servers the proxy's checks find up (in the per-table backend)."""
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as stats:
+                stats.settimeout(2)
+                stats.connect(str(self.stats))
+                stats.sendall(b"show stat\n")
+                answer = b""
+                while chunk := stats.recv(65536):
+                    answer += chunk
+        except OSError:
+            return 0
+        lines = answer.decode().splitlines()
+        if not lines or not lines[0].startswith("# "):
+            return 0
+        header = lines[0][2:].split(",")
+        proxy, name, status = (header.index(k) for k in ("pxname", "svname", "status"))
+        rows = [line.split(",") for line in lines[1:] if line]
+        return sum(1 for row in rows if row[proxy] == "by_table"
+                   and row[name] not in ("FRONTEND", "BACKEND") and row[status] == "UP")
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

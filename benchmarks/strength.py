@@ -145,7 +145,7 @@ def weights_digest(weights: str) -> str:
 
 
 def resumed(path: Path, row: dict[str, Any], seeds: list[int],
-            games: int) -> tuple[dict[int, list[float]], float]:
+            games: int) -> tuple[dict[int, tuple[float, int]], float]:
     """Each seed's share sum and games from a partial file of the same run, and its
     seconds; anything else is refused with what differs."""
     old = json.loads(path.read_text())
@@ -156,11 +156,11 @@ def resumed(path: Path, row: dict[str, Any], seeds: list[int],
     if differs:
         raise SystemExit(f"{path}: another run, cannot resume it (differs in: "
                          f"{', '.join(differs)})")
-    tallies = {seed: [0.0, 0.0] for seed in seeds}
+    tallies = {seed: (0.0, 0) for seed in seeds}
     for seed_row in old["per_seed"]:
         if seed_row["seed"] not in tallies:
             raise SystemExit(f"{path}: seed {seed_row['seed']} is not among --seeds {seeds}")
-        tallies[seed_row["seed"]] = [float(seed_row["share_sum"]), float(seed_row["games"])]
+        tallies[seed_row["seed"]] = (float(seed_row["share_sum"]), int(seed_row["games"]))
     return tallies, float(old.get("seconds", 0.0))
 
 
@@ -191,7 +191,7 @@ def measure(upper: str, lower: str, n: int, seeds: list[int], games: int, out: P
         raise SystemExit("--resume is for runs on the rules engine (a kernel run takes "
                          "seconds: start it again)")
     # each seed's sum of the upper level's shares and its games
-    tallies: dict[int, list[float]] = {seed: [0.0, 0.0] for seed in seeds}
+    tallies: dict[int, tuple[float, int]] = {seed: (0.0, 0) for seed in seeds}
     seconds_before = 0.0
     if engine:
         if weights:
@@ -201,7 +201,7 @@ def measure(upper: str, lower: str, n: int, seeds: list[int], games: int, out: P
         if resume and partial_path.exists():
             tallies, seconds_before = resumed(partial_path, row, seeds, games)
         # the seeds take turns, a chunk each, so that a run stopped early is balanced
-        chunks = {seed: engine_chunks(upper, lower, n, games, seed, int(tallies[seed][1]))
+        chunks = {seed: engine_chunks(upper, lower, n, games, seed, tallies[seed][1])
                   for seed in seeds}
         while chunks:
             for seed in list(chunks):
@@ -209,15 +209,15 @@ def measure(upper: str, lower: str, n: int, seeds: list[int], games: int, out: P
                 if chunk is None:
                     del chunks[seed]
                     continue
-                tallies[seed][0] += sum(chunk)
-                tallies[seed][1] += len(chunk)
+                share_sum, played = tallies[seed]
+                tallies[seed] = (share_sum + sum(chunk), played + len(chunk))
                 seconds = round(seconds_before + time.perf_counter() - start, 1)
                 partial = {**row, "partial": True, "games_per_seed": games,
                            "seconds": seconds, "per_seed": [
-                               {"seed": s, **tally(t[0], int(t[1])), "share_sum": t[0]}
+                               {"seed": s, **tally(*t), "share_sum": t[0]}
                                for s, t in tallies.items() if t[1]]}
-                print(json.dumps({"seed": seed, **tally(tallies[seed][0], int(tallies[seed][1])),
-                                  "seconds": seconds}), flush=True)
+                print(json.dumps({"seed": seed, **tally(*tallies[seed]), "seconds": seconds}),
+                      flush=True)
                 partial_path.write_text(json.dumps(partial, indent=1) + "\n")
     for seed in seeds if not engine else []:
         if kernel_master:
@@ -227,14 +227,12 @@ def measure(upper: str, lower: str, n: int, seeds: list[int], games: int, out: P
             shares = master_games(layers, upper == "master", n, games, seed)
         else:
             shares = batch_games(upper, lower, n, games, seed)
-        tallies[seed] = [float(shares.sum()), float(len(shares))]
-    per_seed = [{"seed": seed, **tally(tallies[seed][0], int(tallies[seed][1]))}
-                for seed in seeds]
-    row.update(tally(sum(t[0] for t in tallies.values()),
-                     int(sum(t[1] for t in tallies.values()))))
+        tallies[seed] = (float(shares.sum()), len(shares))
+    per_seed = [{"seed": seed, **tally(*tallies[seed])} for seed in seeds]
+    row.update(tally(sum(t[0] for t in tallies.values()), sum(t[1] for t in tallies.values())))
     row["per_seed"] = per_seed
     row["seeds_spread_chi2_p"] = spread_p([t[0] / t[1] for t in tallies.values()],
-                                          [int(t[1]) for t in tallies.values()])
+                                          [t[1] for t in tallies.values()])
     row["seconds"] = round(seconds_before + time.perf_counter() - start, 1)
     out.write_text(json.dumps(row, indent=1) + "\n")
     partial_path.unlink(missing_ok=True)

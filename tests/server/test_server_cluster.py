@@ -40,12 +40,10 @@ def test_games_through_the_proxy_survive_killing_a_tables_owner(tmp_path: Path) 
         # each table by its random id, so a handful of tables can all land on one process:
         # tables are opened until two processes hold some, so that a kill leaves survivors.
         grants: list[tuple[str, list[str]]] = []
-        number = 0
         while len(grants) < TABLES or len(set(owners(url).values())) < 2:
             assert len(grants) < 4 * TABLES, f"every table sits on one process: {owners(url)}"
-            number += 1
             grant = lobby(proxy.base, "POST", "/api/tables",
-                          {"name": f"host{number}", "seats": SEATS, "bot_level": "random",
+                          {"name": f"host{len(grants)}", "seats": SEATS, "bot_level": "random",
                            "public": False})
             tokens = [grant["token"]]
             table_id = grant["table"]["id"]

@@ -35,6 +35,7 @@ import json
 import multiprocessing
 import os
 import random
+import socket
 import statistics
 import subprocess
 import sys
@@ -43,21 +44,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-SEATS = 4
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from server_load import SEATS, cpu_seconds, rss_mib
+
 ACTION = b'{"type":"act","version":%d,"action":{"type":"take","dish":"porridge"}}'
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU of a process so far (``/proc/PID/stat``)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024.0
-    return float("nan")
 
 
 def state_frame(version: int, size: int) -> bytes:
@@ -284,7 +274,8 @@ def measure_frames(games: int) -> None:
     sizes: list[int] = []
     for _ in range(games):
         state = State.new(SEATS, rng)
-        table = Table(id="x" * 22, num_seats=SEATS, rules=Rules(), bot_level="random",
+        table = Table(id="x" * 12,  # a table id: token_urlsafe(9)
+                      num_seats=SEATS, rules=Rules(), bot_level="random",
                       clock_seconds=None, public=False,
                       seats=[Seat(HUMAN, f"p{n}") for n in range(SEATS)], state=state)
         while not state.is_over:
@@ -371,8 +362,6 @@ def main() -> None:
 
 
 def wait_listening(port: int) -> None:
-    import socket
-
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         with socket.socket() as probe:

@@ -176,17 +176,24 @@ class TableRun:
 
 
 RETRIED = [0]
-"""Lobby calls answered 502–504 and tried again (this client process's count)."""
+"""Lobby calls answered 429 or 502–504 and tried again (this client process's count)."""
 
 
 async def post(http: httpx.AsyncClient, path: str, body: Any, token: str | None = None) -> Any:
     """A lobby call, retried when a kept-alive connection was closed under it, or when the
     proxy or the server answered that it could not serve it now (502–504: a process too
-    busy for its health check, or waiting for the database), as a browser client would."""
+    busy for its health check, or waiting for the database), as a browser client would.
+    A 429 is tried again after its ``Retry-After``: the server's burst of ten tables an
+    address is not one of the bounds ``LOAD_LIMITS`` lifts, and a server paused (by a
+    profiler, say) answers a backlog of table openings at one instant."""
     headers = {"x-seat-token": token} if token else {}
     for attempt in range(8):
         try:
             reply = await http.post(path, json=body, headers=headers)
+            if reply.status_code == 429 and attempt < 7:
+                RETRIED[0] += 1
+                await asyncio.sleep(min(2.0, float(reply.headers.get("retry-after", 1))))
+                continue
             if reply.status_code in (502, 503, 504) and attempt < 7:
                 RETRIED[0] += 1
                 await asyncio.sleep(0.25 * (attempt + 1))

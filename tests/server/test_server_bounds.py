@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import os
 import stat
 from pathlib import Path
@@ -108,6 +109,10 @@ def test_a_refused_table_costs_no_allowance_and_the_lobby_is_paged(sqlite_url: s
                for n in range(2)]
         third = client.post("/api/tables", json={"name": "P3"})
         assert (third.status_code, third.json()["error"]["code"]) == (429, "too_many_tables")
+        # a table a minute: the bucket fills again in about a minute, said in both places
+        wait = third.json()["error"]["params"]["retry_after"]
+        assert 55 <= wait <= 60
+        assert third.headers["retry-after"] == str(math.ceil(wait))
         page = client.get("/api/tables", params={"offset": 1, "limit": 1})
         assert page.headers["x-total-count"] == "2"
         assert [t["id"] for t in page.json()] == ids[1:]

@@ -3,6 +3,7 @@ status, the same shape for lobby refusals, limits and a database that is away.""
 
 from __future__ import annotations
 
+import math
 from typing import Any, Final
 
 from fastapi import FastAPI, Request
@@ -34,8 +35,16 @@ ERRORS: Final[dict[int | str, dict[str, Any]]] = {
 def error_reply(
     status: int, code: str, message: str, params: dict[str, JsonValue]
 ) -> JSONResponse:
+    """The error shape; a refusal that says when to come back (``retry_after``) says it in
+    HTTP's ``Retry-After`` header too (whole seconds, rounded up), so that a client or a
+    proxy that knows nothing of our shape still waits long enough before trying again."""
+    wait = params.get("retry_after")
+    headers = None
+    if isinstance(wait, int | float) and not isinstance(wait, bool):
+        headers = {"Retry-After": str(max(1, math.ceil(wait)))}
     return JSONResponse(
-        {"error": {"code": code, "message": message, "params": params}}, status_code=status
+        {"error": {"code": code, "message": message, "params": params}}, status_code=status,
+        headers=headers,
     )
 
 

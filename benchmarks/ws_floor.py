@@ -47,11 +47,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from server_load import SEATS, cpu_seconds, rss_mib
 
-ACTION = b'{"type":"act","version":%d,"action":{"type":"take","dish":"porridge"}}'
+ACTION = '{"type":"act","version":%d,"action":{"type":"take","dish":"porridge"}}'
 
 
-def state_frame(version: int, size: int) -> bytes:
-    """A text frame of ``size`` bytes that names the version it answers."""
+def padded_frame(version: int, size: int) -> bytes:
+    """A text frame of ``size`` bytes that names the version it answers (a state frame's
+    size, none of its content)."""
     head = b'{"type":"state","version":%d,"pad":"' % version
     return head + b"x" * max(0, size - len(head) - 2) + b'"}'
 
@@ -83,7 +84,7 @@ def serve_uvicorn(stack: str, port: int, size: int) -> None:
                 event = await receive()
                 if event["type"] != "websocket.receive":
                     break
-                frame = state_frame(version_of(event.get("bytes") or event["text"]) + 1,
+                frame = padded_frame(version_of(event.get("bytes") or event["text"]) + 1,
                                     size).decode()
                 for peer in list(sockets.values()):
                     await peer({"type": "websocket.send", "text": frame})
@@ -105,7 +106,7 @@ def serve_uvicorn(stack: str, port: int, size: int) -> None:
             try:
                 while True:
                     text = await websocket.receive_text()
-                    frame = state_frame(version_of(text) + 1, size).decode()
+                    frame = padded_frame(version_of(text) + 1, size).decode()
                     for peer in list(sockets.values()):
                         await peer.send_text(frame)
             except WebSocketDisconnect:
@@ -158,7 +159,7 @@ def serve_sansio(port: int, size: int) -> None:
                     self.table = tables.setdefault(table, {})
                     self.table[self.seat] = self
                 elif isinstance(event, Frame) and event.opcode is Opcode.TEXT:
-                    frame = state_frame(version_of(bytes(event.data)) + 1, size)
+                    frame = padded_frame(version_of(bytes(event.data)) + 1, size)
                     for peer in list((self.table or {}).values()):
                         if peer.ws.state is not State.OPEN:  # closing at the run's end
                             continue
@@ -185,7 +186,7 @@ def serve_sansio(port: int, size: int) -> None:
 
 
 async def drive(port: int, tables: int, seconds: float, think: float, seed: int,
-                marker: str) -> dict[str, Any]:
+                marker: str, procs: int) -> dict[str, Any]:
     import websockets
 
     rng = random.Random(seed)
@@ -213,7 +214,7 @@ async def drive(port: int, tables: int, seconds: float, think: float, seed: int,
                 if index == 0:  # the first move
                     sent[1] = time.monotonic()
                     sent_at.append(sent[1])
-                    await ws.send(ACTION.decode() % 0)
+                    await ws.send(ACTION % 0)
                 while not stop.is_set():
                     try:
                         text = await asyncio.wait_for(ws.recv(), 1.0)
@@ -228,7 +229,7 @@ async def drive(port: int, tables: int, seconds: float, think: float, seed: int,
                         await asyncio.sleep(think * (0.5 + table_rng.random()))
                         sent[version + 1] = time.monotonic()
                         sent_at.append(sent[version + 1])
-                        await ws.send(ACTION.decode() % version)
+                        await ws.send(ACTION % version)
 
         try:
             await asyncio.gather(*(seat(i) for i in range(SEATS)))
@@ -241,7 +242,7 @@ async def drive(port: int, tables: int, seconds: float, think: float, seed: int,
     connected = time.monotonic() - connect_start
     Path(f"{marker}.ready").touch()
     folder = Path(marker).parent
-    while len(list(folder.glob("*.ready"))) < int(os.environ["FLOOR_PROCS"]):
+    while len(list(folder.glob("*.ready"))) < procs:  # every client process's window at once
         await asyncio.sleep(0.05)
     measure[0] = time.monotonic()
     await asyncio.sleep(seconds)
@@ -258,7 +259,7 @@ async def drive(port: int, tables: int, seconds: float, think: float, seed: int,
     }
 
 
-def client(args: tuple[int, int, float, float, int, str]) -> dict[str, Any]:
+def client(args: tuple[int, int, float, float, int, str, int]) -> dict[str, Any]:
     import uvloop
 
     return uvloop.run(drive(*args))
@@ -321,9 +322,8 @@ def main() -> None:
                   % options.client_procs) for i in range(options.client_procs)]
         with tempfile.TemporaryDirectory() as folder:
             markers = [str(Path(folder) / f"proc-{i}") for i in range(len(shares))]
-            os.environ["FLOOR_PROCS"] = str(len(shares))
             jobs = [(options.port, n, options.seconds, options.think, options.seed * 100 + i,
-                     markers[i]) for i, n in enumerate(shares)]
+                     markers[i], len(shares)) for i, n in enumerate(shares)]
             with multiprocessing.get_context("spawn").Pool(len(shares)) as pool:
                 pending = pool.map_async(client, jobs)
                 marks: list[tuple[float, float]] = []

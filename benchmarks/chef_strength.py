@@ -1,5 +1,5 @@
 """The chef level's strength: win shares of one chef against the others, from the compiled
-search (sim/_search_kernel.py, the very search the chef bot runs), seat-rotated.
+search (compiled/search.py, the very search the chef bot runs), seat-rotated.
 
     nice -n 10 .venv/bin/python benchmarks/chef_strength.py --decks 1000 --seeds 4242 4243 \
         --opponents hard master
@@ -18,8 +18,9 @@ import json
 import math
 import time
 
-from kingsbreakfast.sim import _search_kernel as kernel
-from kingsbreakfast.sim.chef import SearchBudget, evaluate
+from kingsbreakfast.bots.chef import SearchBudget
+from kingsbreakfast.compiled import search as kernel
+from kingsbreakfast.sim.chef_evaluation import evaluate
 
 OPPONENTS = {"hard": kernel.SEAT_COUNTER, "master": kernel.SEAT_MASTER}
 Z = 1.959963984540054

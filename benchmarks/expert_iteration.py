@@ -38,7 +38,7 @@ import numpy as np
 
 def label_one(seed: int, games: int, worlds: int, playout: str) -> dict[str, Any]:
     from kingsbreakfast.bots.master import MasterBot
-    from kingsbreakfast.sim import _search_kernel as kernel
+    from kingsbreakfast.compiled import search as kernel
     from kingsbreakfast.sim.search_targets import label
 
     start = time.process_time()

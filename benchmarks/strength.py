@@ -5,7 +5,7 @@ on several seeds, each seed's share and the pooled share with 95% Wilson interva
         --seeds 4242,4243 --games 2000 --out benchmarks/results/ladder/master-vs-hard-4p.json
 
 Where both levels play in compiled code the games are the kernels' (fast): ``master`` against
-``hard`` (or ``hard`` against ``master``) in :mod:`kingsbreakfast.sim._master_kernel`, whose
+``hard`` (or ``hard`` against ``master``) in :mod:`kingsbreakfast.compiled.network`, whose
 network seats choose what the bot chooses (``tests/sim/test_master_kernel_differential.py``),
 and the levels with a batch policy (``easy``, ``medium``, ``hard``, ``random``) in the batch
 simulator, whose policies ``tests/sim/test_batch_greedy_is_the_bot.py`` and
@@ -80,7 +80,7 @@ def spread_p(shares: list[float], games: list[int]) -> float | None:
 def master_games(layers: list[Any], upper_is_net: bool, n: int, games: int,
                  seed: int) -> np.ndarray[Any, Any]:
     """The upper seat's share in each game: ``games`` / n decks, each dealt n times."""
-    from kingsbreakfast.sim import _master_kernel as kernel
+    from kingsbreakfast.compiled import network as kernel
     from kingsbreakfast.sim.train import play_batch
 
     decks = games // n

@@ -25,8 +25,8 @@ from kingsbreakfast.bots import (  # noqa: E402
     knowledge,
 )
 from kingsbreakfast.bots.registry import MEDIUM_MISTAKES  # noqa: E402
+from kingsbreakfast.compiled import card_counter, policies  # noqa: E402
 from kingsbreakfast.engine import Rules, State, shuffled_deck  # noqa: E402
-from kingsbreakfast.sim import _card_counter, _policy_kernel  # noqa: E402
 from kingsbreakfast.sim.batch import simulate  # noqa: E402
 from kingsbreakfast.sim.vector import VectorGames  # noqa: E402
 
@@ -46,11 +46,11 @@ def best_actions(state: State) -> tuple[set[int], int]:
 
 
 def test_the_port_uses_the_bot_s_constants() -> None:
-    assert _card_counter.LEADER_WEIGHT == heuristic.LEADER_WEIGHT
-    assert _card_counter.REACH_KING == knowledge.REACH_KING
-    assert _card_counter.DRAW_SHARE == knowledge.DRAW_SHARE
-    assert _card_counter._MAX_EXTRA == knowledge._MAX_EXTRA
-    assert _policy_kernel.MEDIUM_SLIPS == MEDIUM_MISTAKES
+    assert card_counter.LEADER_WEIGHT == heuristic.LEADER_WEIGHT
+    assert card_counter.REACH_KING == knowledge.REACH_KING
+    assert card_counter.DRAW_SHARE == knowledge.DRAW_SHARE
+    assert card_counter.MAX_EXTRA == knowledge.MAX_EXTRA
+    assert policies.MEDIUM_SLIPS == MEDIUM_MISTAKES
 
 
 @pytest.mark.parametrize(("players", "rules"), [(n, r) for n in (3, 4, 5) for r in VARIANTS])

@@ -19,8 +19,8 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from kingsbreakfast.bots import make_bot  # noqa: E402
+from kingsbreakfast.bots.chef import ChefBot  # noqa: E402
 from kingsbreakfast.engine import State, View, sample_world  # noqa: E402
-from kingsbreakfast.sim.chef import ChefBot  # noqa: E402
 
 SMALL = {"candidates": 3, "worlds": 4}
 

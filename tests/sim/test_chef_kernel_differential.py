@@ -1,6 +1,6 @@
 """The chef's compiled search against the rules engine and the chef bot.
 
-The evaluation kernel (sim/_search_kernel.py) plays chef seats with the search and the other
+The evaluation kernel (compiled/chef_games.py) plays chef seats with the search and the other
 seats as master or hard; every game it played is replayed in the engine with the checked
 ``play`` (every action legal, the same final points and shares), and at every decision of a
 chef seat the engine's chef bot, given only the engine's view of that seat and the seed the
@@ -15,9 +15,10 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("numba")
 
+from kingsbreakfast.bots.chef import ChefBot, SearchBudget  # noqa: E402
+from kingsbreakfast.compiled import search as kernel  # noqa: E402
 from kingsbreakfast.engine import Rules, State  # noqa: E402
-from kingsbreakfast.sim import _search_kernel as kernel  # noqa: E402
-from kingsbreakfast.sim.chef import ChefBot, SearchBudget, evaluate  # noqa: E402
+from kingsbreakfast.sim.chef_evaluation import evaluate  # noqa: E402
 
 BUDGET = SearchBudget(candidates=3, worlds=3, depth=0)
 

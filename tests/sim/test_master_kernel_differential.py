@@ -14,10 +14,10 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("numba")
 
-from kingsbreakfast.bots.features import NUM_FEATURES  # noqa: E402
 from kingsbreakfast.bots.master import MasterWeights, view_rows  # noqa: E402
+from kingsbreakfast.compiled import network as kernel  # noqa: E402
+from kingsbreakfast.compiled.features import NUM_FEATURES  # noqa: E402
 from kingsbreakfast.engine import Rules, State  # noqa: E402
-from kingsbreakfast.sim import _master_kernel as kernel  # noqa: E402
 from kingsbreakfast.sim.train import evaluate_vs_hard, play_batch  # noqa: E402
 
 GAMES = 40

@@ -15,13 +15,13 @@ pytest.importorskip("numba")
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from kingsbreakfast.bots import features  # noqa: E402
+from kingsbreakfast.bots.chef import ChefBot, view_row  # noqa: E402
 from kingsbreakfast.bots.master import MasterBot, view_rows  # noqa: E402
+from kingsbreakfast.compiled import features  # noqa: E402
+from kingsbreakfast.compiled import search as kernel  # noqa: E402
+from kingsbreakfast.compiled.games import new_games  # noqa: E402
+from kingsbreakfast.compiled.search_labels import search_every_action  # noqa: E402
 from kingsbreakfast.engine import View  # noqa: E402
-from kingsbreakfast.sim import _search_kernel as kernel  # noqa: E402
-from kingsbreakfast.sim._rules_kernel import new_games  # noqa: E402
-from kingsbreakfast.sim._search_targets import search_every_action  # noqa: E402
-from kingsbreakfast.sim.chef import ChefBot, view_row  # noqa: E402
 from kingsbreakfast.sim.search_targets import label  # noqa: E402
 from sim.test_chef import position, twin_views  # noqa: E402
 

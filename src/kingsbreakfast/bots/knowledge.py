@@ -21,7 +21,7 @@ self-play shows for tables of 3-5 (the rest is taken by players)."""
 DRAW_SHARE = 0.35
 """Share of turns spent drawing, used to guess how fast the deck shrinks between deals."""
 
-_MAX_EXTRA = 40
+MAX_EXTRA = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,13 +85,13 @@ def tail_values(base: int, mean: float) -> tuple[float, ...]:
     """
     terms = []
     p = exp(-mean)
-    for k in range(_MAX_EXTRA):
+    for k in range(MAX_EXTRA):
         terms.append((base + k) * p)
         p *= mean / (k + 1)
-    suffix = [0.0] * (_MAX_EXTRA + 1)
-    for k in range(_MAX_EXTRA - 1, -1, -1):
+    suffix = [0.0] * (MAX_EXTRA + 1)
+    for k in range(MAX_EXTRA - 1, -1, -1):
         suffix[k] = suffix[k + 1] + terms[k]
-    return tuple(suffix[min(_MAX_EXTRA, max(0, held - base))] for held in range(16))
+    return tuple(suffix[min(MAX_EXTRA, max(0, held - base))] for held in range(16))
 
 
 def quantize(mean: float) -> float:

@@ -25,17 +25,16 @@ from typing import Any, Final
 
 import numpy as np
 
+from kingsbreakfast.compiled import features
+from kingsbreakfast.compiled.features import POINTS_SCALE
 from kingsbreakfast.engine import NUM_DISHES, Action, KingsBreakfastError, View
 
-from . import features
 from .base import legal_choices
 from .heuristic import evaluate
 
 FORMAT: Final = "kingsbreakfast-master"
 VERSION: Final = 1
 """The weights file's format version; a file of another version is refused."""
-POINTS_SCALE: Final = 50.0
-"""The points head is trained on final points / 50 (R11 scores run up to about 150)."""
 _ARRAYS: Final = ("w1", "b1", "w2", "b2", "w3", "b3")
 
 DESCRIPTION = (

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from importlib.util import find_spec
 from typing import Any, Final
 
+from kingsbreakfast.compiled.levels import MEDIUM_MISTAKES as MEDIUM_MISTAKES
 from kingsbreakfast.engine import KingsBreakfastError
 
 from .base import Bot
@@ -22,9 +23,6 @@ from .heuristic import HeuristicBot
 from .ismcts import IsmctsBot
 from .random_bot import RandomBot
 
-MEDIUM_MISTAKES: Final = 0.25
-"""Share of medium's moves played at random: a step below hard, which is the same card
-counter without slips."""
 EXPERT_SIMULATIONS: Final = 1000
 """Expert's search budget. Its strength against the card counter levels off after a few
 hundred simulations (docs/analysis.md), so more would only make players wait."""
@@ -143,12 +141,11 @@ class ChefUnavailableError(KingsBreakfastError, RuntimeError):
 
 
 def _chef(**options: Any) -> Bot:
-    """The searching level, imported only when asked for. It plays the compiled rules, so
-    it lives with the simulators (kingsbreakfast.sim.chef), one layer up; this is the one
-    import the layer contract allows from the bots to it (pyproject.toml)."""
+    """The searching level, imported only when asked for: it plays the compiled search
+    (:mod:`kingsbreakfast.compiled`), whose import loads numba."""
     if not HAS_NUMBA:
         raise ChefUnavailableError()
-    from kingsbreakfast.sim.chef import ChefBot
+    from .chef import ChefBot
 
     return ChefBot(**options)
 

@@ -1,9 +1,9 @@
 """Many games at once at close to native speed, for statistics and research.
 
 ``simulate(games, players, policies, seed=...)`` plays whole games in a compiled loop
-(:mod:`._batch_kernel`, numba, over the compiled rules of :mod:`._rules_kernel`) and
-returns their final states, scores and winners as numpy
-arrays. Game ``g`` of a seed is always the same game, whatever the batch size, so a large
+(:mod:`kingsbreakfast.compiled.batch`, numba, over the compiled rules of
+:mod:`kingsbreakfast.compiled.rules`) and returns their final states, scores and winners as
+numpy arrays. Game ``g`` of a seed is always the same game, whatever the batch size, so a large
 run can be split into pieces and a surprising game looked at again on its own.
 
 Policies are chosen per seat by name:
@@ -19,10 +19,10 @@ Policies are chosen per seat by name:
     ``tests/sim/test_batch_greedy_is_the_bot.py`` checks every choice against the bot's.
 ``heuristic``
     the card counter (``bots/heuristic.py`` with ``bots/knowledge.py``, the registry's
-    ``heuristic`` and ``hard``), compiled in :mod:`._card_counter`: each action valued by
-    the expected final points of its own hand minus 0.7 of the leading opponent's, with
-    the king's final plate estimated from the unseen cards and the rounds left (R9, R11);
-    ties at random. ``tests/sim/test_batch_card_counter_is_the_bot.py`` checks every choice
+    ``heuristic`` and ``hard``), compiled in :mod:`kingsbreakfast.compiled.card_counter`:
+    each action valued by the expected final points of its own hand minus 0.7 of the leading
+    opponent's, with the king's final plate estimated from the unseen cards and the rounds left (R9,
+    R11); ties at random. ``tests/sim/test_batch_card_counter_is_the_bot.py`` checks every choice
     against the bot's.
 ``medium``
     the registry's ``medium`` level: ``heuristic`` with a quarter of its moves (where it has
@@ -50,6 +50,9 @@ from typing import Any, NotRequired, TypedDict
 import numpy as np
 import numpy.typing as npt
 
+from kingsbreakfast.compiled import batch as kernel
+from kingsbreakfast.compiled.games import new_games
+from kingsbreakfast.compiled.policies import CALLER, rooms
 from kingsbreakfast.engine import (
     DECK_SIZE,
     DEFAULT_RULES,
@@ -63,9 +66,6 @@ from kingsbreakfast.engine import (
     Rules,
 )
 
-from . import _batch_kernel as kernel
-from ._policy_kernel import CALLER, rooms
-from ._rules_kernel import new_games
 from .checks import ALL_POLICIES, OTHER_POLICIES, POLICIES, check_decks, check_int, policy_names
 from .warm import compile_seconds, notice_first_compile
 

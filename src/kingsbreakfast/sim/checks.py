@@ -4,7 +4,7 @@
 settings; each is checked here once, with the same message, before any reaches compiled
 code (which trusts what it is given). The policies are named as the bot registry names
 them (``BotEntry.batch_policy``): :data:`POLICIES` is that one map, from the names to the
-compiled policies of :mod:`._policy_kernel`.
+compiled policies of :mod:`kingsbreakfast.compiled.policies`.
 """
 
 from __future__ import annotations
@@ -16,9 +16,8 @@ import numpy as np
 import numpy.typing as npt
 
 from kingsbreakfast.bots import BOTS
+from kingsbreakfast.compiled.policies import CODES
 from kingsbreakfast.engine import DECK_SIZE, NUM_DISHES, UNSHUFFLED_DECK
-
-from ._policy_kernel import CODES
 
 POLICIES: Final = {
     name: CODES[name]

@@ -1,12 +1,11 @@
 """The chef's search as a teacher for the master network (expert iteration).
 
 :func:`label` plays games in which one seat searches every legal action with the chef's
-search (:mod:`._search_targets`) and returns, for each, the network's input row and the
-search's mean share of the win and mean points: targets for fine-tuning the network toward
-what the search measures. ``benchmarks/expert_iteration.py`` runs the whole experiment
-(label, fine-tune, measure against three ``hard`` seats); docs/analysis.md, *Expert
-iteration*, says what it found.
-"""
+search (:mod:`kingsbreakfast.compiled.search_labels`) and returns, for each, the network's
+input row and the search's mean share of the win and mean points: targets for fine-tuning the
+network toward what the search measures. ``benchmarks/expert_iteration.py`` runs the whole
+experiment (label, fine-tune, measure against three ``hard`` seats); docs/analysis.md, *Expert
+iteration*, says what it found. """
 
 from __future__ import annotations
 
@@ -16,13 +15,13 @@ from typing import Any
 
 import numpy as np
 
-from kingsbreakfast.bots import features
 from kingsbreakfast.bots.master import MasterWeights
+from kingsbreakfast.compiled import features
+from kingsbreakfast.compiled import search as search_kernel
+from kingsbreakfast.compiled.games import new_games
+from kingsbreakfast.compiled.policies import HEURISTIC, rooms
+from kingsbreakfast.compiled.search_labels import SEAT_LEARNER, label_games
 
-from . import _search_kernel as search_kernel
-from ._policy_kernel import HEURISTIC, rooms
-from ._rules_kernel import new_games
-from ._search_targets import SEAT_LEARNER, label_games
 from .warm import notice_first_compile
 
 COMPILE_SECONDS = 120.0

@@ -1,11 +1,11 @@
 """Training the master bot: deep Monte-Carlo on self-play, in the manner of DouZero.
 
-Actors play whole games in the compiled kernel (:mod:`._master_kernel`); some seats are the
-network (exploring with chance epsilon), the others the card counter (``hard``), so the
-network learns both from itself and from the player it has to beat. Every choice a network
-seat made is a training row; its targets are how that game ended for that seat: its share
-of the win (R12) and its final points (R11). The learner regresses the network on a window
-of recent rows (mean squared error), and the actors play with the new weights.
+Actors play whole games in the compiled kernel (:mod:`kingsbreakfast.compiled.network`);
+some seats are the network (exploring with chance epsilon), the others the card counter (``hard``),
+so the network learns both from itself and from the player it has to beat. Every choice a network
+seat made is a training row; its targets are how that game ended for that seat: its share of the win
+(R12) and its final points (R11). The learner regresses the network on a window of recent rows (mean
+squared error), and the actors play with the new weights.
 
 Every ``eval_every`` seconds the greedy network plays a fixed set of 4-player games against
 three ``hard`` seats (its seat rotating over the games); the figure goes to the log, the
@@ -28,15 +28,16 @@ from typing import Any
 
 import numpy as np
 
-from kingsbreakfast.bots import features
-from kingsbreakfast.bots.master import POINTS_SCALE, MasterWeights, load_weights, save_weights
+from kingsbreakfast.bots.master import MasterWeights, load_weights, save_weights
+from kingsbreakfast.compiled import features
+from kingsbreakfast.compiled import network as kernel
+from kingsbreakfast.compiled.features import POINTS_SCALE
+from kingsbreakfast.compiled.games import new_games
+from kingsbreakfast.compiled.policies import HEURISTIC, rooms
+from kingsbreakfast.compiled.search import SEAT_COUNTER
 from kingsbreakfast.engine import DEFAULT_RULES, MUST_DRAW, Rules
 
-from . import _master_kernel as kernel
 from . import search_targets
-from ._policy_kernel import HEURISTIC, rooms
-from ._rules_kernel import new_games
-from ._search_kernel import SEAT_COUNTER
 from .learners import make_learner
 from .warm import compile_seconds, notice_first_compile
 

@@ -4,9 +4,9 @@
 chooses every action of the seats it plays, one action per game per call, and gets back the
 view tensor of :mod:`kingsbreakfast.tensor.observation` (the same numbers the Gymnasium,
 PettingZoo and OpenSpiel adapters give), the legal-action mask, rewards and done flags for
-all B games at once. The rules are the compiled rules of :mod:`._rules_kernel`, the batch
-simulator's too (held equal to the engine by differential tests); the state of every game
-stays in numpy arrays between calls.
+all B games at once. The rules are the compiled rules of
+:mod:`kingsbreakfast.compiled.rules`, the batch simulator's too (held equal to the engine by
+differential tests); the state of every game stays in numpy arrays between calls.
 
 Two forms:
 
@@ -46,6 +46,9 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
+from kingsbreakfast.compiled import vector as kernel
+from kingsbreakfast.compiled.games import MAX_ACTIONS, TO_MOVE, new_games
+from kingsbreakfast.compiled.policies import CALLER, rooms
 from kingsbreakfast.engine import (
     DEFAULT_RULES,
     MAX_PLAYERS,
@@ -56,9 +59,6 @@ from kingsbreakfast.engine import (
 )
 from kingsbreakfast.tensor import OBS_SIZE
 
-from . import _vector_kernel as kernel
-from ._policy_kernel import CALLER, rooms
-from ._rules_kernel import MAX_ACTIONS, TO_MOVE, new_games
 from .checks import ALL_POLICIES, check_decks, check_int, policy_names
 from .warm import compile_seconds, notice_first_compile
 

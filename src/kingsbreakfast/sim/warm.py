@@ -108,14 +108,15 @@ def warm_chef() -> None:
     one tiny evaluation of three players cover every table."""
     import random
 
+    from kingsbreakfast.bots.chef import ChefBot, SearchBudget
+    from kingsbreakfast.compiled import search
     from kingsbreakfast.engine import State
 
-    from . import _search_kernel
-    from .chef import ChefBot, SearchBudget, evaluate
+    from .chef_evaluation import evaluate
 
     state = State.new(3, random.Random(1))
     ChefBot(worlds=1).choose(state.view(state.to_move), 1)
-    evaluate(1, 3, _search_kernel.SEAT_MASTER, 2, SearchBudget(2, 1, 0))
+    evaluate(1, 3, search.SEAT_MASTER, 2, SearchBudget(2, 1, 0))
 
 
 def main() -> None:

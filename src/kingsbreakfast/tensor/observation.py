@@ -10,7 +10,7 @@ from what the viewer may know only, so it cannot carry a card the viewer may not
 The layout is the table :data:`FIELDS` (name, size, scale, meaning), :data:`OBS_SIZE` long;
 ``docs/research.md`` prints it. :func:`write_observation` is the one writer: it reads plain
 numbers and indexable rows only (no Python objects, no numpy), so the compiled simulator
-(``sim/_rules_kernel.py``) compiles this very function with numba while :func:`encode`
+(``compiled/rules.py``) compiles this very function with numba while :func:`encode`
 runs it as ordinary Python over a :class:`~kingsbreakfast.engine.View`; both write the same
 numbers by construction. An array back end that cannot run Python (JAX) reads
 :data:`FIELDS` and :func:`offsets` for the layout and is held equal by its own test.

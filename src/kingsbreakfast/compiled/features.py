@@ -11,7 +11,7 @@ take cheese when both lie alike everywhere) give the very same row, hence the sa
 That is what makes a hint's twins equal (R1 only orders the dishes for files and ids).
 
 :func:`encode` works on plain integer arrays and numbers, with no Python objects, so the
-training kernel compiles this very function with numba (sim/_master_kernel.py) while the bot
+training kernel compiles this very function with numba (compiled/network.py) while the bot
 runs it as ordinary Python over numpy: both read the same rows by construction.
 """
 
@@ -39,6 +39,9 @@ LAYOUT: Final = (
 )
 """The row's layout in words, stored in the weights file's header so that a file written
 for another layout is refused rather than read wrongly."""
+POINTS_SCALE: Final = 50.0
+"""The network's points head is trained on final points / 50 (R11 scores run up to about
+150): the bot and the compiled search scale its output back by this."""
 VALUE_ROUNDING: Final = 1e-6
 """The card counter's values are rounded to this before they are read: its sums run over the
 dishes in R1 order, so renamed twins can differ in the last bits."""

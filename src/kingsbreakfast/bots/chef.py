@@ -2,34 +2,29 @@
 master network as prior, as the other cooks' policy and as the judge of where a world
 arrives.
 
-The search itself is compiled (:mod:`._search_kernel`, module doc there); this module turns
-a seat's :class:`~kingsbreakfast.engine.View` into the kernel's row, so the bot that plays
-on the server, in the terminal and in tournaments runs the very search the kernel
-evaluation measured (``benchmarks/chef_strength.py``). It reads the view only: the deck and
-the other hands' draws are not in it, and the kernel deals them at random for each world.
+The search itself is compiled (:mod:`kingsbreakfast.compiled.search`, module doc there);
+this module turns a seat's :class:`~kingsbreakfast.engine.View` into the kernel's row, so
+the bot that plays on the server, in the terminal and in tournaments runs the very search
+the kernel evaluation measured (``benchmarks/chef_strength.py``). It reads the view only:
+the deck and the other hands' draws are not in it, and the kernel deals them at random for
+each world.
 
-It lives with the compiled simulators (it plays the compiled rules), above the bots; the
-registry builds it through one declared import (``pyproject.toml``'s layer contract).
+A bot like the others, above the compiled game it plays (``pyproject.toml``'s layer
+contract); the registry imports it only when the level is asked for, since it loads numba.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 import numpy as np
 
-from kingsbreakfast.bots.base import legal_choices
-from kingsbreakfast.bots.master import MasterBot, MasterWeights
-from kingsbreakfast.engine import DECK_SIZE, MUST_DRAW, NUM_DISHES, Action, View
-
-from . import _search_kernel as kernel
-from ._rules_kernel import (
+from kingsbreakfast.compiled import search as kernel
+from kingsbreakfast.compiled.games import (
     COOK,
     FEEDS,
-    MAX_ACTIONS,
     ON_TABLE,
     PENDING,
     REMOVED_DRAGONS,
@@ -40,8 +35,11 @@ from ._rules_kernel import (
     Games,
     new_games,
 )
-from ._rules_kernel import _king_feeds as king_feeds
-from .warm import notice_first_compile
+from kingsbreakfast.compiled.rules import king_feeds
+from kingsbreakfast.engine import DECK_SIZE, MUST_DRAW, NUM_DISHES, Action, View
+
+from .base import legal_choices
+from .master import MasterBot, MasterWeights
 
 CANDIDATES: Final = 2
 """Actions searched: the network's best two (docs/analysis.md, *The chef*)."""
@@ -51,8 +49,6 @@ DEPTH: Final = 0
 """The mover's own later decisions played by the master policy before the leaf value."""
 PRIOR_WEIGHT: Final = 0.0
 """How much of the network's own estimate is added to the search's mean."""
-COMPILE_SECONDS: Final = 110.0
-"""About how long numba takes to compile the search the first time on one core."""
 
 DESCRIPTION = (
     "Chef searches with master's network: before each move it deals the cards it cannot "
@@ -167,7 +163,8 @@ class ChefBot:
 
     def values(self, view: View, seed: int) -> list[tuple[Action, float | None]]:
         """Each legal action with the search's value: the mover's mean share of the win over
-        the dealt worlds, None for an action not searched (:func:`._search_kernel.search`)."""
+        the dealt worlds, None for an action not searched
+        (:func:`kingsbreakfast.compiled.search.search`)."""
         legal = view.legal_actions()
         _, values = self._searcher(view).search(view, seed, self.budget)
         return list(zip(legal, values, strict=True))
@@ -176,74 +173,4 @@ class ChefBot:
         return self.choose(view, rng.getrandbits(64))
 
 
-@dataclass(frozen=True, slots=True)
-class Evaluation:
-    """Games played by :func:`evaluate`: seat ``g % n`` of game ``g`` is the chef's."""
-
-    share: np.ndarray[Any, Any]
-    """(games, n) each seat's share of the win."""
-    points: np.ndarray[Any, Any]
-    actions: np.ndarray[Any, Any]
-    seeds: np.ndarray[Any, Any]
-    decks: np.ndarray[Any, Any]
-    """(games, 110) each game's deck."""
-    first_cooks: np.ndarray[Any, Any]
-    searches: int
-
-    def chef_shares(self) -> np.ndarray[Any, Any]:
-        n = self.share.shape[1]
-        return np.array([self.share[g, g % n] for g in range(self.share.shape[0])])
-
-
-def deal_decks(count: int, n: int, seed: int) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """``count`` shuffled decks and first cooks from ``seed`` (numpy's PCG64)."""
-    from kingsbreakfast.engine import UNSHUFFLED_DECK
-
-    rng = np.random.default_rng(seed)
-    fresh = np.array(UNSHUFFLED_DECK, np.int8)
-    decks = np.array([rng.permutation(fresh) for _ in range(count)], np.int8)
-    return decks, rng.integers(0, n, count).astype(np.int64)
-
-
-def evaluate(
-    decks: int, n: int, opponents: int | Sequence[int], seed: int,
-    budget: SearchBudget = SearchBudget(), weights: MasterWeights | None = None,
-    must_draw: bool = False, dragon_min: int = 1,
-) -> Evaluation:
-    """Seat-rotated games: each of ``decks`` decks dealt from ``seed`` is played ``n``
-    times, the chef in each seat once, the other seats ``opponents``
-    (:data:`._search_kernel.SEAT_COUNTER` or ``SEAT_MASTER``, one kind or one per seat
-    index away from the chef)."""
-    weights = MasterBot().weights if weights is None else weights
-    deck_array, cooks = deal_decks(decks, n, seed)
-    games_count = decks * n
-    kinds = np.zeros((games_count, n), np.int64)
-    others = [opponents] * (n - 1) if isinstance(opponents, int) else list(opponents)
-    for g in range(games_count):
-        chef = g % n
-        for k in range(1, n):
-            kinds[g, (chef + k) % n] = others[k - 1]
-        kinds[g, chef] = kernel.SEAT_CHEF
-    games = new_games(1, n, must_draw, dragon_min, deck_array)
-    world = new_games(2, n, must_draw, dragon_min)
-    net = kernel.new_net(weights.arrays(), n)
-    share = np.zeros((games_count, n))
-    points = np.zeros((games_count, n), np.int64)
-    actions = np.zeros((games_count, MAX_ACTIONS), np.int64)
-    seeds = np.zeros((games_count, MAX_ACTIONS), np.uint64)
-    from ._policy_kernel import HEURISTIC, rooms
-
-    legal_room, _, counter_room = rooms([HEURISTIC])
-    with notice_first_compile(("chef-games", n), COMPILE_SECONDS):
-        searches = kernel.play_chef_games(
-            games_count, games, world, np.repeat(np.arange(decks), n), np.repeat(cooks, n),
-            kinds, np.uint64(seed), budget.candidates, budget.worlds, budget.depth,
-            budget.prior_weight, net,
-            share, points, actions, seeds, legal_room, counter_room,
-        )
-    return Evaluation(share, points, actions, seeds, np.repeat(deck_array, n, axis=0),
-                      np.repeat(cooks, n), int(searches))
-
-
-__all__ = ["CANDIDATES", "DEPTH", "WORLDS", "ChefBot", "Evaluation", "SearchBudget",
-           "evaluate", "view_row"]
+__all__ = ["CANDIDATES", "DEPTH", "WORLDS", "ChefBot", "SearchBudget", "view_row"]

@@ -1,12 +1,12 @@
 """The vectorized games' driver: many games held in rows of the rules, stepped together.
 
 A learner chooses one action per game per call, so each game's state lives in its row of a
-:class:`~._rules_kernel.Games` record between calls. :func:`step_games` plays the caller's
-action with :func:`~._rules_kernel.step`, lets the built-in seats move in the game loop of
-:mod:`._policy_kernel`, scores a finished game (R11, the R12 rank utility) and deals it
+:class:`~.games.Games` record between calls. :func:`step_games` plays the caller's
+action with :func:`~.rules.step`, lets the built-in seats move in the game loop of
+:mod:`.policies`, scores a finished game (R11, the R12 rank utility) and deals it
 again; the mover's observation is the view tensor of :mod:`kingsbreakfast.tensor`, written
-by its one writer compiled in :func:`~._rules_kernel.observe`, and the legal mask comes
-from :func:`~._rules_kernel.legal`. ``tests/sim/test_vector_differential.py`` compares the
+by its one writer compiled in :func:`~.rules.observe`, and the legal mask comes
+from :func:`~.rules.legal`. ``tests/sim/test_vector_differential.py`` compares the
 observations, masks, rewards and whole trajectories with the engine.
 """
 
@@ -16,20 +16,9 @@ from typing import Any
 
 from kingsbreakfast.engine import NUM_ACTIONS
 
-from ._policy_kernel import CALLER, play
-from ._rules_kernel import (
-    OVER,
-    TO_MOVE,
-    Games,
-    deal,
-    game_stream,
-    legal,
-    observe,
-    rank,
-    score,
-    step,
-    uncounted,
-)
+from .games import OVER, TO_MOVE, Games, game_stream, uncounted
+from .policies import CALLER, play
+from .rules import deal, legal, observe, rank, score, step
 
 CHUNK = 32
 """Games stepped before their observations are written, in one call: a call hands the whole
@@ -105,8 +94,9 @@ def step_games(
     An action that is not legal is replaced by the lowest legal id and flagged in
     ``illegal``. At a game's end ``rewards[g]`` holds every seat's rank utility and
     ``points``/``discarded`` its R11 result; with ``autoreset`` the game is dealt again at
-    once (a deck of its own stream; ``decks`` row ``g`` again when given) and the returned
-    observation is the new game's.
+    once (the shuffle goes on from the game's own stream; with given decks,
+    ``games.decks`` row ``g`` is dealt again) and the returned observation is the new
+    game's.
     """
     n = games.n
     rows = games.deck.shape[0]

@@ -22,13 +22,13 @@ hand drew, the mover's own draws, the dragons. From it the search
    own estimate (the prior's order breaks ties).
 
 Everything is deterministic for a given seed. The search reads the mover's view only, so
-the engine's bot (:mod:`kingsbreakfast.sim.chef`) builds such a row from a
+the chef bot (:mod:`kingsbreakfast.bots.chef`) builds such a row from a
 :class:`~kingsbreakfast.engine.View` and calls this very function: the games measured here
 are the games played on the server and in the terminal
 (``tests/sim/test_chef_kernel_differential.py``).
 
-:func:`play_chef_games` is the evaluation driver: whole games of chef, master and card
-counter (``hard``) seats on given decks.
+:func:`.chef_games.play_chef_games` is the evaluation driver: whole games of chef, master
+and card counter (``hard``) seats on given decks.
 """
 
 from __future__ import annotations
@@ -38,16 +38,12 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from kingsbreakfast.bots import features
-from kingsbreakfast.bots.master import POINTS_SCALE
 from kingsbreakfast.engine import DECK_SIZE, DRAGON, NUM_DISHES
 
-from ._card_counter import VALUES, new_scratch
-from ._master_kernel import _best as best_row
-from ._master_kernel import _forward as master_forward
-from ._policy_kernel import CALLER, HEURISTIC, LEGAL_ROOM, card_counter_values, play
-from ._rules_kernel import (
-    ACTIONS,
+from . import features
+from .card_counter import VALUES, new_scratch
+from .features import POINTS_SCALE
+from .games import (
     CARDS_PER_DISH,
     NUM_DRAGONS,
     OVER,
@@ -59,15 +55,13 @@ from ._rules_kernel import (
     TURNS_LEFT,
     Games,
     below,
-    deal,
-    legal,
-    list_legal,
     next_word,
-    rank,
-    score,
     splitmix,
-    step,
 )
+from .network import best_row
+from .network import forward as master_forward
+from .policies import CALLER, HEURISTIC, LEGAL_ROOM, card_counter_values, play
+from .rules import legal, list_legal, rank, score, step
 
 SEAT_COUNTER = 0
 """A seat played by the card counter (``hard``), ties at random."""
@@ -187,13 +181,13 @@ def forward(x: Any, count: int, net: Net, out: Any) -> None:
 def value_legal(games: Games, g: int, seat: int, net: Net) -> int:
     """The network's values of ``seat``'s legal actions in row ``g`` into ``net.values``
     (the actions in ``net.legal``, id order); returns how many. Reads what the seat sees."""
-    count = _legal_rows(games, g, seat, net)
+    count = legal_rows(games, g, seat, net)
     forward(net.rows, count, net, net.values)
     return count
 
 
 @njit(cache=True)
-def _legal_rows(games: Games, g: int, seat: int, net: Net) -> int:
+def legal_rows(games: Games, g: int, seat: int, net: Net) -> int:
     """``seat``'s legal actions in row ``g`` into ``net.legal`` and the network's input row
     of each into ``net.rows`` (the card counter's values among them); returns how many."""
     count = list_legal(legal(games, g), net.legal)
@@ -422,82 +416,10 @@ def play_candidates(
 
 
 @njit(cache=True)
-def play_chef_games(
-    num_games: int,
-    games: Games,
-    world: Games,
-    deck_rows: Any,
-    first_cooks: Any,
-    seat_kind: Any,
-    seed: Any,
-    candidates: int,
-    worlds: int,
-    depth: int,
-    prior_weight: float,
-    net: Net,
-    out_share: Any,
-    out_points: Any,
-    out_actions: Any,
-    out_seeds: Any,
-    legal_room: Any,
-    counter_room: Any,
-) -> int:
-    """Play ``num_games`` games in row 0 of ``games`` (dealt from given decks: game ``g``
-    from deck ``deck_rows[g]``, first cook ``first_cooks[g]``); ``seat_kind[g, s]`` says
-    who plays seat ``s`` (:data:`SEAT_COUNTER`, :data:`SEAT_MASTER`, :data:`SEAT_CHEF`).
-
-    The chef's search at action ``t`` of game ``g`` is seeded by ``out_seeds[g, t]``
-    (derived from ``seed``, ``g`` and ``t``; 0 where no search ran), so the engine's bot
-    can repeat it. Each seat's share of the win and points go to ``out_share`` and
-    ``out_points``, every action to ``out_actions`` (rows end with -1). Returns the number
-    of searches run (decisions of chef seats with a choice)."""
-    n = games.n
-    state = games.state[0]
-    seats = np.zeros(n, np.int64)
-    values = np.zeros((LEGAL_ROOM, 2))
-    scratch_value = np.zeros(LEGAL_ROOM)
-    searches = 0
-    counts = np.zeros(out_actions.shape[1], np.int64)
-    base = splitmix(seed)
-    for g in range(num_games):
-        for s in range(n):
-            seats[s] = HEURISTIC if seat_kind[g, s] == SEAT_COUNTER else CALLER
-        games.rng[0] = splitmix(base ^ splitmix(np.uint64(g)))
-        deal(games, 0, deck_rows[g], first_cooks[g])
-        for t in range(out_seeds.shape[1]):
-            out_seeds[g, t] = 0
-        while not play(games, 0, seats, legal_room, None, counter_room, True, out_actions[g],
-                       counts):
-            seat = state[TO_MOVE]
-            count = list_legal(legal(games, 0), legal_room)
-            if count == 1:
-                action = legal_room[0]
-            elif seat_kind[g, seat] == SEAT_CHEF:
-                move_seed = splitmix(base ^ splitmix(np.uint64(g * 1000 + state[ACTIONS] + 1)))
-                out_seeds[g, state[ACTIONS]] = move_seed
-                pick = search(games, 0, world, move_seed, candidates, worlds, depth,
-                              prior_weight, net, scratch_value)
-                action = legal_room[pick]
-                searches += 1
-            else:
-                count = value_legal_master(games, 0, seat, net, values)
-                action = net.legal[best_row(values, count)]
-            out_actions[g, state[ACTIONS]] = action
-            if step(games, 0, action):
-                break
-        for t in range(state[ACTIONS], out_actions.shape[1]):
-            out_actions[g, t] = -1
-        for s in range(n):
-            out_share[g, s] = win_share(games, 0, s, net)
-            out_points[g, s] = net.points[s]
-    return searches
-
-
-@njit(cache=True)
 def value_legal_master(games: Games, g: int, seat: int, net: Net, values: Any) -> int:
     """:func:`value_legal` with the master kernel's own arithmetic (for the master seats of
     an evaluation, which must play as the master bot does)."""
-    count = _legal_rows(games, g, seat, net)
+    count = legal_rows(games, g, seat, net)
     master_forward(net.rows, count, net.w1, net.b1, net.w2, net.b2, net.w3, net.b3,
                    net.hidden1, net.hidden2, values)
     return count
@@ -512,6 +434,6 @@ __all__ = [
     "deal_world",
     "new_net",
     "play_candidates",
-    "play_chef_games",
     "search",
+    "value_legal_master",
 ]

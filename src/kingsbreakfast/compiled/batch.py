@@ -1,10 +1,10 @@
 """The batch simulator's driver: whole games, one after another, in one row of the rules.
 
-Each game is dealt into the one row of a :class:`~._rules_kernel.Games` record from its own
-random stream, played to its end by the game loop of :mod:`._policy_kernel` (and, for
+Each game is dealt into the one row of a :class:`~.games.Games` record from its own
+random stream, played to its end by the game loop of :mod:`.policies` (and, for
 scripted games, the given actions, each checked against the legal actions first), scored
 (R11) and its winners found (R12); its final state is then copied out. The rules are
-:mod:`._rules_kernel`'s, held equal to the engine by ``tests/sim/test_batch_differential.py``.
+:mod:`.rules`'s, held equal to the engine by ``tests/sim/test_batch_differential.py``.
 """
 
 from __future__ import annotations
@@ -13,23 +13,18 @@ from typing import Any
 
 from kingsbreakfast.engine import DECK_SIZE, DRAGON, NUM_ACTIONS, NUM_DISHES
 
-from ._policy_kernel import play
-from ._rules_kernel import (
+from .games import (
     ACTIONS,
     MAX_ACTIONS,
     REMOVED_DRAGONS,
     REMOVED_UNSEEN,
     ROUND,
     Games,
-    count_legal,
-    deal,
     game_stream,
-    legal,
-    rank,
-    score,
-    step,
     uncounted,
 )
+from .policies import play
+from .rules import count_legal, deal, legal, rank, score, step
 
 __all__ = ["MAX_ACTIONS", "play_games"]
 

@@ -4,12 +4,12 @@
 to move or the game ends: the batch simulator calls it once a game (no seat is the
 caller's unless actions are given), the vector games once per step, the master bot's
 self-play at every turn of a network seat. Each seat's action comes from the rules of
-:mod:`._rules_kernel` (its legal bits) and one policy:
+:mod:`.rules` (its legal bits) and one policy:
 
 - ``random``: uniformly among the legal actions in id order (the engine's order);
 - ``plain-greedy``: my hand's points if the round ended now, ties to the lowest id;
 - ``greedy``: the greedy bot (bots/greedy.py), card for card, ties at random;
-- ``heuristic``/``medium``: the card counter (bots/heuristic.py, :mod:`._card_counter`),
+- ``heuristic``/``medium``: the card counter (bots/heuristic.py, :mod:`.card_counter`),
   ``medium`` with a share :data:`MEDIUM_SLIPS` of its moves at random.
 
 The bots' ports compile only for a driver that seats them: :func:`play` reads the greedy
@@ -25,33 +25,35 @@ from typing import Any, Final
 
 import numpy as np
 
-from kingsbreakfast.bots.registry import MEDIUM_MISTAKES
 from kingsbreakfast.engine import DECK_SIZE, DRAGON, DRAW_ID, FIRST_FEED_ID, NUM_DISHES, PASS_ID
 
-from . import _card_counter as counter
-from ._rules_kernel import (
+from . import card_counter as counter
+from .games import (
     CARDS_PER_DISH,
-    FEED_A,
-    FEED_B,
     NUM_DRAGONS,
     PENDING,
     REMOVED_DRAGONS,
     TOP,
     TURNS_LEFT,
     Games,
+    below,
+    next_word,
+    small,
+    uncounted,
+)
+from .levels import MEDIUM_MISTAKES
+from .rules import (
+    FEED_A,
+    FEED_B,
     Turn,
     advance,
-    below,
     count_legal,
     legal_bits,
     list_legal,
     load,
-    next_word,
     nth_legal,
     points_discards,
-    small,
     store,
-    uncounted,
 )
 
 CALLER: Final = -1
@@ -349,7 +351,7 @@ def card_counter_values(
     games: Games, g: int, seat: int, legal_room: Any, count: int, room: Any
 ) -> None:
     """The card counter's value of each legal action of ``seat`` into ``room[VALUES:]``,
-    from what the seat's view shows (:mod:`._card_counter`)."""
+    from what the seat's view shows (:mod:`.card_counter`)."""
     state = games.state[g]
     counter.card_counter_values(
         legal_room, count, games.table[g], games.king[g], games.takes[g], games.draws[g],

@@ -14,7 +14,7 @@ of the win and mean points. The seat then plays the best searched action (with c
 ``epsilon`` any legal action, so that the rows also cover positions a greedy player would
 not reach); the other seats are the card counter (``hard``) or the master network.
 
-The rows are read from a dealt world, exactly as :func:`._search_kernel.search` reads its
+The rows are read from a dealt world, exactly as :func:`.search.search` reads its
 prior, so they are what the bot sees at play time; the search reads the mover's view only.
 """
 
@@ -25,27 +25,16 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ._master_kernel import _best as best_row
-from ._policy_kernel import CALLER, HEURISTIC, play
-from ._rules_kernel import (
-    ACTIONS,
-    TO_MOVE,
-    Games,
-    below,
-    deal,
-    game_stream,
-    legal,
-    list_legal,
-    next_word,
-    splitmix,
-    step,
-)
-from ._search_kernel import (
+from .games import ACTIONS, TO_MOVE, Games, below, game_stream, next_word, splitmix
+from .network import best_row
+from .policies import CALLER, HEURISTIC, play
+from .rules import deal, legal, list_legal, step
+from .search import (
     SEAT_CHEF,
     SEAT_COUNTER,
     Net,
-    _legal_rows,
     deal_world,
+    legal_rows,
     play_candidates,
     value_legal_master,
 )
@@ -67,7 +56,7 @@ def search_every_action(
     s = splitmix(seed)
     if not deal_world(root, r, world, 0, mover, s, net):
         return 0
-    count = _legal_rows(world, 0, mover, net)
+    count = legal_rows(world, 0, mover, net)
     if at + count > out_rows.shape[0]:
         return 0
     actions = net.legal[:count].copy()

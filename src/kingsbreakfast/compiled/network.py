@@ -2,13 +2,13 @@
 network and the others are the card counter (the ``hard`` level), with every choice a
 network seat made recorded for training.
 
-A thin driver over the compiled rules (:mod:`._rules_kernel`) and the one game loop of
-:mod:`._policy_kernel`: the card counter's seats move in that loop, which stops at every
+A thin driver over the compiled rules (:mod:`.rules`) and the one game loop of
+:mod:`.policies`: the card counter's seats move in that loop, which stops at every
 network seat; this module only chooses the network's action and records its row, so it
 adds no reading of R4-R12 and plays every variant the rules kernel plays.
 ``tests/sim/test_master_kernel_differential.py`` replays its games in the engine, action
 for action, and checks the network seats chose what the bot would. The rows the network
-reads are :func:`kingsbreakfast.bots.features.encode`, compiled here from the very function
+reads are :func:`kingsbreakfast.compiled.features.encode`, compiled here from the very function
 the bot runs.
 """
 
@@ -19,12 +19,11 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from kingsbreakfast.bots import features
 from kingsbreakfast.engine import DECK_SIZE
 
-from ._card_counter import VALUES
-from ._policy_kernel import CALLER, HEURISTIC, LEGAL_ROOM, card_counter_values, play
-from ._rules_kernel import (
+from . import features
+from .card_counter import VALUES
+from .games import (
     ACTIONS,
     PENDING,
     REMOVED_DRAGONS,
@@ -33,15 +32,11 @@ from ._rules_kernel import (
     TURNS_LEFT,
     Games,
     below,
-    deal,
     game_stream,
-    legal,
-    list_legal,
     next_word,
-    rank,
-    score,
-    step,
 )
+from .policies import CALLER, HEURISTIC, LEGAL_ROOM, card_counter_values, play
+from .rules import deal, legal, list_legal, rank, score, step
 
 NUM_FEATURES = features.NUM_FEATURES
 SEAT_COUNTER = 0
@@ -57,7 +52,7 @@ _FEED_B = features.FEED_B
 
 
 @njit(cache=True)
-def _forward(x: Any, count: int, w1: Any, b1: Any, w2: Any, b2: Any, w3: Any, b3: Any,
+def forward(x: Any, count: int, w1: Any, b1: Any, w2: Any, b2: Any, w3: Any, b3: Any,
              hidden1: Any, hidden2: Any, out: Any) -> None:
     """The network on ``count`` rows: two ReLU layers, then two outputs (win share, points).
     Written as loops: the matrices are small and numba's dot would need a BLAS."""
@@ -150,8 +145,8 @@ def play_master_games(
                     games.rng[0] = s
                     pick = np.int64(below(s, count))
                 else:
-                    _forward(rows, count, w1, b1, w2, b2, w3, b3, hidden1, hidden2, values)
-                    pick = np.int64(_best(values, count))
+                    forward(rows, count, w1, b1, w2, b2, w3, b3, hidden1, hidden2, values)
+                    pick = np.int64(best_row(values, count))
                 action = legal_room[pick]
                 if written < out_rows.shape[0]:
                     for k in range(NUM_FEATURES):
@@ -182,7 +177,7 @@ def play_master_games(
 
 
 @njit(cache=True)
-def _best(values: Any, count: int) -> int:
+def best_row(values: Any, count: int) -> int:
     """The row with the highest win estimate; the points estimate breaks ties, then the
     lowest index (the bot does the same, so its choices are the kernel's)."""
     best = 0

@@ -8,11 +8,11 @@ mover's view shows only: the table, the king, the public takes, the mover's own 
 number (not the dishes) of everyone else's draws.
 ``tests/sim/test_batch_card_counter_is_the_bot.py`` checks every choice against the bot's.
 
-It values the legal actions the rules kernel lists (``sim/_rules_kernel.py``, the one
+It values the legal actions the rules kernel lists (``compiled/rules.py``, the one
 legality of compiled code) and keeps nothing between calls but a cache of the king's tail
 values in the caller's scratch array (see :func:`new_scratch`), so it allocates nothing and
 runs without numba's reference counting. Choosing among the best actions (ties at random)
-and the medium level's slips are the business of :mod:`._policy_kernel`; this module only
+and the medium level's slips are the business of :mod:`.policies`; this module only
 writes the values.
 """
 
@@ -32,7 +32,8 @@ from kingsbreakfast.engine import (
     PASS_ID,
 )
 
-from ._rules_kernel import CARDS_PER_DISH, FEED_A, FEED_B, NUM_DRAGONS, small, uncounted
+from .games import CARDS_PER_DISH, NUM_DRAGONS, small, uncounted
+from .rules import FEED_A, FEED_B
 
 LEADER_WEIGHT = 0.7
 """bots/heuristic.py's LEADER_WEIGHT (the test module holds them equal)."""
@@ -42,8 +43,8 @@ DRAW_SHARE = 0.35
 """bots/knowledge.py's DRAW_SHARE."""
 TIE_TOLERANCE = 1e-9
 """Values this close to the best count as the best, as the bot counts them."""
-_MAX_EXTRA = 40
-"""bots/knowledge.py's _MAX_EXTRA: the Poisson tail is summed this far."""
+MAX_EXTRA = 40
+"""bots/knowledge.py's MAX_EXTRA: the Poisson tail is summed this far."""
 
 # Layout of the scratch array.
 _ROW = CARDS_PER_DISH + 1
@@ -57,7 +58,7 @@ _HANDS = _HIDDEN_ODDS + NUM_DISHES
 """Five hands of seven dishes: the mover's cards, the others' expected ones."""
 _SEAT_VALUE = _HANDS + MAX_PLAYERS * NUM_DISHES
 _TERMS = _SEAT_VALUE + MAX_PLAYERS
-_TAIL = _TERMS + _MAX_EXTRA + 1
+_TAIL = _TERMS + MAX_EXTRA + 1
 """One tail row computed outside the cache."""
 _TERM = _TAIL + _ROW
 """Each seat's points from each dish with the table as it is and the king as he is, less
@@ -95,17 +96,17 @@ def _tail_row(base: int, mean: float, scratch: Any) -> int:
         row = _TAIL
     terms = _TERMS
     p = exp(-m)
-    for k in range(_MAX_EXTRA):
+    for k in range(MAX_EXTRA):
         scratch[terms + k] = (base + k) * p
         p *= m / (k + 1)
     # suffix sums from the far end, in the bot's order, written over the terms
     suffix = 0.0
-    for k in range(_MAX_EXTRA - 1, -1, -1):
+    for k in range(MAX_EXTRA - 1, -1, -1):
         suffix = suffix + scratch[terms + k]
         scratch[terms + k] = suffix
-    scratch[terms + _MAX_EXTRA] = 0.0
+    scratch[terms + MAX_EXTRA] = 0.0
     for held in range(_ROW):
-        scratch[row + held] = scratch[terms + min(_MAX_EXTRA, max(0, held - base))]
+        scratch[row + held] = scratch[terms + min(MAX_EXTRA, max(0, held - base))]
     return row
 
 

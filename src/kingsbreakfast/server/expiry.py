@@ -53,7 +53,12 @@ async def sweep(actors: Iterable[TableActor], expiry: float, now: float) -> list
             actor.active_at = now  # a seated player waiting at the table is activity
         if actor.table.host is not None and now - actor.active_at <= expiry:
             continue
-        if await actor.expire():
+        try:
+            expired = await actor.expire()
+        except StorageError as error:  # this table only: the others are still swept
+            log.warning("table %s: not expired (%s)", actor.table.id, error)
+            continue
+        if expired:
             log.info("table %s: expired in the lobby", actor.table.id)
             gone.append(actor.table.id)
     return gone

@@ -120,8 +120,8 @@ def test_seats_taken_from_one_address_count_against_its_bound(site: Site) -> Non
 
 def test_the_lobby_sweep_survives_an_account_switching_table_size(site: Site) -> None:
     """An account waiting in play now asks for another size: its first table (no one
-    left in it) expires, and so does a public table its host abandoned; every later sweep
-    still runs (a seat row left behind used to fail them all)."""
+    left in it) expires, and so do a public table its host left and one nobody ever came
+    to; every later sweep still runs (a seat row left behind used to fail them all)."""
     kim = Player(site)
     kim.register("Kimberly")
 
@@ -145,9 +145,16 @@ def test_the_lobby_sweep_survives_an_account_switching_table_size(site: Site) ->
                           {"x-seat-token": opened["token"]})
     assert status == 204
 
+    status, never = Player(site).call("POST", "/api/tables", {
+        "name": "Gone", "seats": 3, "bot_level": "random", "public": True})
+    assert status == 201  # opened, and nobody ever came (no process holds it in a cluster)
+
     def listed() -> list[str]:
         return [t["id"] for t in host.call("GET", "/api/tables")[1]]
 
+    assert never["table"]["id"] in listed()
     poll(lambda: public not in listed(), what="the abandoned public table expired")
+    poll(lambda: never["table"]["id"] not in listed(),
+         what="the public table nobody came to expired")
     poll(lambda: host.call("GET", f"/api/tables/{first}")[0] == 404,
          what="the switched-from table expired")

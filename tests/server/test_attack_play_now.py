@@ -83,6 +83,30 @@ def test_the_same_browser_gets_its_seat_back_from_any_process(site: Site) -> Non
     asyncio.run(main())
 
 
+def test_the_same_account_gets_its_seat_back_from_another_device(site: Site) -> None:
+    """An account waiting at a table asks again from another device (another address,
+    another browser, maybe another process): the same table and seat."""
+    phone, laptop = Player(site), Player(site)
+    phone.register("Leontine")
+    laptop.call("GET", "/api/account")
+    status, _ = laptop.call("POST", "/api/account/login",
+                            {"name": "Leontine", "password": "correct horse battery"})
+    assert status == 200
+
+    async def main() -> None:
+        status, first = phone.play_now("ignored", 4, "turn")
+        assert status == 201
+        await phone.sit(first["table"])
+        await phone.state(lambda f: f["you"] == first["seat"])
+        for _again in range(4):
+            status, again = laptop.play_now("ignored", 4, "turn")
+            assert (status, again["table"], again["seat"]) == (201, first["table"],
+                                                               first["seat"])
+        await phone.close()
+
+    asyncio.run(main())
+
+
 def test_a_seat_whose_player_never_came_is_given_back(site: Site) -> None:
     """Two requests without a socket take the two free seats of a stranger's table: the
     table is not dealt to them; their seats come back, and at the deadline the stranger

@@ -166,15 +166,15 @@ class Player:
     async def state(self, until: Callable[[dict[str, Any]], bool],
                     timeout: float = TIMEOUT) -> dict[str, Any]:
         """The first state frame (from the newest seen on) that satisfies ``until``."""
-        for frame in reversed(self.frames):
-            if frame["type"] == "state":
-                if until(frame):
-                    return frame
+        for seen in reversed(self.frames):
+            if seen["type"] == "state":
+                if until(seen):
+                    return seen
                 break
         assert self.sock is not None
         async with asyncio.timeout(timeout):
             while True:
-                frame = json.loads(await self.sock.recv())
+                frame: dict[str, Any] = json.loads(await self.sock.recv())
                 self.frames.append(frame)
                 if frame["type"] == "state" and until(frame):
                     return frame

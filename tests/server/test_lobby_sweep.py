@@ -22,7 +22,8 @@ def test_a_discarded_lobby_table_takes_the_rows_pointing_at_it(db_url: str) -> N
     storage = Storage(db_url)
     storage.migrate()
     try:
-        storage.create_game("waiting", num_seats=3, rules={},  # type: ignore[arg-type]
+        storage.create_game("waiting", num_seats=3,
+                            rules={"empty_table": "draw_or_feed", "dragon_min_on_table": 1},
                             bot_level="easy", clock_seconds=None, public=False,
                             seats=[SeatRecord(n, "open", "", None) for n in range(3)])
         accounts = AccountStore(storage.engine)

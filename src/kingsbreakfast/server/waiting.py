@@ -69,6 +69,8 @@ class WaitingRoom:
                 await self.sweep()
             except StorageError as error:  # the database is away: look again next round
                 log.warning("play now: the pool was not swept (%s)", error)
+            except Exception:  # never let the chore die: no group would be dealt here again
+                log.exception("play now: the sweep failed; going on")
 
     async def sweep(self) -> None:
         """Deal (or forget) every group that is due and this process may take."""

@@ -112,22 +112,21 @@ async def play_now(
         seating = await master.journal.call(
             room.pool.seat, wish, secrets.token_urlsafe(9), WAIT, token_for, token_digest
         )
-    if seating.again:
-        return _waiting(seating.group, seating.seat)
+        group, token = seating.group, seating.token
+        if seating.opened and token is not None:  # opened before this process seats another
+            try:
+                await master.create_table(
+                    name, seats=body.seats, rules={}, bot_level=BOT_LEVEL,
+                    clock_seconds=SPEEDS[body.speed], public=False, table_id=group.table,
+                    token=token,
+                )
+            except BaseException:
+                await master.journal.call(room.pool.drop, group.table)
+                raise
+    if seating.again or token is None:
+        return _waiting(group, seating.seat)
     if seating.left is not None and seating.left_table is not None:
         await room.forget(seating.left_table, seating.left)
-    group, token = seating.group, seating.token
-    assert token is not None
-    if seating.opened:
-        try:
-            await master.create_table(
-                name, seats=body.seats, rules={}, bot_level=BOT_LEVEL,
-                clock_seconds=SPEEDS[body.speed], public=False, table_id=group.table,
-                token=token,
-            )
-        except BaseException:
-            await master.journal.call(room.pool.drop, group.table)
-            raise
     if account is None:  # an account's seat becomes its own once present (..waiting)
         set_seat_cookie(response, request, group.table, token, WAIT)
     return _waiting(group, seating.seat)

@@ -46,3 +46,12 @@ def test_accounts_meet_their_equals_when_enough_wait() -> None:
     assert pool.choose(3, "live", "Z", 5, 30.0 + 10 * RATING_BAND, frozenset()) is weak
     # a guest has no rating: the group that has waited longest
     assert pool.choose(3, "live", "G", None, None, frozenset()) is weak
+
+
+def test_never_a_group_where_someone_has_ones_name() -> None:
+    """The table refuses a second seat under one name, so the pool never sends them there."""
+    pool = Pool()
+    group = pool.open("t", 4, "live")
+    group.members = [member(0, "Ann")]
+    assert pool.choose(4, "live", "ANN", None, None, frozenset()) is None
+    assert pool.choose(4, "live", "Anna", None, None, frozenset()) is group

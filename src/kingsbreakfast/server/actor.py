@@ -262,26 +262,32 @@ class TableActor:
                 raise LobbyError(403, "not_host", "only the host may start the game")
             if self.phase is not Phase.LOBBY:
                 raise LobbyError(409, "already_started", "this game has already started")
-            deck, first_cook = dealer(table.num_seats)
-            state = State(deck, table.num_seats, first_cook, table.rules)
-            seats = [
-                Seat(BOT, "") if s.kind == OPEN else Seat(s.kind, s.name, s.token_hash)
-                for s in table.seats
-            ]
-            records = [
-                SeatRecord(n, s.kind, s.name, s.token_hash) for n, s in enumerate(seats)
-            ]
-            await self.journal.call(
-                self.journal.store.start_game, table.id, tuple(CARD_IDS[c] for c in deck),
-                first_cook, records, self.journal.fence(),
-            )
-            table.seats = seats
-            table.state = state
-            self._enter(Phase.PLAYING)
-            self._make_bots()
-            await self.consent.note_holders(list(range(table.num_seats)))
-            log.info("table %s started", table.id)
-            self._changed()
+            await self.deal_locked(dealer)
+
+    async def deal_locked(self, dealer: Dealer) -> None:
+        """The deal itself, in the lobby: the caller holds the lock and decided that the
+        table starts (its host, or play now at its deadline)."""
+        table = self.table
+        deck, first_cook = dealer(table.num_seats)
+        state = State(deck, table.num_seats, first_cook, table.rules)
+        seats = [
+            Seat(BOT, "") if s.kind == OPEN else Seat(s.kind, s.name, s.token_hash)
+            for s in table.seats
+        ]
+        records = [
+            SeatRecord(n, s.kind, s.name, s.token_hash) for n, s in enumerate(seats)
+        ]
+        await self.journal.call(
+            self.journal.store.start_game, table.id, tuple(CARD_IDS[c] for c in deck),
+            first_cook, records, self.journal.fence(),
+        )
+        table.seats = seats
+        table.state = state
+        self._enter(Phase.PLAYING)
+        self._make_bots()
+        await self.consent.note_holders(list(range(table.num_seats)))
+        log.info("table %s started", table.id)
+        self._changed()
 
     def _changed(self) -> None:
         """Seats or phase changed: decide the next turn first (the frame carries the new

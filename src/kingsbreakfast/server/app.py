@@ -89,6 +89,7 @@ def create_app(
         finally:
             passes.cancel()
             collector.give_back(thresholds)
+            await site.waiting.stop()
             await the_master.close()
             site.close()
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from .lifecycle import Phase
@@ -33,11 +33,17 @@ def sweep_every(expiry: float) -> float:
 async def keep_lobby_fresh(
     actors: Mapping[str, TableActor], expiry: float,
     clock: Callable[[], float] = time.monotonic,
+    unheld: Callable[[], Awaitable[None]] | None = None,
 ) -> None:
-    """Sweep the process's tables (the registry's live mapping) every so often."""
+    """Sweep the process's tables (the registry's live mapping) every so often; in a
+    cluster, ``unheld`` first expires the lobby tables no process holds (one opened and
+    left before anyone connected: no process would ever sweep it, and the lobby list, read
+    from the database, would show it for ever)."""
     while True:
         await asyncio.sleep(sweep_every(expiry))
         try:
+            if unheld is not None:
+                await unheld()
             await sweep(actors.values(), expiry, clock())
         except StorageError as error:  # the database is away: look again next round
             log.warning("lobby sweep skipped (%s)", error)
@@ -53,7 +59,12 @@ async def sweep(actors: Iterable[TableActor], expiry: float, now: float) -> list
             actor.active_at = now  # a seated player waiting at the table is activity
         if actor.table.host is not None and now - actor.active_at <= expiry:
             continue
-        if await actor.expire():
+        try:
+            expired = await actor.expire()
+        except StorageError as error:  # this table only: the others are still swept
+            log.warning("table %s: not expired (%s)", actor.table.id, error)
+            continue
+        if expired:
             log.info("table %s: expired in the lobby", actor.table.id)
             gone.append(actor.table.id)
     return gone

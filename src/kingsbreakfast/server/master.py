@@ -16,6 +16,7 @@ import secrets
 import time
 from collections.abc import Callable, Mapping
 from contextlib import suppress
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pydantic import JsonValue
@@ -40,7 +41,7 @@ from .lobby import (
 from .persistence import Journal
 from .restore import restore, seat_records
 from .store import GameStore, StorageError
-from .tables import HUMAN, OPEN, OVER, Seat, Table, new_token, token_digest
+from .tables import HUMAN, LOBBY, OPEN, OVER, Seat, Table, new_token, token_digest
 from .wire import TableInfo
 
 __all__ = ["ArchivedGame", "LobbyError", "Master", "ReplayStep", "clean_name", "deal"]
@@ -123,9 +124,10 @@ class Master:
         if migrate:
             await self.journal.call(self.storage.migrate)
         if self.lobby_expiry > 0:
-            self._sweeper = asyncio.get_running_loop().create_task(
-                keep_lobby_fresh(self.actors, self.lobby_expiry)
-            )
+            self._sweeper = asyncio.get_running_loop().create_task(keep_lobby_fresh(
+                self.actors, self.lobby_expiry,
+                unheld=None if self.leases is None else self._expire_unheld,
+            ))
         if self.leases is not None:
             self._keeper = asyncio.get_running_loop().create_task(
                 keep_leases(self.leases, self.actors, self._adopt)
@@ -204,6 +206,21 @@ class Master:
         finally:
             if not lock.locked():
                 self._taking.pop(table_id, None)
+
+    async def _expire_unheld(self) -> None:
+        """Lobby tables older than the expiry that no living process holds: taken (refused
+        when another process holds one) and expired unless someone sits there now."""
+        oldest = datetime.now(UTC) - timedelta(seconds=self.lobby_expiry)
+        for record in await self.journal.call(self.storage.load_unfinished):
+            if (record.status != LOBBY or record.id in self.actors
+                    or _aware(record.created_at) > oldest):
+                continue
+            try:
+                actor = await self.own(record.id, wait=0.0, ask=False)
+            except LobbyError:  # another process holds it: its own sweep decides
+                continue
+            if actor is not None and not actor.audience.any_seated() and await actor.expire():
+                log.info("table %s: expired in the lobby (nobody held it)", record.id)
 
     async def _adopt(self, table_id: str) -> None:
         """An orphan (its owner died): taken at once, nobody asked."""
@@ -404,4 +421,9 @@ class Master:
 
     async def archive(self, limit: int = 50) -> list[ArchivedGame]:
         return archived(await self.journal.call(self.storage.list_archive, limit))
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite gives back a naive time (stored as UTC)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 

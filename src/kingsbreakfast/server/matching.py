@@ -1,18 +1,23 @@
 """Play now: strangers waiting for a game of the same size and speed are seated together.
 
 Each waiting group is a real table in the lobby (private: it is reached through play now, not
-the open list), opened by its first player. A newcomer joins the group that suits them best:
+the open list), opened by its first player; the groups and who waits in them are one pool for
+the whole site, kept in the database (:mod:`.play_pool`). A newcomer joins the group that
+suits them best:
 
 - never a group they already sit in (one person, one seat: the same account or the same
   browser gets its own seat back), nor one holding a player they muted or who muted them
-  (players name whom they muted; names compare case-insensitively);
+  (players name whom they muted; names compare case-insensitively), nor one where a player
+  has their name;
 - an account prefers a group whose accounts' mean rating (μ − 3σ) lies within
   :data:`RATING_BAND` of its own: when enough players wait, they play their equals; failing
   that, any group that suits them (so nobody waits longer for being rated);
 - a guest joins any group that suits them, oldest first.
 
-A group starts as soon as its table is full, or at its deadline (:data:`WAIT` seconds after it
-opened, said on the waiting page) with bots in the empty seats.
+A seat is only reserved until its player's socket reaches the table: one that does not
+arrive within :data:`ARRIVAL` seconds is given back, so nobody holds seats for absent people.
+A group starts as soon as its table is full of present players, or at its deadline
+(:data:`WAIT` seconds after it opened, said on the waiting page) with bots in the empty seats.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ SPEEDS: Final = {"live": 60, "turn": 86400}
 """The turn clock of each speed: a minute a move live, a day a move turn-based."""
 WAIT: Final = float(os.environ.get("KINGSBREAKFAST_PLAY_NOW_WAIT", "30"))
 """How long a group waits for strangers before bots fill its empty seats (seconds)."""
+ARRIVAL: Final = float(os.environ.get("KINGSBREAKFAST_PLAY_NOW_ARRIVAL", "5"))
+"""How long a reserved seat waits for its player's socket before it is given back (seconds)."""
 RATING_BAND: Final = 5.0
 """How far apart (in μ − 3σ) two accounts may be to count as equals."""
 BOT_LEVEL: Final = "medium"
@@ -35,11 +42,14 @@ BOT_LEVEL: Final = "medium"
 class Member:
     seat: int
     token: str
+    """The digest of the seat's token (the pool never holds a token in clear)."""
     name: str
     account: int | None
     rating: float | None
     avoids: frozenset[str]
     """Lower-cased names this player muted."""
+    present: bool = False
+    """Their socket reached the table (until then the seat is only reserved)."""
 
 
 @dataclass(slots=True)
@@ -62,6 +72,8 @@ class Group:
                 return False
             if member.name.casefold() in avoids or lowered in member.avoids:
                 return False
+            if member.name.casefold() == lowered:  # one name per table
+                return False
         return len(self.members) < self.seats
 
     def in_band(self, rating: float | None) -> bool:
@@ -71,7 +83,7 @@ class Group:
 
 @dataclass(slots=True)
 class Pool:
-    """Every waiting group of this process, by table id."""
+    """Waiting groups by table id (read from the site's pool for one choice)."""
 
     groups: dict[str, Group] = field(default_factory=dict)
 
@@ -89,8 +101,8 @@ class Pool:
         fitting.sort(key=lambda g: g.deadline)
         return next((g for g in fitting if g.in_band(rating)), fitting[0])
 
-    def open(self, table: str, seats: int, speed: str) -> Group:
-        group = Group(table, seats, speed, time.time() + WAIT)
+    def open(self, table: str, seats: int, speed: str, deadline: float | None = None) -> Group:
+        group = Group(table, seats, speed, time.time() + WAIT if deadline is None else deadline)
         self.groups[table] = group
         return group
 

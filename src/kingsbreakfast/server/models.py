@@ -151,3 +151,35 @@ class AddressEventRow(Base):
     """Seconds since 1970 by PostgreSQL's clock."""
 
     __table_args__ = (Index("ix_address_events_kind_address_at", "kind", "address", "at"),)
+
+
+class WaitingGroupRow(Base):
+    """A play-now table waiting for strangers (:mod:`.play_pool`): one pool for the whole
+    site, so every process matches from it and any of them deals it at its deadline. No
+    foreign key: the pool forgets its own rows, and a lobby table is discarded without it."""
+
+    __tablename__ = "waiting_groups"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seats: Mapped[int] = mapped_column(SmallInteger)
+    speed: Mapped[str] = mapped_column(String(8))
+    deadline: Mapped[float] = mapped_column(Float)
+    """Seconds since 1970 by the database's clock (PostgreSQL) or the server's (SQLite)."""
+
+
+class WaitingPlayerRow(Base):
+    """One player waiting in a group. ``present``: their socket reached the table; until
+    then the seat is only reserved, and given back after a few seconds."""
+
+    __tablename__ = "waiting_players"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64))
+    name: Mapped[str] = mapped_column(String(64))
+    account_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    rating: Mapped[float | None] = mapped_column(Float, nullable=True)
+    avoids: Mapped[str] = mapped_column(Text)
+    """The lower-cased names this player muted, as a JSON list."""
+    reserved_at: Mapped[float] = mapped_column(Float)
+    present: Mapped[bool]

@@ -39,6 +39,7 @@ from .sessions import (
 )
 from .store import StorageError
 from .tables import Table
+from .waiting import WaitingRoom
 
 log = logging.getLogger("kingsbreakfast.server")
 
@@ -72,6 +73,8 @@ class Site:
         self.chat = Chat(self.accounts)
         self.rematches = Rematches(self.accounts)
         self.clocks = TurnClocks(self.accounts)
+        self.waiting = WaitingRoom(self, self.accounts.store.engine)
+        """Play now's seats and deals in this process (the pool is the site's)."""
         self._site_key = site_key or os.environ.get("KINGSBREAKFAST_SITE_KEY") or None
         master.events.game_over.connect(self.ratings.game_over)
         master.events.clock_started.connect(self.clocks.started)
@@ -81,6 +84,7 @@ class Site:
     async def open(self) -> None:
         await self.accounts.open(self._site_key)
         await self.ratings.catch_up()
+        self.waiting.start()
 
     def close(self) -> None:
         self.accounts.close()

@@ -42,7 +42,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from kingsbreakfast.engine import RulesDict
 
 from .lease_rows import LeaseRows
-from .models import ActionRow, GameRow, LeaseRow, SeatHolderRow, SeatRow
+from .models import ActionRow, Base, GameRow, LeaseRow, SeatHolderRow, SeatRow
 from .store import (
     ActionItem,
     Fence,
@@ -275,14 +275,16 @@ class Storage(LeaseRows):
 
     # -- housekeeping ---------------------------------------------------------------------
     def discard_lobby(self, game_id: str) -> bool:
-        """Forget a table that never started; a started game is kept (True if discarded)."""
+        """Forget a table that never started; a started game is kept (True if discarded).
+        Every row that points at it goes too, whatever table it lives in (a seat an account
+        owned, a chat line said in the lobby): one left behind would make the delete fail,
+        and with it every later sweep of the lobby."""
         with self._session() as session:
             game = session.get(GameRow, game_id)
             if game is None or game.status != "lobby":
                 return False
-            session.execute(delete(LeaseRow).where(LeaseRow.game_id == game_id))
-            session.execute(delete(SeatHolderRow).where(SeatHolderRow.game_id == game_id))
-            session.execute(delete(SeatRow).where(SeatRow.game_id == game_id))
+            for table in _pointing_at_games():
+                session.execute(delete(table).where(table.c.game_id == game_id))
             session.delete(game)
             return True
 
@@ -538,6 +540,17 @@ class Storage(LeaseRows):
             seats=tuple(SeatRecord(s.seat, s.kind, s.name, s.token_hash) for s in seats),
             actions=actions,
         )
+
+
+def _pointing_at_games() -> list[Table]:
+    """Every table with a foreign key to ``games`` (the accounts' among them, once their
+    models are loaded, as they are in a server), dependents first."""
+    games = cast(Table, GameRow.__table__)
+    return [
+        table for table in reversed(Base.metadata.sorted_tables)
+        if table is not games and "game_id" in table.c
+        and any(fk.column.table is games for fk in table.foreign_keys)
+    ]
 
 
 def _lost(game_id: str) -> LeaseLost:

@@ -9,6 +9,8 @@ address full of others), finds the table's actor
 
 from __future__ import annotations
 
+import logging
+
 from fastapi import APIRouter, WebSocket
 
 from .. import metrics
@@ -19,6 +21,7 @@ from ..transport import send_and_close, session
 from ..wire import CLOSE_CROWDED, CLOSE_NO_TABLE, CLOSE_TRY_LATER
 from .deps import GateDep, MasterDep, SiteDep, address
 
+log = logging.getLogger("kingsbreakfast.server")
 router = APIRouter()
 
 
@@ -53,6 +56,10 @@ async def play(
         if actor is None:
             await send_and_close(websocket, "no_table", "there is no such table", CLOSE_NO_TABLE)
             return
+        try:  # a play-now seat reserved for this socket's player becomes theirs
+            await site.waiting.arrive(actor, websocket)
+        except (LobbyError, StorageError) as error:
+            log.warning("table %s: an arrival not seated (%s)", table_id[:40], error)
         await session(actor, websocket, await site.hello_token(websocket, actor.table),
                       seated_only=seated_only)
     finally:

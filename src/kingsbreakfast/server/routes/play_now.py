@@ -2,26 +2,28 @@
 and speed (the waiting and matching are :mod:`..matching`'s).
 
 ``POST /api/play-now`` answers at once with the table and seat (the seat's cookie is set, as a
-join sets it); the page then waits at that table, which starts when it is full or, at the
-stated deadline, with bots in the empty seats. ``GET /api/play-now`` says how long the wait
+join sets it), the seat reserved in the site's pool (:mod:`..play_pool`); the page then opens
+the table's socket within a few seconds, which makes the seat its own
+(:mod:`..waiting`), and waits there until the table is full of present players or, at the
+stated deadline, is dealt with bots in the empty seats. ``GET /api/play-now`` says how long the wait
 is before anyone asks; ``GET /api/play-now/tables/{id}`` tells a waiting page its deadline.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import time
-from typing import Annotated, Literal, cast
+import secrets
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..lobby import LobbyError, clean_name
-from ..master import Master
-from ..matching import BOT_LEVEL, SPEEDS, WAIT, Group, Member, Pool
+from ..lobby import clean_name
+from ..matching import BOT_LEVEL, SPEEDS, WAIT, Group
+from ..play_pool import Wish
 from ..ratings import ordinal
-from ..site import Site
+from ..sessions import SEAT_COOKIE, set_seat_cookie
+from ..tables import new_token, token_digest
 from .deps import MasterDep, OpenersDep, SiteDep, address
 from .errors import ERRORS
 
@@ -56,65 +58,6 @@ class Plan(BaseModel):
     speeds: dict[str, int] = Field(description="the turn clock of each speed, in seconds")
 
 
-class Matchmaker:
-    """The process's pool of waiting groups, the lock that seats one newcomer at a time, and
-    the timers that start each group at its deadline."""
-
-    def __init__(self) -> None:
-        self.pool = Pool()
-        self.lock = asyncio.Lock()
-        self.timers: set[asyncio.Task[None]] = set()
-
-    def prune(self, master: Master) -> None:
-        """Forget members who left their waiting table, and groups whose table is gone or
-        already dealt (the host started it early)."""
-        for table_id, group in list(self.pool.groups.items()):
-            actor = master.actors.get(table_id)
-            if actor is None or actor.table.state is not None:
-                self.pool.close(table_id)
-                continue
-            seats = actor.table.seats
-            group.members = [m for m in group.members if seats[m.seat].holds(m.token)]
-
-    async def start(self, master: Master, group: Group) -> None:
-        """Deal the group's table: bots take the seats nobody took (the deal does that)."""
-        self.pool.close(group.table)
-        actor = master.actors.get(group.table)
-        if actor is None or actor.table.state is not None:
-            return
-        host = actor.table.host
-        token = next((m.token for m in group.members if m.seat == host
-                      and actor.table.seats[m.seat].holds(m.token)), None)
-        if token is None:
-            log.info("play now: table %s has nobody left to start it", group.table)
-            return
-        try:
-            await master.start(group.table, token)
-        except LobbyError as refused:  # started meanwhile, or gone
-            log.info("play now: table %s not started: %s", group.table, refused.code)
-
-    def start_at_deadline(self, master: Master, group: Group) -> None:
-        async def wait_then_start() -> None:
-            await asyncio.sleep(max(0.0, group.deadline - time.time()))
-            async with self.lock:
-                if self.pool.groups.get(group.table) is group:
-                    self.prune(master)
-                    if group.table in self.pool.groups:
-                        await self.start(master, group)
-
-        task = asyncio.get_running_loop().create_task(wait_then_start())
-        self.timers.add(task)
-        task.add_done_callback(self.timers.discard)
-
-
-def matchmaker(request: Request) -> Matchmaker:
-    state = request.app.state
-    found = getattr(state, "matchmaker", None)
-    if found is None:
-        found = state.matchmaker = Matchmaker()
-    return cast(Matchmaker, found)
-
-
 def _waiting(group: Group, seat: int) -> Waiting:
     return Waiting(
         table=group.table, seat=seat, invite=f"/t/{group.table}", seats=group.seats,
@@ -122,20 +65,13 @@ def _waiting(group: Group, seat: int) -> Waiting:
     )
 
 
-async def _already_seated(
-    request: Request, site: Site, master: Master, group: Group
-) -> tuple[int, str] | None:
-    """The seat (and its token) this account or browser already holds at the group's
-    table, if any."""
-    actor = master.actors.get(group.table)
-    if actor is None:
-        return None
-    try:
-        token = await site.seat_token(request, actor.table, None)
-    except LobbyError:
-        return None
-    seat = actor.table.seat_of(token)
-    return None if seat is None else (seat, token)
+def _held_tokens(request: Request) -> frozenset[str]:
+    """Digests of the seat cookies this browser sends to play now (one per table it waits
+    at, :func:`~..sessions.set_seat_cookie`): the same browser gets its seat back."""
+    return frozenset(
+        token_digest(value) for name, value in request.cookies.items()
+        if name.startswith(SEAT_COOKIE) and value and len(value) <= 64
+    )
 
 
 @router.get("/api/play-now", response_model=Plan, tags=["play now"])
@@ -159,57 +95,52 @@ async def play_now(
         await site.accounts.guest_may_use(name)
     rating = ordinal(account.mu, account.sigma) if account else None
     avoids = frozenset(n.strip().casefold() for n in body.avoid if n.strip())
-    maker = matchmaker(request)
-    async with maker.lock:
-        maker.prune(master)
-        # one person waits at one table: the same seat back for the same wish; asking for
-        # another size or speed gives up the seat they waited in
-        for group in list(maker.pool.groups.values()):
-            held = await _already_seated(request, site, master, group)
-            if held is None:
-                continue
-            seat, token = held
-            if group.seats == body.seats and group.speed == body.speed:
-                return _waiting(group, seat)
-            await master.leave(group.table, token)
-            group.members = [m for m in group.members if m.seat != seat]
-        group_found = maker.pool.choose(
-            body.seats, body.speed, name, account.id if account else None, rating, avoids
+    room = site.waiting
+    keys = site.accounts.key
+    guest_token = new_token()
+    wish = Wish(body.seats, body.speed, name, account.id if account else None, rating, avoids,
+                _held_tokens(request))
+
+    def token_for(table_id: str) -> str:
+        return keys.account_seat_token(account.id, table_id) if account else guest_token
+
+    async with room.lock:
+        again = await master.journal.call(room.pool.again, wish)
+        if again is not None:  # one person waits at one table: the same seat back
+            return _waiting(again.group, again.seat)
+        await openers.admit(address(request.client))  # a seat counts as a table opened
+        seating = await master.journal.call(
+            room.pool.seat, wish, secrets.token_urlsafe(9), WAIT, token_for, token_digest
         )
-        if group_found is None:
-            await openers.admit(address(request.client))
-            plan_ = await site.creating(request)
-            table, seat, token = await master.create_table(
-                name, seats=body.seats, rules={}, bot_level=BOT_LEVEL,
-                clock_seconds=SPEEDS[body.speed], public=False, table_id=plan_.table_id,
-                token=plan_.token,
-            )
-            await site.seated(request, response, table.id, seat, token, plan_, WAIT)
-            group = maker.pool.open(table.id, body.seats, body.speed)
-            group.members.append(Member(seat, token, name, account.id if account else None,
-                                        rating, avoids))
-            maker.start_at_deadline(master, group)
-            return _waiting(group, seat)
-        group = group_found
-        actor = await master.held(group.table)
-        joining = await site.joining(request, actor.table)
-        seat, token = await master.join(group.table, name, joining.token, None)
-        await site.seated(request, response, group.table, seat, token, joining, WAIT)
-        group.members.append(Member(seat, token, name, account.id if account else None,
-                                    rating, avoids))
-        answer = _waiting(group, seat)
-        if len(group.members) >= group.seats:
-            await maker.start(master, group)
-        return answer
+        group, token = seating.group, seating.token
+        if seating.opened and token is not None:  # opened before this process seats another
+            try:
+                await master.create_table(
+                    name, seats=body.seats, rules={}, bot_level=BOT_LEVEL,
+                    clock_seconds=SPEEDS[body.speed], public=False, table_id=group.table,
+                    token=token,
+                )
+            except BaseException:
+                await master.journal.call(room.pool.drop, group.table)
+                raise
+    if seating.again or token is None:
+        return _waiting(group, seating.seat)
+    if seating.left is not None and seating.left_table is not None:
+        await room.forget(seating.left_table, seating.left)
+    if account is None:  # an account's seat becomes its own once present (..waiting)
+        set_seat_cookie(response, request, group.table, token, WAIT)
+    return _waiting(group, seating.seat)
 
 
 @router.get("/api/play-now/tables/{table_id}", response_model=Waiting,
             responses={204: {"description": "no play-now group waits at this table"}},
             tags=["play now"])
-async def waiting(table_id: str, request: Request) -> Waiting | Response:
+async def waiting(table_id: str, master: MasterDep, site: SiteDep) -> Waiting | Response:
     """A waiting play-now table: how many sit there and when the bots fill the rest; 204
     for any other table (every table page asks, so that is no error)."""
-    group = matchmaker(request).pool.groups.get(table_id)
+    if len(table_id) > 32:
+        return Response(status_code=204)
+    group = await master.journal.call(site.waiting.pool.group, table_id)
     if group is None:
         return Response(status_code=204)
     return _waiting(group, -1)

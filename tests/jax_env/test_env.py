@@ -39,7 +39,8 @@ def test_the_shapes_are_pgx_s() -> None:
     assert state.rewards.shape == (4,)
     assert not bool(state.terminated) and not bool(state.truncated)
     assert 0 <= int(state.current_player) < 4
-    assert int(state._game.table.sum()) == 8 and int(state._game.deck.sum()) == 102  # R4: 2 × players
+    game = state._game
+    assert int(game.table.sum()) == 8 and int(game.deck.sum()) == 102  # R4: 2 × players
 
 
 def test_the_key_is_the_only_chance() -> None:

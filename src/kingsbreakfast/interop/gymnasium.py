@@ -36,8 +36,6 @@ from gymnasium import spaces
 
 from kingsbreakfast.bots import Bot, make_bot
 from kingsbreakfast.engine import NUM_ACTIONS, IllegalActionError, Rules, State
-
-from . import encoding
 from kingsbreakfast.tensor.illegal import (
     GYMNASIUM_ENV_ID,
     LOSE,
@@ -48,6 +46,7 @@ from kingsbreakfast.tensor.illegal import (
     forfeit_rewards,
 )
 
+from . import encoding
 from .pettingzoo import action_mask, check_action, substitute
 from .text import describe
 from .utility import bounds, check_utility, utilities

@@ -11,10 +11,17 @@ Chance is explicit: the state holds how many cards of each kind are still in the
 never their order, and each step turns up its cards (a draw, R7; the next table, R4) from
 the key it is given. ``Env.step_with`` takes those cards instead, which is how a game of the
 engine is replayed here (tests/jax_env holds the two equal, both ways).
+
+The state has pgx's public fields only; the game's arrays are ``state._game`` (a
+:class:`Game`). An action that is not legal follows the rule ``kingsbreakfast.tensor.illegal``
+gives this id (``Env(illegal_action=...)`` for another). pgx itself is optional: with pgx
+installed, ``Env`` and ``State`` count as pgx's (``isinstance``) and pgx's ``api_test``
+passes (tests/jax_env/test_pgx_api.py).
 """
 
 from __future__ import annotations
 
-from .env import Env, State
+from .env import Env
+from .state import Game, State
 
-__all__ = ["Env", "State"]
+__all__ = ["Env", "Game", "State"]

@@ -35,6 +35,7 @@ every name pgx's code reads is here.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import importlib.util
 from typing import Any
 
@@ -56,10 +57,8 @@ from kingsbreakfast.engine import (
 from kingsbreakfast.engine import (
     MIN_PLAYERS as _MIN,
 )
-
 from kingsbreakfast.tensor.illegal import (
     JAX_ENV_ID,
-    LOSE,
     RULE_BY_ENV_ID,
     SUBSTITUTE,
     check_rule,
@@ -308,8 +307,7 @@ def _register_with_pgx() -> None:
     no pgx for everyone else)."""
     if importlib.util.find_spec("pgx") is None:
         return
-    from pgx import core
-
+    core = importlib.import_module("pgx.core")
     core.Env.register(Env)
     core.State.register(State)
 

@@ -26,7 +26,8 @@ import jax.numpy as jnp
 import optax  # type: ignore[import-untyped]
 
 from . import rules as _rules
-from .env import Env, State
+from .env import Env
+from .state import State
 
 Array = jax.Array
 Params = dict[str, Array]

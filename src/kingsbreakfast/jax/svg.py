@@ -46,9 +46,9 @@ def draw(arrays: dict[str, Any], theme: str, scale: float) -> str:
         panel, height = _panel(game, top, ink)
         parts.extend(panel)
         top += height
-    width, height = _WIDTH * scale, top * scale
+    wide, high = _WIDTH * scale, top * scale
     head = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{wide:.0f}" height="{high:.0f}" '
         f'viewBox="0 0 {_WIDTH} {top}" font-family="sans-serif" font-size="13">'
     )
     body = [f'<rect width="{_WIDTH}" height="{top}" fill="{background}"/>', *parts]

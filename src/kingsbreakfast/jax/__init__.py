@@ -16,12 +16,14 @@ The state has pgx's public fields only; the game's arrays are ``state._game`` (a
 :class:`Game`). An action that is not legal follows the rule ``kingsbreakfast.tensor.illegal``
 gives this id (``Env(illegal_action=...)`` for another). pgx itself is optional: with pgx
 installed, ``Env`` and ``State`` count as pgx's (``isinstance``) and pgx's ``api_test``
-passes (tests/jax_env/test_pgx_api.py).
+passes (tests/jax_env/test_pgx_api.py). :func:`sample_world` deals a world one seat cannot
+tell from the state (determinization, as the engine's ``WorldSampler``).
 """
 
 from __future__ import annotations
 
 from .env import Env
 from .state import Game, State
+from .worlds import sample_world
 
-__all__ = ["Env", "Game", "State"]
+__all__ = ["Env", "Game", "State", "sample_world"]

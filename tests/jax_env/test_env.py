@@ -3,6 +3,8 @@ and what a seat's observation may hold (docs/rules.md, *What is public and what 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 np = pytest.importorskip("numpy")
@@ -205,3 +207,28 @@ def test_step_and_deal_starts_a_new_game_where_one_ends() -> None:
         assert (np.asarray(batch.current_player) >= 0).all()
         assert not np.asarray(batch.legal_action_mask)[done].all(axis=1).any()
     assert ended > 32  # every slot finished at least one game on the way
+
+
+def test_the_svg_draws_the_table_and_hides_which_dish_a_seat_drew(tmp_path: Path) -> None:
+    """``save_svg`` (pgx's drawing hook): a real SVG, one panel per game of a batch, showing
+    how many cards a seat drew but never which (R7), so twin worlds draw the same."""
+    from xml.etree import ElementTree
+
+    state = INIT(jax.random.PRNGKey(11))
+    game = state._game
+    one = state.replace(_game=game.replace(draws=game.draws.at[1, 1].add(1)))
+    two = state.replace(_game=game.replace(draws=game.draws.at[1, 2].add(1)))
+    assert one.to_svg() == two.to_svg()
+    assert "drew 1" in one.to_svg() and "drew 0" in one.to_svg()
+    path = tmp_path / "table.svg"
+    one.save_svg(path)
+    root = ElementTree.fromstring(path.read_text())
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    labels = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert sum(1 for t in labels if t and t.startswith("round 1")) == 1
+    batch = jax.vmap(ENV.init)(jax.random.split(jax.random.PRNGKey(3), 3))
+    drawn = ElementTree.fromstring(batch.to_svg(color_theme="dark", scale=0.5))
+    panels = [t.text for t in drawn.iter("{http://www.w3.org/2000/svg}text")]
+    assert sum(1 for t in panels if t and t.startswith("round 1")) == 3
+    with pytest.raises(ValueError, match=r"end with \.svg"):
+        one.save_svg(tmp_path / "table.png")

@@ -12,11 +12,19 @@ from __future__ import annotations
 
 import json
 import math
+import platform
 from collections.abc import Sequence
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 PLAYERS = 4
+
+LIBRARIES = (
+    "kingsbreakfast", "numpy", "numba", "gymnasium", "torch", "stable-baselines3",
+    "sb3-contrib", "jax", "jaxlib", "optax",
+)
+"""The libraries whose version a baseline records (one not installed is recorded as None)."""
 
 
 def wilson(share: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -61,5 +69,26 @@ def point(
             "games_by_position": by_position}  # fmt: skip
 
 
+def versions() -> dict[str, Any]:
+    """What the run ran on: Python, the machine and every library of :data:`LIBRARIES`.
+
+    Recorded in every baseline file, because a learner's curve depends on them: the same seed
+    under another PyTorch (or another BLAS kernel for another CPU) rounds differently, and
+    SGD carries a rounding difference into a different policy (docs/baselines.md)."""
+    found: dict[str, Any] = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "system": platform.system(),
+    }
+    for name in LIBRARIES:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found[name] = None
+    return found
+
+
 def write(path: str | Path, **content: Any) -> None:
+    """The baseline file at ``path``: ``content`` and the :func:`versions` it ran on."""
+    content.setdefault("versions", versions())
     Path(path).write_text(json.dumps(content, indent=1) + "\n")

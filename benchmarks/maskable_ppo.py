@@ -23,6 +23,7 @@ import argparse
 import random
 import time
 from collections.abc import Callable
+from importlib import metadata
 from typing import Any
 
 import numpy as np
@@ -97,6 +98,8 @@ def main(argv: list[str] | None = None) -> None:
     from sb3_contrib import MaskablePPO  # type: ignore[import-not-found]
 
     torch.set_num_threads(args.threads)
+    print(f"PyTorch {torch.__version__}, sb3-contrib {metadata.version('sb3-contrib')}, "
+          f"{args.threads} thread(s)", flush=True)  # fmt: skip
     env = make_env(args.opponents)
     judge = make_env(args.opponents)
     model = MaskablePPO("MlpPolicy", env, seed=args.seed, n_steps=args.n_steps,

@@ -26,9 +26,10 @@ import numpy as np
 
 from kingsbreakfast.jax.ppo import Config, make_evaluate, make_train, start
 
-# the Wilson interval of the other baseline curves (benchmarks/curves.py)
+# the Wilson interval of the other baseline curves and the versions every baseline records
+# (benchmarks/curves.py)
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from curves import wilson  # type: ignore[import-not-found]
+from curves import versions, wilson  # type: ignore[import-not-found]
 
 
 def main() -> None:
@@ -68,7 +69,8 @@ def main() -> None:
                   f"(training {training:.1%})")  # fmt: skip
     if args.json:
         with open(args.json, "w") as out:
-            json.dump({"config": config.__dict__, "curve": curve}, out, indent=1)
+            json.dump({"config": config.__dict__, "versions": versions(), "curve": curve},
+                      out, indent=1)  # fmt: skip
 
 
 if __name__ == "__main__":

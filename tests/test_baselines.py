@@ -111,6 +111,7 @@ def test_a_tiny_vector_ppo_curve_against_hard_reaches_the_tables(tmp_path: Path)
     assert [p["learner_steps"] for p in data["curve"]] == [0, 512, 1024]
     assert all(p["games_by_position"] == [4, 4, 4, 4] for p in data["curve"])
     assert data["final"]["games"] == 32
+    assert data["versions"]["numpy"] == np.__version__  # every baseline file says what it ran on
     found = baselines_table.curves(folder)
     assert list(found) == [("vector-ppo", "hard")]
     runs = found[("vector-ppo", "hard")]
@@ -147,3 +148,21 @@ def test_a_maskable_curve_stopped_early_shortens_the_table(tmp_path: Path) -> No
     rows = [line for line in text.splitlines() if line.startswith("| ") and "steps" not in line]
     assert len(rows) == 2  # only the points both seeds reached
     assert rows[-1].startswith("| 4 |") and "| 16 |" in rows[-1]
+
+
+def test_every_baseline_file_records_the_versions_it_ran_on(tmp_path: Path) -> None:
+    """A seed reproduced under other libraries may train another policy (docs/baselines.md,
+    *Reproducing a seed*), so every file names them: PyTorch's among them."""
+    from importlib import metadata
+
+    curves.write(tmp_path / "run.json", learner="MaskablePPO", curve=[])
+    recorded = json.loads((tmp_path / "run.json").read_text())["versions"]
+    assert recorded["python"] == ".".join(map(str, sys.version_info[:3]))
+    assert recorded["numpy"] == np.__version__
+    assert set(curves.LIBRARIES) <= set(recorded)
+    for name in ("torch", "sb3-contrib", "jax"):
+        try:
+            expected: str | None = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            expected = None
+        assert recorded[name] == expected

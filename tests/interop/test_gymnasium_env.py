@@ -65,7 +65,7 @@ def test_score_utility_and_bot_objects() -> None:
 
 
 def test_illegal_action_loses_or_raises() -> None:
-    env = KingsBreakfastEnv(players=4)
+    env = KingsBreakfastEnv(players=4, illegal_action="lose")
     env.reset(seed=0)
     illegal = int(np.flatnonzero(~env.action_masks())[0])
     _, reward, terminated, _, info = env.step(illegal)

@@ -75,8 +75,11 @@ def compare(
     mover = state.to_move
     assert bool(row["terminated"]) == (mover is None), where
     if mover is None:
-        assert int(row["current_player"]) == -1, where
+        # pgx: the seat that ended the game stays the current player, and it is shown
+        ender = int(row["current_player"])
+        assert 0 <= ender < players, where
         assert bool(row["legal_action_mask"].all()), where  # pgx: all True once over
+        assert np.array_equal(row["observation"], tensors[ender]), where
     else:
         assert int(row["current_player"]) == mover, where
         assert row["legal_action_mask"].tolist() == engine_mask(state), where
@@ -109,7 +112,8 @@ def compare_end(state: State, batch: Any, g: int, where: str, rewards: Any = Non
     default ``batch``'s own)."""
     scoring = state.score()
     points, _ = score(
-        jnp.asarray(batch.king[g]), jnp.asarray(batch.takes[g]), jnp.asarray(batch.draws[g])
+        jnp.asarray(batch._game.king[g]), jnp.asarray(batch._game.takes[g]),
+        jnp.asarray(batch._game.draws[g]),
     )
     assert np.asarray(points).tolist() == scoring.points, where
     got = np.asarray(batch.rewards[g] if rewards is None else rewards[g])
@@ -174,7 +178,7 @@ def test_jax_games_replay_in_the_engine(players: int, rules: Rules) -> None:
     batch = init(jax.random.split(start, GAMES))
     chance = jax.jit(jax.vmap(env.chance))
     n = players
-    first = np.asarray(batch.table).copy()  # the first table's cards (init drew them)
+    first = np.asarray(batch._game.table).copy()  # the first table's cards (init drew them)
     trajectory = []
     end_rewards = np.zeros((GAMES, n), np.float32)
     while not bool(np.asarray(batch.terminated).all()):
@@ -185,12 +189,13 @@ def test_jax_games_replay_in_the_engine(players: int, rules: Rules) -> None:
         cards = chance(batch, keys)  # what step draws with these keys
         tensors = np.asarray(observe(batch, jnp.arange(n)))
         before = {name: np.asarray(getattr(batch, name)) for name in
-                  ("current_player", "terminated", "legal_action_mask", "observation", "round")}
+                  ("current_player", "terminated", "legal_action_mask", "observation")}
+        before["round"] = np.asarray(batch._game.round)
         batch = step(batch, actions, keys)
         ended = np.asarray(batch.terminated) & ~before["terminated"]
         end_rewards[ended] = np.asarray(batch.rewards)[ended]
         trajectory.append((before, tensors, np.asarray(actions), np.asarray(cards),
-                           np.asarray(batch.round)))  # fmt: skip
+                           np.asarray(batch._game.round)))  # fmt: skip
     final = batch
     final_tensors = np.asarray(observe(batch, jnp.arange(n)))
     cooks = np.asarray(trajectory[0][0]["current_player"])
@@ -215,11 +220,13 @@ def test_jax_games_replay_in_the_engine(players: int, rules: Rules) -> None:
         for t, (before, tensors, actions, _, _) in enumerate(trajectory):
             if before["terminated"][g]:
                 break
+            ender = int(before["current_player"][g])
             row = {name: value[g] for name, value in before.items()}
             compare(state, row, tensors[g], n, f"game {g}, step {t}")
             state.play(int(actions[g]))
         last = {name: np.asarray(getattr(final, name))[g] for name in
                 ("current_player", "terminated", "legal_action_mask", "observation")}
         compare(state, last, final_tensors[g], n, f"game {g}'s end")
+        assert int(last["current_player"]) == ender  # the mover of the last step (pgx)
         compare_end(state, final, g, f"game {g}'s end", end_rewards)
-        assert int(final.removed_unseen[g]) == state.view(None).removed_unseen
+        assert int(final._game.removed_unseen[g]) == state.view(None).removed_unseen

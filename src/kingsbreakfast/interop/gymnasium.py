@@ -14,10 +14,12 @@ every action.
 - Observation: the shared view tensor of :mod:`.encoding` (``Box(0, 1, (SIZE,), float32)``).
 - Action: ``Discrete(38)``, the engine's action ids; ``info["action_mask"]`` and
   :meth:`KingsBreakfastEnv.action_masks` (for sb3-contrib's MaskablePPO) say which are legal.
-  An illegal action (``illegal_action``): ``lose`` (default) ends the episode with the
-  lowest reward (rank -1, score 0) and ``info["illegal_action"]`` naming the broken rule;
-  ``raise`` raises ``ValueError`` with that reason; ``substitute`` plays the legal action
-  with the lowest id instead and says so in ``info["illegal_action"]``.
+  An illegal action (``illegal_action``) follows the one rule of ``KingsBreakfast-v0``
+  (``kingsbreakfast.tensor.illegal``, shared with the vector form and the JAX environment):
+  ``substitute`` (default) plays the legal action with the lowest id instead and says so in
+  ``info["illegal_action"]``; ``lose`` ends the episode with the lowest reward (rank -1,
+  score 0) and ``info["illegal_action"]`` naming the broken rule; ``raise`` raises
+  ``ValueError`` with that reason.
 - Reward: 0 until the game ends, then the learner's ``utility`` (``rank`` in [-1, 1] or
   ``score``, the R11 points); ``info["points"]`` always gives the points at the end.
 """
@@ -34,19 +36,22 @@ from gymnasium import spaces
 
 from kingsbreakfast.bots import Bot, make_bot
 from kingsbreakfast.engine import NUM_ACTIONS, IllegalActionError, Rules, State
+from kingsbreakfast.tensor.illegal import (
+    GYMNASIUM_ENV_ID,
+    LOSE,
+    RAISE,
+    RULE_BY_ENV_ID,
+    SUBSTITUTE,
+    check_rule,
+    forfeit_rewards,
+)
 
 from . import encoding
-from .pettingzoo import (
-    action_mask,
-    check_action,
-    check_illegal_choice,
-    forfeit_utilities,
-    substitute,
-)
+from .pettingzoo import action_mask, check_action, substitute
 from .text import describe
 from .utility import bounds, check_utility, utilities
 
-ENV_ID = "KingsBreakfast-v0"
+ENV_ID = GYMNASIUM_ENV_ID
 
 Obs = np.ndarray[Any, np.dtype[np.float32]]
 
@@ -65,10 +70,10 @@ class KingsBreakfastEnv(gymnasium.Env[Obs, np.int64]):
         dragon_min_on_table: int = 1,
         utility: str = "rank",
         first_cook: int | None = None,
-        illegal_action: str = "lose",
+        illegal_action: str = RULE_BY_ENV_ID[GYMNASIUM_ENV_ID],
         render_mode: str | None = None,
     ) -> None:
-        self.illegal_action = check_illegal_choice(illegal_action)
+        self.illegal_action = check_rule(illegal_action, "gymnasium")
         self._forfeited: str | None = None
         if isinstance(players, bool) or players not in (3, 4, 5):
             raise ValueError(f"King's Breakfast is played by 3 to 5 players, not {players!r}")
@@ -112,9 +117,9 @@ class KingsBreakfastEnv(gymnasium.Env[Obs, np.int64]):
         try:
             chosen = check_action(self.game, action)
         except IllegalActionError as error:
-            if self.illegal_action == "raise":
+            if self.illegal_action == RAISE:
                 raise
-            if self.illegal_action == "substitute":
+            if self.illegal_action == SUBSTITUTE:
                 chosen, refused = substitute(self.game, error)
             else:
                 return self._forfeit(error)
@@ -133,7 +138,11 @@ class KingsBreakfastEnv(gymnasium.Env[Obs, np.int64]):
     def _forfeit(self, error: IllegalActionError) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         """End the episode on an illegal action (``illegal_action="lose"``)."""
         self._forfeited = str(error)
-        reward = forfeit_utilities(self.players, self.seat, self.utility)[self.seat]
+        # the score utility gives every seat 0 for a forfeited game, the rank utility the
+        # forfeit's numbers
+        reward = 0.0
+        if self.utility != "score":
+            reward = forfeit_rewards(self.players, self.seat, LOSE)[self.seat]
         info = self._info()
         info["illegal_action"] = self._forfeited
         return self._observation(), reward, True, False, info

@@ -1,28 +1,42 @@
 """pgx's interface to the game: ``Env.init(key)``, ``Env.step(state, action, key)``,
-``Env.observe(state, player)``, and a :class:`State` carrying ``current_player``,
-``observation``, ``legal_action_mask``, ``rewards``, ``terminated`` and ``truncated``.
+``Env.observe(state, player)``, and a :class:`~.state.State` carrying ``current_player``,
+``observation``, ``legal_action_mask``, ``rewards``, ``terminated``, ``truncated`` and
+``_step_count``, the game's own arrays in the private ``_game``.
 
-An ``Env`` is one table size and one pair of variant switches: array shapes depend on the
-number of players, so each size compiles once. The conventions are pgx's, so code written
-for pgx (PureJaxRL loops, mctx search) runs on this game as it is:
+An ``Env`` is one table size, one pair of variant switches and one rule for illegal actions:
+array shapes depend on the number of players, so each size compiles once. The conventions
+are pgx's (``pgx.core.Env``; ``tests/jax_env/test_pgx_api.py`` runs pgx's own ``api_test``
+on 3, 4 and 5 players), so code written for pgx (PureJaxRL loops, mctx search) runs on this
+game as it is:
 
 - ``rewards`` is every seat's reward for the step just taken: zero until the game ends,
   then the R12 rank utility (``kingsbreakfast.tensor``'s ``rank``: +1 for the sole winner,
   −1 for the sole last, summing to 0);
 - a step on a finished game changes nothing and rewards nothing;
-- an illegal action ends the game at once: −1 to the seat that took it, +1/(players − 1) to
-  each other seat (pgx's penalty, kept zero-sum like the rank utility);
-- once the game is over, ``current_player`` is −1, every entry of ``legal_action_mask`` is
-  True (so a masked policy never sees an all-masked row) and ``observation`` is seat 0's.
+- an action that is not legal follows the rule of ``kingsbreakfast.tensor.illegal``, the one
+  the Gymnasium environment and its vector form follow too: by default (``substitute``) the
+  lowest legal id is played instead; ``illegal_action="lose"`` ends the game at once (−1 to
+  the seat that took it, +1/(players − 1) to each other seat, zero-sum like the rank
+  utility) and ``"pgx"`` does the same with pgx's numbers (−1, and +(players − 1) to each
+  other seat: [2, −1, 2] at three players);
+- once the game is over, ``current_player`` is the seat whose action ended it (pgx never
+  makes it negative), every entry of ``legal_action_mask`` is True (so a masked policy never
+  sees an all-masked row) and ``observation`` is that seat's view.
 
 Chance goes through the key: ``init`` draws the first cook (when the ``Env`` was not given
 one) and the first table, ``step`` draws whatever its action turns up. ``init_with`` and
 ``step_with`` take those cards instead (a replay of a known deck).
+
+pgx itself is not needed: with pgx installed, ``Env`` and ``State`` are registered as
+virtual subclasses of ``pgx.core.Env`` and ``pgx.core.State`` (``isinstance`` holds), and
+every name pgx's code reads is here.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import importlib.util
 from typing import Any
 
 import jax
@@ -43,86 +57,37 @@ from kingsbreakfast.engine import (
 from kingsbreakfast.engine import (
     MIN_PLAYERS as _MIN,
 )
+from kingsbreakfast.tensor.illegal import (
+    JAX_ENV_ID,
+    RULE_BY_ENV_ID,
+    SUBSTITUTE,
+    check_rule,
+    forfeit_rewards,
+)
 
 from . import rules as _rules
 from ._layout import SIZE
 from .observe import observe_fields
+from .state import Game, State
 
 Array = jax.Array
-
-_GAME_FIELDS = (
-    "table",
-    "king",
-    "takes",
-    "draws",
-    "deck",
-    "removed_dishes",
-    "removed_dragons",
-    "removed_unseen",
-    "pending_dragon",
-    "cook",
-    "round",
-    "turns_left",
-)
-
-
-@jax.tree_util.register_dataclass
-@dataclasses.dataclass(frozen=True)
-class State:
-    """One game (or, under ``vmap``, a batch of them: every field gains a leading axis)."""
-
-    current_player: Array
-    """The seat to move, −1 once the game is over."""
-    observation: Array
-    """The view tensor of the seat to move (docs/research.md's layout, float32)."""
-    rewards: Array
-    """float32 (players,): what the step just taken gave each seat."""
-    terminated: Array
-    truncated: Array
-    """Always False: every game ends by R10 within 18 rounds."""
-    legal_action_mask: Array
-    """bool (38,), by action id (docs/engine.md)."""
-    table: Array
-    """int32 (8,): dish cards on the table by dish, then the dragons there."""
-    king: Array
-    """int32 (7,): the king's dishes."""
-    takes: Array
-    """int32 (players, 7): cards each seat took from the table (public)."""
-    draws: Array
-    """int32 (players, 7): dish cards each seat drew (hidden from the others)."""
-    deck: Array
-    """int32 (8,): cards of each kind still in the deck, dragon last; never their order."""
-    removed_dishes: Array
-    removed_dragons: Array
-    removed_unseen: Array
-    """Cards left in the deck when the game ended (R10)."""
-    pending_dragon: Array
-    """The seat to move drew a dragon and must use or place it (R7a)."""
-    cook: Array
-    round: Array
-    turns_left: Array
-    """Turns left this round, the current one included."""
-    step_count: Array
-
-    def replace(self, **changes: Any) -> State:
-        return dataclasses.replace(self, **changes)
-
-    def game_fields(self) -> dict[str, Array]:
-        names = ("current_player", *_GAME_FIELDS)
-        return {name: getattr(self, name) for name in names}
-
 
 class Env:
     """The game for ``num_players`` seats under ``rules`` (pgx's ``Env``)."""
 
-    id = "kingsbreakfast"
-    version = "v0"
-    """Bumped when a game's behaviour or the observation changes (docs/research.md)."""
+    id = JAX_ENV_ID
+    version = "v1"
+    """Bumped when a game's behaviour or the observation changes (docs/research.md). v1:
+    pgx's state layout and terminal ``current_player``, one illegal-action rule."""
     num_actions = NUM_ACTIONS
     observation_shape = (SIZE,)
 
     def __init__(
-        self, num_players: int = 4, rules: Rules = DEFAULT_RULES, first_cook: int | None = None
+        self,
+        num_players: int = 4,
+        rules: Rules = DEFAULT_RULES,
+        first_cook: int | None = None,
+        illegal_action: str = RULE_BY_ENV_ID[JAX_ENV_ID],
     ) -> None:
         if not (
             isinstance(num_players, int)
@@ -142,13 +107,22 @@ class Env:
                 "bad_first_cook",
                 first_cook=repr(first_cook),
             )
-        self.num_players = num_players
+        self.illegal_action = check_rule(illegal_action, "jax")
+        """What an illegal action does (``kingsbreakfast.tensor.illegal``)."""
+        self._num_players = num_players
         self.rules = rules
         self.first_cook = first_cook
         self.chance_size = _rules.chance_size(num_players)
         """Length of the ``cards`` array of ``step_with`` (and ``init_with``'s ``cards``)."""
         self._must_draw = rules.empty_table == MUST_DRAW
         self._dragon_min = rules.dragon_min_on_table
+        ends = self.illegal_action != SUBSTITUTE
+        self._forfeit = forfeit_rewards(num_players, 0, self.illegal_action)[1] if ends else 0.0
+        """What each other seat gets when an illegal action ends the game."""
+
+    @property
+    def num_players(self) -> int:
+        return self._num_players
 
     # -- pgx's interface -----------------------------------------------------------------
     def init(self, key: Array) -> State:
@@ -158,15 +132,20 @@ class Env:
         cards = _rules.draw_cards(jnp.asarray(_rules.FULL_DECK), deck_key, 2 * self.num_players)
         return self.init_with(cards, self._first_cook(cook_key))
 
-    def step(self, state: State, action: Array, key: Array) -> State:
-        """The seat to move takes ``action``; the cards it turns up are drawn with ``key``."""
+    def step(self, state: State, action: Array, key: Array | None = None) -> State:
+        """The seat to move takes ``action``; the cards it turns up are drawn with ``key``
+        (pgx lets a deterministic game go without one; this game needs it)."""
+        if key is None:
+            raise ValueError("King's Breakfast draws cards at random: step needs a key")
         return self.step_with(state, action, self.chance(state, key))
 
-    def observe(self, state: State, player: Array | int) -> Array:
-        """The view tensor of seat ``player``: what that seat may know, nothing more."""
+    def observe(self, state: State, player: Array | int | None = None) -> Array:
+        """The view tensor of seat ``player`` (the seat to move when not given): what that
+        seat may know, nothing more."""
+        seat = state.current_player if player is None else player
         tensor = observe_fields(
-            state.game_fields(),
-            jnp.asarray(player, jnp.int32),
+            state._game.fields(),
+            jnp.asarray(seat, jnp.int32),
             self.num_players,
             self._must_draw,
             self._dragon_min,
@@ -176,7 +155,7 @@ class Env:
     # -- chance given ------------------------------------------------------------------------
     def chance(self, state: State, key: Array) -> Array:
         """The cards a step from ``state`` would turn up with ``key``, in order (R7, R4)."""
-        return _rules.draw_cards(state.deck, key, self.chance_size)
+        return _rules.draw_cards(state._game.deck, key, self.chance_size)
 
     def init_with(self, cards: Array, first_cook: Array | int) -> State:
         """A new game whose first table is ``cards[:2 × players]`` (the deck's top cards)."""
@@ -195,11 +174,12 @@ class Env:
         # one call of the generator for the step's cards, the new game's cook and table
         table = 2 * self.num_players
         uniform = jax.random.uniform(key, (self.chance_size + 1 + table,))
-        # a game this method dealt carries its predecessor's end flag for one step only
-        state = state.replace(terminated=state.terminated & (state.current_player < 0))
+        # a game this method dealt (no step taken yet) carries its predecessor's end flag
+        # for one step only
+        state = state.replace(terminated=state.terminated & (state._step_count > 0))
         # the step's cards and the new game's table drawn side by side in one loop (the
         # table's row padded to the step's length; its last card is not used)
-        decks = jnp.stack([state.deck, jnp.asarray(_rules.FULL_DECK)])
+        decks = jnp.stack([state._game.deck, jnp.asarray(_rules.FULL_DECK)])
         padded = jnp.concatenate([uniform[-table:], jnp.zeros(self.chance_size - table)])
         uniforms = jnp.stack([uniform[: self.chance_size], padded])
         drawn = jax.vmap(_rules.cards_from)(decks, uniforms)
@@ -232,13 +212,8 @@ class Env:
         table = (turned * (cards[:, None] == jnp.arange(_rules.CARD_KINDS))).sum(axis=0)
         cook = jnp.asarray(first_cook, jnp.int32)
         zero = jnp.int32(0)
-        state = State(
-            current_player=cook,
-            observation=jnp.zeros(SIZE, jnp.float32),
-            rewards=jnp.zeros(n, jnp.float32),
-            terminated=jnp.bool_(False),
-            truncated=jnp.bool_(False),
-            legal_action_mask=jnp.zeros(NUM_ACTIONS, bool),
+        game = Game(
+            to_move=cook,
             table=table.astype(jnp.int32),
             king=jnp.zeros(NUM_DISHES, jnp.int32),
             takes=jnp.zeros((n, NUM_DISHES), jnp.int32),
@@ -251,9 +226,17 @@ class Env:
             cook=cook,
             round=jnp.int32(1),
             turns_left=jnp.int32(n),
-            step_count=zero,
         )
-        return state
+        return State(
+            current_player=cook,
+            observation=jnp.zeros(SIZE, jnp.float32),
+            rewards=jnp.zeros(n, jnp.float32),
+            terminated=jnp.bool_(False),
+            truncated=jnp.bool_(False),
+            legal_action_mask=jnp.zeros(NUM_ACTIONS, bool),
+            _step_count=zero,
+            _game=game,
+        )
 
     def _advance(self, state: State, action: Array | int, cards: Array) -> State:
         """The rules' part of a step: everything but the new mask and observation."""
@@ -261,46 +244,72 @@ class Env:
         n = self.num_players
         cards = jnp.asarray(cards, jnp.int32)
         legal = (state.legal_action_mask & (jnp.arange(NUM_ACTIONS) == action)).any()
-        moved = _rules.turn(state.game_fields(), action, cards, n)
+        over = state.terminated
+        if self.illegal_action == SUBSTITUTE:
+            # the lowest legal id in place of a refused action (argmax: the first True)
+            action = jnp.where(legal, action, jnp.argmax(state.legal_action_mask))
+            refused = jnp.bool_(False)
+        else:
+            refused = ~legal
+        moved = _rules.turn(state._game.fields(), action, cards, n)
         done = moved.pop("done")
         points, discarded = _rules.score(moved["king"], moved["takes"], moved["draws"])
-        seats = jnp.arange(n)
-        penalty = jnp.where(seats == state.current_player, -1.0, 1.0 / (n - 1))
         rewards = jnp.where(done, _rules.rank_utility(points, discarded), 0.0)
-        rewards = jnp.where(legal, rewards, penalty)
-        over = state.terminated
-        keep = over | ~legal  # a finished game stays as it is; so does a refused action's
-        moved = {
-            name: jnp.where(keep, getattr(state, name), value) for name, value in moved.items()
-        }
-        moved["current_player"] = jnp.where(
-            over | legal, moved["current_player"], -1
-        ).astype(jnp.int32)
-        out = state.replace(
-            **moved,
+        penalty = jnp.where(jnp.arange(n) == state.current_player, -1.0, self._forfeit)
+        rewards = jnp.where(refused, penalty, rewards)
+        keep = over | refused  # a finished game stays as it is; so does a refused action's
+        moved["to_move"] = moved.pop("current_player")
+        game = state._game.replace(
+            **{name: jnp.where(keep, getattr(state._game, name), value)
+               for name, value in moved.items()}
+        )  # fmt: skip
+        terminated = over | done | refused
+        # pgx: once over, the seat whose action ended the game stays the current player
+        current = jnp.where(terminated, state.current_player, game.to_move).astype(jnp.int32)
+        return state.replace(
+            current_player=current,
             rewards=jnp.where(over, 0.0, rewards).astype(jnp.float32),
-            terminated=over | done | ~legal,
-            step_count=state.step_count + (~over).astype(jnp.int32),
+            terminated=terminated,
+            _step_count=state._step_count + (~over).astype(jnp.int32),
+            _game=game,
         )
-        return out
 
     # -- shared ----------------------------------------------------------------------------
     def _finish(self, state: State, over: Array | None = None) -> State:
-        """The mask and the observation of the seat now to move (pgx's conventions at the
+        """The mask and the observation of the current player (pgx's conventions at the
         end of a game, unless ``over`` says the game is not over after all)."""
+        game = state._game
         mask = _rules.legal_mask(
-            state.table, state.king, state.deck, state.pending_dragon,
+            game.table, game.king, game.deck, game.pending_dragon,
             self._must_draw, self._dragon_min,
         )  # fmt: skip
         if over is None:
             over = state.terminated
-        viewer = jnp.where(over, 0, state.current_player)
         return state.replace(
             legal_action_mask=jnp.where(over, True, mask),
-            observation=self.observe(state, viewer),
+            observation=self.observe(state),
         )
 
 
 def as_numpy(state: State) -> dict[str, np.ndarray[Any, Any]]:
-    """The state's fields as NumPy arrays (for tests and for printing)."""
-    return {f.name: np.asarray(getattr(state, f.name)) for f in dataclasses.fields(state)}
+    """The state's fields as NumPy arrays, the game's among them (for tests and printing)."""
+    out = {f.name: np.asarray(getattr(state, f.name))
+           for f in dataclasses.fields(state) if f.name != "_game"}  # fmt: skip
+    out.update((name, np.asarray(value)) for name, value in state._game.fields().items())
+    out["to_move"] = out.pop("current_player")
+    out["current_player"] = np.asarray(state.current_player)
+    return out
+
+
+def _register_with_pgx() -> None:
+    """``isinstance(env, pgx.core.Env)`` and ``isinstance(state, pgx.core.State)`` when pgx
+    is installed: both are abstract base classes, so registering needs no inheritance (and
+    no pgx for everyone else)."""
+    if importlib.util.find_spec("pgx") is None:
+        return
+    core = importlib.import_module("pgx.core")
+    core.Env.register(Env)
+    core.State.register(State)
+
+
+_register_with_pgx()

@@ -26,7 +26,8 @@ import jax.numpy as jnp
 import optax  # type: ignore[import-untyped]
 
 from . import rules as _rules
-from .env import Env, State
+from .env import Env
+from .state import State
 
 Array = jax.Array
 Params = dict[str, Array]
@@ -101,7 +102,7 @@ def random_legal(mask: Array, key: Array) -> Array:
 
 def win_share(state: State, seat: int) -> Array:
     """``seat``'s share of the win (R12: most points, then fewest discards; ties share)."""
-    points, discarded = _rules.score(state.king, state.takes, state.draws)
+    points, discarded = _rules.score(state._game.king, state._game.takes, state._game.draws)
     above = (points > points[seat]) | ((points == points[seat]) & (discarded < discarded[seat]))
     tied = (points == points[seat]) & (discarded == discarded[seat])
     share: Array = jnp.where(above.any(), 0.0, 1.0 / tied.sum())

@@ -23,7 +23,8 @@ Two forms:
 Rules of the interface:
 
 - Actions are the engine's ids (0–37). An action that is not legal is replaced by the
-  lowest legal id, and ``illegal[g]`` (``info["illegal"]``) says so; nothing else changes.
+  lowest legal id, and ``illegal[g]`` (``info["illegal"]``) says so; nothing else changes
+  (``substitute``, the rule of ``KingsBreakfast-v0`` in ``kingsbreakfast.tensor.illegal``).
 - Rewards are 0 until a game ends; then every seat's ``rank`` utility
   (:mod:`kingsbreakfast.tensor.utility`): (players ranked below − ranked above) / (n − 1).
 - Auto-reset in the same step: a game that ends is dealt again at once, and the observation
@@ -58,6 +59,7 @@ from kingsbreakfast.engine import (
     Rules,
 )
 from kingsbreakfast.tensor import OBS_SIZE
+from kingsbreakfast.tensor.illegal import GYMNASIUM_ENV_ID, RULE_BY_ENV_ID, check_rule
 
 from .checks import ALL_POLICIES, check_decks, check_int, policy_names
 from .warm import compile_seconds, notice_first_compile
@@ -204,7 +206,10 @@ class KingsBreakfastVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         empty_table: str | None = None,
         dragon_min_on_table: int | None = None,
         first_cook: int | None = None,
+        illegal_action: str = RULE_BY_ENV_ID[GYMNASIUM_ENV_ID],
     ) -> None:
+        self.illegal_action = check_rule(illegal_action, "vector")
+        """The id's one rule; the compiled games follow no other (the module doc)."""
         n = check_int("players", players, MIN_PLAYERS, MAX_PLAYERS)
         self.seat = check_int("seat", seat, 0, n - 1)
         others = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)

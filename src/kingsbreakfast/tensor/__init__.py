@@ -9,6 +9,8 @@ here and writes it with the one writer here, so a tensor means the same thing ev
   function that Python runs), :func:`encode` (a view's tensor) and the global state tensor.
 - :mod:`.utility`: what a finished game is worth to each seat, the R12 ``rank`` utility
   (:func:`rank`, compiled by the kernel from the same function) and the R11 ``score``.
+- :mod:`.illegal`: what an environment does with an action that is not legal, one rule per
+  environment id, read by the Gymnasium game, its vector form and the JAX environment.
 
 Standard library and the engine only: any layer above the engine may import it.
 """

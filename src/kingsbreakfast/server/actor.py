@@ -351,7 +351,7 @@ class TableActor:
             conn.close(CLOSE_MOVED, MOVED)
             return False
         if isinstance(message, Ping):
-            conn.push(pong_frame(table.version))
+            conn.push(pong_frame())
         elif isinstance(message, Sync):
             # one fresh frame per version; asked again at the same version, the client
             # already has it: the version alone answers, once (:mod:`.answers`)

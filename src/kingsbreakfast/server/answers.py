@@ -49,7 +49,7 @@ class Answers:
         if self._ponged.get(conn) == self.table.version:
             return True
         self._ponged[conn] = self.table.version
-        conn.push(pong_frame(self.table.version))
+        conn.push(pong_frame())
         return False
 
     def resync(self, conn: Outbox) -> bool:

@@ -10,6 +10,7 @@ import asyncio
 import json
 import random
 import time
+from contextlib import suppress
 from typing import Any
 
 import websockets
@@ -51,11 +52,9 @@ class HeartbeatSeat:
     async def play(self) -> None:
         backoff = 0.05
         while not self.over:
-            try:
+            with suppress(websockets.ConnectionClosed, OSError, TimeoutError,
+                          websockets.InvalidStatus, websockets.InvalidHandshake):
                 await self._one_socket()
-            except (websockets.ConnectionClosed, OSError, TimeoutError,
-                    websockets.InvalidStatus, websockets.InvalidHandshake):
-                pass
             if not self.over:
                 self.lost.append(time.monotonic())
                 await asyncio.sleep(backoff)

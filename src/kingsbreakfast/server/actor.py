@@ -354,7 +354,6 @@ class TableActor:
     async def receive(self, conn: Outbox, message: Message) -> bool:
         """One parsed client message (shape was checked by the parser); True when it was
         refused (the socket counts it toward its strike limit)."""
-        table = self.table
         if not self.phase.open:  # moved while the socket was open
             conn.close(CLOSE_MOVED, MOVED)
             return False

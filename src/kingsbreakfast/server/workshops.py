@@ -16,8 +16,9 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import contextmanager
 from functools import partial
 from typing import Final, ParamSpec, TypeVar
 
@@ -50,7 +51,7 @@ class Workshop:
         self.in_hand = 0
         """Jobs running or queued here now."""
         self.done = 0
-        """Jobs finished here since the start (run to their end, or failed)."""
+        """Jobs the workers finished since the start (run to their end, or failed)."""
         self._executor: Executor | None = None
 
     def _pool(self) -> Executor:
@@ -67,8 +68,10 @@ class Workshop:
                 )
         return self._executor
 
-    async def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """``fn`` run here, off the event loop; 503 ``busy`` when this workshop is full."""
+    @contextmanager
+    def taken(self) -> Iterator[None]:
+        """One place in hand for as long as the block lasts (a job's preparation on the event
+        loop counts too); 503 ``busy`` when there is none."""
         if self.in_hand >= self.workers + self.waiting:
             raise LobbyError(
                 503, "busy", "the server is busy with this kind of work: try again shortly",
@@ -76,10 +79,21 @@ class Workshop:
             )
         self.in_hand += 1
         try:
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._pool(), partial(fn, *args, **kwargs))
+            yield
         finally:
             self.in_hand -= 1
+
+    async def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``fn`` run here, off the event loop; 503 ``busy`` when this workshop is full."""
+        with self.taken():
+            return await self.work(fn, *args, **kwargs)
+
+    async def work(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``fn`` run here for a job that holds its place already (:meth:`taken`)."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool(), partial(fn, *args, **kwargs))
+        finally:
             self.done += 1
 
     def close(self) -> None:
@@ -91,7 +105,8 @@ class Workshop:
 PASSWORDS: Final = Workshop("passwords", workers=2, waiting=64, retry_after=2.0)
 """argon2 (it lets go of the interpreter's lock while it hashes): registrations, log-ins
 and password changes, which their own per-address limits keep few."""
-REVIEWS: Final = Workshop("reviews", workers=1, waiting=32, retry_after=10.0, processes=True)
+REVIEWS: Final = Workshop("reviews", workers=1, waiting=15, retry_after=10.0, processes=True)
+"""A third of a second a seat: 16 in hand are about five seconds of work."""
 HINTS: Final = Workshop("hints", workers=1, waiting=16, retry_after=2.0)
 """A hint takes a few milliseconds; each seat may ask a few (:mod:`.hint_gate`)."""
 LESSONS: Final = Workshop("lessons", workers=1, waiting=16, retry_after=2.0)

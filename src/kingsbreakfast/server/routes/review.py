@@ -106,24 +106,29 @@ def _answer(game_id: str, names: list[str], review: SeatReview) -> SeatReviewOut
 
 async def seat_review(master: Master, game_id: str, asked: str | None) -> SeatReviewOut:
     """The review of the asked seat of a finished game (see the module's docstring)."""
-    state, names = await master.finished(game_id)  # 404 unknown, 409 while it is played
-    seat = _seat(asked, len(names))
-    key = (game_id, seat)
-    found = _kept.get(key)
+    text = (asked or "").strip()
+    found = _kept.get((game_id, int(text))) if text.isdigit() and len(text) < 3 else None
     if found is not None:
-        _kept.move_to_end(key)
+        _kept.move_to_end((game_id, found.seat))
         return found
-    working = _working.get(key)
-    if working is None:  # one task per (game, seat); it goes on if the asker goes away
-        working = asyncio.create_task(_work(game_id, names, Record.from_state(state, names),
-                                            seat))
-        _working[key] = working
-        working.add_done_callback(lambda done: _finished(key, done))
-    return await asyncio.shield(working)
+    # the game's loading and replay count as the review's work: a flood is refused (503
+    # ``busy``) before it costs the event loop and the database's thread anything
+    with REVIEWS.taken():
+        state, names = await master.finished(game_id)  # 404 unknown, 409 while it is played
+        seat = _seat(asked, len(names))
+        key = (game_id, seat)
+        working = _working.get(key)
+        if working is None:  # one task per (game, seat); it goes on if the asker goes away
+            working = asyncio.create_task(
+                _work(game_id, names, Record.from_state(state, names), seat)
+            )
+            _working[key] = working
+            working.add_done_callback(lambda done: _finished(key, done))
+        return await asyncio.shield(working)
 
 
 async def _work(game_id: str, names: list[str], record: Record, seat: int) -> SeatReviewOut:
-    answer = _answer(game_id, names, await REVIEWS.run(review_seat, record, seat))
+    answer = _answer(game_id, names, await REVIEWS.work(review_seat, record, seat))
     _kept[game_id, seat] = answer
     while len(_kept) > KEPT:
         _kept.popitem(last=False)

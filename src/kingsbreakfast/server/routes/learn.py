@@ -32,8 +32,8 @@ router.get("/learn", include_in_schema=False)(client_page)
 
 MAX_MOVES = 80
 """More learner's moves than the lesson's game can hold (it ends after about a dozen)."""
-LESSONS_PER_MINUTE: Final = 120.0
-LESSONS_BURST: Final = 30.0
+LESSONS_PER_MINUTE: Final = 240.0
+LESSONS_BURST: Final = 60.0
 """A learner answers one move every second or so; a flood from one address is refused."""
 ASKED: Final = PerAddress(LESSONS_PER_MINUTE, LESSONS_BURST, refusal=lessons_refused)
 

@@ -42,8 +42,8 @@ defaults
     timeout connect 1s
     timeout client 60s
     timeout server 60s
-    # an upgraded WebSocket is a tunnel: the server pings every 5 s and the browser every
-    # 2.5 s, so a tunnel silent this long leads to a process that is dead or frozen
+    # an upgraded WebSocket is a tunnel: the server pings every 5 s and the browser a socket
+    # quiet for 2.5 s, so a tunnel silent this long leads to a process dead or frozen
     timeout tunnel 15s
     timeout http-request 10s
     # the check asks /healthz, which the event loop answers: a frozen process still takes

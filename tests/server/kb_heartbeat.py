@@ -1,6 +1,7 @@
 """A seat's client that keeps its socket honest the way the browser does
-(``web/static/heartbeat.js``): a ping every 2.5 s, any frame a sign of life, and after 6 s of
-silence the socket is given up and the table found again through the proxy at once. Used by
+(``web/static/heartbeat.js``): a ping once the socket has been quiet 2.5 s, any frame a sign
+of life, and a ping unanswered 3.5 s later gives the socket up: the table is found again
+through the proxy at once. Used by
 the frozen-owner test and benchmark: a process stopped with SIGSTOP leaves its sockets open
 and silent, and only a heartbeat (or the proxy closing them) tells the player."""
 
@@ -16,8 +17,9 @@ from typing import Any
 import websockets
 
 BEAT_SECONDS = 2.5
-SILENCE_SECONDS = 6.0
-"""The browser's figures (``BEAT_MS``, ``SILENCE_MS`` in heartbeat.js)."""
+ANSWER_SECONDS = 3.5
+SILENCE_SECONDS = BEAT_SECONDS + ANSWER_SECONDS
+"""The browser's figures (``BEAT_MS``, ``ANSWER_MS``, ``SILENCE_MS`` in heartbeat.js)."""
 
 
 class HeartbeatSeat:
@@ -76,16 +78,16 @@ class HeartbeatSeat:
                 frames.put_nowait("")
 
             reader = asyncio.ensure_future(read())
-            pinged = time.monotonic()
+            asked: float | None = None  # when the ping still unanswered was sent
             sent: set[int] = set()  # a move sent before a reconnect may be lost: sent again
             try:
                 while True:
                     now = time.monotonic()
-                    if now - heard > SILENCE_SECONDS:
+                    if asked is not None and now - asked > ANSWER_SECONDS:
                         self.given_up.append(now)
                         return
-                    if now - pinged >= BEAT_SECONDS:
-                        pinged = now
+                    if asked is None and now - heard >= BEAT_SECONDS:
+                        asked = now
                         await ws.send('{"type":"ping"}')
                     try:
                         text = await asyncio.wait_for(frames.get(), BEAT_SECONDS / 2)
@@ -93,7 +95,7 @@ class HeartbeatSeat:
                         continue
                     if not text:
                         return  # closed by the other end
-                    heard = time.monotonic()
+                    heard, asked = time.monotonic(), None
                     if await self._frame(ws, json.loads(text), sent):
                         return
             finally:

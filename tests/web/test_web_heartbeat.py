@@ -20,7 +20,7 @@ from web.browsing import server_port  # noqa: E402
 from web.playing import open_solo_table  # noqa: E402
 
 NOTICED_WITHIN_MS = 30_000
-"""A generous bound on the wait (the heartbeat gives a socket up after 6 s of silence;
+"""A generous bound on the wait (the heartbeat gives a socket up after about 6 s of silence;
 ``benchmarks/frozen_owner.py`` measures how soon): only whether it happens is tested."""
 
 

@@ -4,7 +4,7 @@ loopback; a seat's client heartbeating as the browser does (tests/server/kb_hear
 plays a 3-seat table with a 5 s turn clock; its owner is stopped (SIGSTOP) and left stopped.
 Measured from the stop: when the client lost its socket (given up as silent, or closed by
 the proxy once its checks took the process out), when a state came again (from the new
-owner), and whether any move of the seat was played for it.
+owner, after the loss), and whether any move of the seat was played for it.
 
     python benchmarks/frozen_owner.py --db postgresql://... [--rounds 3]
 """
@@ -45,7 +45,10 @@ async def one_round(proxy: Proxy, url: str, seed: int) -> tuple[dict[str, Any], 
     frozen_at = time.monotonic()
     await asyncio.wait_for(game, timeout=180)
     lost = [t - frozen_at for t in seat.lost + seat.given_up if t > frozen_at]
-    back = [t - frozen_at for t, _frame in seat.states_after if t > frozen_at]
+    # back: the first state after the socket was lost (one sent just before the stop may
+    # still arrive on the old socket)
+    back = [t - frozen_at for t, _frame in seat.states_after
+            if lost and t - frozen_at > min(lost)]
     return {
         "noticed_s": round(min(lost), 2) if lost else None,
         "given_up_for_silence": any(t > frozen_at for t in seat.given_up),

@@ -11,13 +11,12 @@ model, the view, the words in German), median and 95th percentile over ``--round
 from __future__ import annotations
 
 import argparse
-import asyncio
 import statistics
 import time
 
 from kingsbreakfast.engine import Action
 from kingsbreakfast.lesson import LessonGame
-from kingsbreakfast.server.routes.learn import LessonAsk, learn
+from kingsbreakfast.server.routes.learn import LessonAsk, answer
 
 
 def whole_lesson() -> list[Action]:
@@ -52,7 +51,7 @@ def main() -> None:
         replay(moves)
         timings["replay"].append(time.perf_counter() - start)
         start = time.perf_counter()
-        asyncio.run(learn(ask))
+        answer(ask)
         timings["answer"].append(time.perf_counter() - start)
     print(f"the whole lesson: {len(moves)} learner's moves, {rounds} rounds")
     for name, values in timings.items():

@@ -21,7 +21,9 @@ servers=""
 n=0
 for address in "$@"; do
   n=$((n + 1))
-  servers+="    server kb${n} ${address} check inter 1s fall 3 rise 2"$'\n'
+  # a process that stops answering its checks is taken out and its sockets closed at once
+  # (on-marked-down): the players' clients reconnect and reach the tables' new owner
+  servers+="    server kb${n} ${address} check inter 1s fastinter 500ms fall 3 rise 2 on-marked-down shutdown-sessions"$'\n'
 done
 cat <<CFG
 global
@@ -40,16 +42,28 @@ defaults
     timeout connect 1s
     timeout client 60s
     timeout server 60s
-    # an upgraded WebSocket is a tunnel; the server pings every 20 s
-    timeout tunnel 1h
+    # an upgraded WebSocket is a tunnel: the server pings every 5 s and the browser a socket
+    # quiet for 2.5 s, so a tunnel silent this long leads to a process dead or frozen
+    timeout tunnel 15s
     timeout http-request 10s
-    # a busy server answers its health check late, not never: do not drop it for that
-    timeout check 3s
+    # the check asks /healthz, which the event loop answers: a frozen process still takes
+    # TCP connections (the kernel does), so a bare connect check would never notice it. A
+    # busy server answers its check late, not never: do not drop it for that; three misses
+    # (about 8 s) take a frozen one out
+    timeout check 2s
+
+backend play_sockets
+    # the play sockets each client address holds open, every server's together: counted
+    # here, where they all pass, so a burst spread over the servers meets one cap (the
+    # servers' own count reaches each other only once a second)
+    stick-table type ipv6 size 200k expire 10m store conn_cur
 
 frontend kingsbreakfast
     bind ${listen}
     http-request del-header X-Kb-Table
     http-request del-header X-Forwarded-For
+    http-request track-sc1 src table play_sockets if { path_beg /ws/tables/ }
+    http-request deny deny_status 429 if { path_beg /ws/tables/ } { sc1_conn_cur gt ${KB_PROXY_SOCKETS_PER_ADDRESS:-80} }
     http-request set-header X-Kb-Table %[path,field(4,/)] if { path_beg /ws/tables/ /api/tables/ }
     use_backend by_table if { req.hdr(X-Kb-Table) -m found }
     default_backend any_server
@@ -57,8 +71,10 @@ frontend kingsbreakfast
 backend by_table
     balance hdr(X-Kb-Table)
     hash-type consistent
+    option httpchk GET /healthz
 ${servers}
 backend any_server
     balance roundrobin
+    option httpchk GET /healthz
 ${servers}
 CFG

@@ -79,7 +79,7 @@ def test_out_of_turn_stale_and_repeated_moves(server: LiveServer) -> None:
         # holds the current state): counted toward his strikes, not told twice
         await bob.send({"type": "act", "version": version + 7, "action": {"type": "draw"}})
         await bob.send({"type": "ping"})
-        assert (await bob.recv("pong"))["version"] == version
+        assert await bob.recv("pong") == {"type": "pong"}
         assert [f["code"] for f in bob.frames if f["type"] == "error"] == ["not_your_turn"]
         states = [f["version"] for f in bob.frames if f["type"] == "state"]
         assert len(states) == len(set(states))  # no version sent to him twice
@@ -223,7 +223,7 @@ EVERY_KIND = {
 
 
 @pytest.mark.parametrize("kind", EVERY_KIND)
-def test_no_frame_kind_repeated_is_answered_with_more_than_twice_its_bytes(
+def test_no_frame_kind_repeated_is_answered_with_more_bytes_than_it_holds(
     server: LiveServer, kind: str,
 ) -> None:
     async def main() -> None:
@@ -250,7 +250,7 @@ def test_no_frame_kind_repeated_is_answered_with_more_than_twice_its_bytes(
             while True:
                 await sock.recv(timeout=0.5)
         ratio = (sock.bytes_in - got) / (sock.bytes_out - spent)
-        assert ratio <= 2.0, (kind, ratio)
+        assert ratio <= 1.0, (kind, ratio)
         assert leaks(sock.frames, 1, [tokens[0]]) == []
         await sock.close()
         await ann.close()

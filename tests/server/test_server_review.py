@@ -4,7 +4,7 @@ worked out off the event loop and once per (game, seat)."""
 from __future__ import annotations
 
 import asyncio
-import threading
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,6 +19,7 @@ from kingsbreakfast.bots.review import review_seat
 from kingsbreakfast.engine import read_record
 from kingsbreakfast.server.app import create_app
 from kingsbreakfast.server.routes import review as review_route
+from kingsbreakfast.server.workshops import REVIEWS
 
 
 @pytest.fixture
@@ -103,26 +104,20 @@ def test_a_seat_the_game_lacks_is_refused_naming_the_seats_it_has(client: TestCl
     assert too_long.status_code == 422
 
 
-def test_a_review_is_worked_out_in_a_thread_once_per_game_and_seat(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
+def test_a_review_is_worked_out_in_its_own_process_once_per_game_and_seat(
+    client: TestClient,
 ) -> None:
     table_id, token = started_table(client)
     play_out(client, table_id, token)
-    threads: list[str] = []
-
-    def counted(record: Any, seat: int) -> Any:
-        threads.append(threading.current_thread().name)
-        return review_seat(record, seat)
-
-    monkeypatch.setattr(review_route, "review_seat", counted)
+    before = REVIEWS.done
     first = client.get(f"/api/games/{table_id}/review?seat=2").json()
     again = client.get(f"/api/games/{table_id}/review?seat=2").json()
     other = client.get(f"/api/games/{table_id}/review?seat=1").json()
     assert first == again and other["seat"] == 1
-    assert len(threads) == 2  # seat 2 once, seat 1 once
-    assert all(name != threading.main_thread().name for name in threads)
-    loop_thread = client.portal.call(lambda: threading.current_thread().name)  # type: ignore[union-attr]
-    assert loop_thread not in threads  # never on the event loop's thread
+    assert REVIEWS.done - before == 2  # seat 2 once, seat 1 once
+    # the reviews' worker is a process of its own: never the event loop's, nor its lock's
+    worker = client.portal.call(REVIEWS.run, os.getpid)  # type: ignore[union-attr]
+    assert worker != os.getpid()
 
 
 def test_the_openapi_schema_describes_the_review(client: TestClient) -> None:
@@ -131,18 +126,10 @@ def test_the_openapi_schema_describes_the_review(client: TestClient) -> None:
     assert "SeatReviewOut" in schema["components"]["schemas"]
 
 
-def test_asks_that_arrive_together_share_one_working_out(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_asks_that_arrive_together_share_one_working_out(client: TestClient) -> None:
     table_id, token = started_table(client)
     play_out(client, table_id, token)
-    calls: list[int] = []
-
-    def counted(record: Any, seat: int) -> Any:
-        calls.append(seat)
-        return review_seat(record, seat)
-
-    monkeypatch.setattr(review_route, "review_seat", counted)
+    before = REVIEWS.done
 
     async def together() -> list[Any]:
         master = client.app.state.master  # type: ignore[attr-defined]
@@ -150,5 +137,5 @@ def test_asks_that_arrive_together_share_one_working_out(
             *(review_route.seat_review(master, table_id, "1") for _ in range(4))))
 
     answers = client.portal.call(together)  # type: ignore[union-attr]
-    assert calls == [1] and all(answer == answers[0] for answer in answers)
+    assert REVIEWS.done - before == 1 and all(answer == answers[0] for answer in answers)
     assert not review_route._working  # nothing left behind once it is done

@@ -223,8 +223,10 @@ def serve(
         log_level=log_level.lower(),
         log_config=logs.uvicorn_config(log_level, log_json),
         ws_max_size=64 * 1024,
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
+        # the server pings every socket: a silent peer is closed within 15 s, and a tunnel
+        # through the proxy is never idle past its timeout while this process lives
+        ws_ping_interval=5.0,
+        ws_ping_timeout=10.0,
         ws_per_message_deflate=ws_deflate,
         ws=ws.value,
         http=http.value,

@@ -18,7 +18,6 @@ may fail :data:`ADDRESS_FAILURES` times in :data:`ADDRESS_WINDOW` whatever the n
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 import unicodedata
@@ -38,6 +37,7 @@ from .master import Master
 from .names import look_alike_key
 from .sessions import SESSION_COOKIE, SESSION_SECONDS, Keys, digest, new_session_id
 from .storage import Storage
+from .workshops import PASSWORDS
 
 log = logging.getLogger("kingsbreakfast.server")
 T = TypeVar("T")
@@ -168,7 +168,7 @@ class Accounts:
         await self.registrations.admit(address)
         if await self.call(self.store.name_in_use, look_alike_key(display)):
             raise _taken()
-        hashed = await asyncio.to_thread(HASHER.hash, secret)
+        hashed = await PASSWORDS.run(HASHER.hash, secret)
         try:
             account = await self.call(
                 self.store.create_account, display, name_key(display),
@@ -188,7 +188,7 @@ class Accounts:
         key = name_key(" ".join(name.split()))[:NAME_KEY_CHARS]
         where = address[:NAME_KEY_CHARS]
         account, here, every = await self.call(self.store.login_state, key, where)
-        good = await asyncio.to_thread(
+        good = await PASSWORDS.run(
             _verify, account.password_hash if account else _DUMMY, password[:MAX_PASSWORD]
         )
         if account is None or not good or here.locked_until > now:
@@ -202,18 +202,18 @@ class Accounts:
             raise LobbyError(401, "bad_login", "wrong name or password")
         rehash = None
         if HASHER.check_needs_rehash(account.password_hash):
-            rehash = await asyncio.to_thread(HASHER.hash, password)
+            rehash = await PASSWORDS.run(HASHER.hash, password)
         await self.call(self.store.login_succeeded, account.id, key, where, rehash)
         return account
 
     async def change_password(self, account: Account, old: object, new: object) -> None:
         fresh = check_password(new)
-        good = isinstance(old, str) and await asyncio.to_thread(
+        good = isinstance(old, str) and await PASSWORDS.run(
             _verify, account.password_hash, old[:MAX_PASSWORD]
         )
         if not good:
             raise LobbyError(403, "bad_password_old", "the current password is wrong")
-        hashed = await asyncio.to_thread(HASHER.hash, fresh)
+        hashed = await PASSWORDS.run(HASHER.hash, fresh)
         await self.call(self.store.set_password, account.id, hashed)
         log.info("account %d changed its password", account.id)
 

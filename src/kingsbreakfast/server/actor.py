@@ -88,6 +88,11 @@ class Hall:
     """Seconds a bot waits before moving, so people can follow the game."""
     zombie_grace: float = 30.0
     """How long a disconnected player's turn waits when the table has no clock."""
+    reconnect_grace: float = 15.0
+    """After a table is taken over from another process (which died or froze), how long
+    its players have to reconnect before their turn is played for them: a browser notices
+    a silent socket and reconnects within about ten seconds (docs/server.md), and a
+    failover is no player's doing, so nobody is called a leaver for it."""
     wall_clock: Callable[[], float] = time.time
     events: TableEvents = field(default_factory=TableEvents)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
@@ -120,6 +125,9 @@ class TableActor:
         """The bots' generator: seeded from the system, never sent anywhere."""
         self.active_at = time.monotonic()
         """When someone last did something here (monotonic seconds): an idle lobby expires."""
+        self.reconnect_until = 0.0
+        """Wall-clock time until which a seat's absent player counts as reconnecting (set
+        by :meth:`taken_over`): their turn waits at least that long."""
         self._thinks_long = find_bot(table.bot_level).thinks_long
         if table.state is not None:
             self._make_bots()
@@ -352,12 +360,11 @@ class TableActor:
     async def receive(self, conn: Outbox, message: Message) -> bool:
         """One parsed client message (shape was checked by the parser); True when it was
         refused (the socket counts it toward its strike limit)."""
-        table = self.table
         if not self.phase.open:  # moved while the socket was open
             conn.close(CLOSE_MOVED, MOVED)
             return False
         if isinstance(message, Ping):
-            conn.push(pong_frame(table.version))
+            conn.push(pong_frame())
         elif isinstance(message, Sync):
             # one fresh frame per version; asked again at the same version, the client
             # already has it: the version alone answers, once (:mod:`.answers`)
@@ -476,6 +483,11 @@ class TableActor:
         self.presence.told_in_full()
 
     # -- bots, clocks and zombies --------------------------------------------------------
+    def taken_over(self) -> None:
+        """Brought back from the store mid-game (a takeover, a restart): its players get
+        ``reconnect_grace`` to find this process before their turn is played for them."""
+        self.reconnect_until = self.hall.wall_clock() + self.hall.reconnect_grace
+
     def schedule(self) -> None:
         """Decide who plays next and when: a bot now, a human until the clock runs out."""
         table = self.table
@@ -497,12 +509,13 @@ class TableActor:
             delay = hall.bot_delay
         elif table.clock_seconds is not None:
             if table.deadline is None:
-                table.deadline = hall.wall_clock() + table.clock_seconds
+                table.deadline = max(hall.wall_clock() + table.clock_seconds,
+                                     self.reconnect_until)
                 hall.events.clock_started.emit(table)
             delay = max(0.0, table.deadline - hall.wall_clock())
         elif not connected:
             table.deadline = None
-            delay = hall.zombie_grace
+            delay = max(hall.zombie_grace, self.reconnect_until - hall.wall_clock())
         else:
             table.deadline = None
             return
@@ -530,9 +543,6 @@ class TableActor:
                 seat.zombie = True  # away when the clock ran out: a bot plays until return
             # (at a turn-based table a bot plays only the move whose clock ran out: nobody
             # is expected to be there between moves)
-            if seat.kind == HUMAN and seat_no not in self._timed_out:
-                self._timed_out.add(seat_no)  # the player's time ran out: told once
-                self.hall.events.timed_out.emit((table, seat_no))
             view = state.view(seat_no)
             bot = self.bots[seat_no]
             seed = self.rng.getrandbits(64)
@@ -552,6 +562,12 @@ class TableActor:
                 trial = state.clone()
                 trial.play(action, seat=seat_no)
             committed = await self._commit(seat_no, action, trial, None)
+            if committed and seat.kind == HUMAN and seat_no not in self._timed_out:
+                # the player's time ran out: told once, and only by the process whose move
+                # for them was stored (one that froze and lost the table meanwhile wakes up
+                # to a refused commit, and must not call its players leavers)
+                self._timed_out.add(seat_no)
+                self.hall.events.timed_out.emit((table, seat_no))
             if not committed and self.phase is Phase.PLAYING:
                 # the database is away: try again a little later
                 self.timer = asyncio.get_running_loop().create_task(

@@ -5,8 +5,8 @@ move with one would make a cheap amplifier. A connection is never sent the same 
 the table twice (a refusal or a ``sync`` at a version it holds gets the small
 answer alone), and the same refusal, or the same ``pong`` to a ``sync``, at the same version
 is told once; repeats are only counted (toward the socket's strike limit, by the
-transport). So no frame a client sends, repeated, is answered with more than twice its
-bytes (``tests/server/test_attack_frames.py`` measures every kind).
+transport). So no frame a client sends, repeated, is answered with more bytes than
+it holds (``tests/server/test_attack_frames.py`` measures every kind).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ class Answers:
         if self._ponged.get(conn) == self.table.version:
             return True
         self._ponged[conn] = self.table.version
-        conn.push(pong_frame(self.table.version))
+        conn.push(pong_frame())
         return False
 
     def resync(self, conn: Outbox) -> bool:

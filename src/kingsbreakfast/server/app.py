@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from . import collector, metrics, web_assets
+from . import collector, metrics, web_assets, workshops
 from .accounts import ADDRESS_FAILURES, ADDRESS_WINDOW
 from .limits import Allowance, BodyLimit, PerAddress, ServerLimits, SocketGate
 from .master import Master
@@ -92,6 +92,7 @@ def create_app(
             await site.waiting.stop()
             await the_master.close()
             site.close()
+            workshops.close_all()
 
     app = FastAPI(
         title="King's Breakfast server",

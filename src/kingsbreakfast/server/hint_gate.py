@@ -6,13 +6,12 @@ At a *rated* table — two or more seats held by different accounts, the rule of
 (``no_hints_rated``), at every call: a table that becomes rated (a second account takes a
 seat) stops answering at once. Elsewhere a seat may ask :data:`HINT_BURST` times at once,
 then one every :data:`HINT_EVERY` seconds (``hint_rate``, with ``retry_after``), and the
-valuation runs in a worker thread, never on the event loop where every table's moves are
-served.
+valuation runs in the hints' own worker thread (:mod:`.workshops`), never on the event
+loop where every table's moves are served.
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable
 from typing import Any, Final
@@ -21,6 +20,7 @@ from kingsbreakfast.bots.hint import rank_actions
 from kingsbreakfast.engine import View
 
 from .lobby import LobbyError
+from .workshops import HINTS
 
 HINT_BURST: Final = 3
 HINT_EVERY: Final = 5.0
@@ -70,5 +70,5 @@ class HintGate:
         the player), after the rated-table and rate checks, computed off the event loop."""
         self.allowed(owners)
         self.take(table_id, seat)
-        ranked = await asyncio.to_thread(rank_actions, view)
+        ranked = await HINTS.run(rank_actions, view)
         return [dict(estimate.to_dict()) for estimate in ranked]

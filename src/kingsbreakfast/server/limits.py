@@ -108,15 +108,19 @@ class PerAddress:
     burst: float
     clock: Callable[[], float] = time.monotonic
     _buckets: OrderedDict[str, tuple[float, float]] = field(default_factory=OrderedDict)
+    refusal: Callable[[float, float], Refused] | None = None
+    """The refusal for (per minute, seconds to wait); tables opened (``too_many_tables``)
+    unless given."""
 
     def take(self, address: str) -> None:
-        """Spend one; Refused (``too_many_tables``) when the address has none left."""
+        """Spend one; Refused when the address has none left."""
         now = self.clock()
         left, then = self._buckets.pop(address, (self.burst, now))
         left = min(self.burst, left + (now - then) * self.per_minute / 60.0)
         if left < 1.0:
             self._buckets[address] = (left, now)
-            raise tables_refused(self.per_minute, (1.0 - left) * 60.0 / self.per_minute)
+            refusal = self.refusal or tables_refused
+            raise refusal(self.per_minute, (1.0 - left) * 60.0 / self.per_minute)
         self._buckets[address] = (left - 1.0, now)
         while len(self._buckets) > ADDRESSES_KEPT:
             self._buckets.popitem(last=False)
@@ -194,6 +198,13 @@ class FailureWindow:
 def tables_refused(per_minute: float, wait: float) -> Refused:
     return Refused(
         "too_many_tables", "too many tables opened from your address: wait a while",
+        per_minute=per_minute, retry_after=round(wait, 1),
+    )
+
+
+def lessons_refused(per_minute: float, wait: float) -> Refused:
+    return Refused(
+        "too_many_lessons", "too many lesson moves from your address: wait a moment",
         per_minute=per_minute, retry_after=round(wait, 1),
     )
 

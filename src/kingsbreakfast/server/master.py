@@ -136,7 +136,9 @@ class Master:
         for record in await self.journal.call(self.storage.load_unfinished):
             table = restore(record)
             await self.events.restored.emit(table)
-            self._hold(table).schedule()
+            actor = self._hold(table)
+            actor.taken_over()
+            actor.schedule()
         log.info("resumed %d unfinished tables", len(self.actors))
 
     async def close(self) -> None:
@@ -246,6 +248,7 @@ class Master:
         table = restore(record)
         await self.events.restored.emit(table)
         actor = self._hold(table)
+        actor.taken_over()
         actor.schedule()
         log.info("table %s: taken over at version %d", table_id, table.version)
         return actor

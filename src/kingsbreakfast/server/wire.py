@@ -17,7 +17,8 @@ Client → server::
     {"type": "seat_answer", "seat": N, "accept": true}   the host lets a newcomer sit
 
 Server → client: ``state`` (a full view of the table for this connection), ``error``
-(``code``, English ``message``, ``params``, and the current ``version``), ``pong``,
+(``code``, English ``message``, ``params``, and the current ``version``), ``pong`` (no
+longer than the ``ping`` it answers),
 ``presence`` (who is connected, batched), to the host ``seat_request``, and ``chat``
 and ``rematch`` (see docs/accounts.md).
 """
@@ -276,8 +277,11 @@ class ErrorFrame(TypedDict):
 
 
 class PongFrame(TypedDict):
+    """The answer to a ``ping`` (and to a ``sync`` from a connection that holds the current
+    version already): exactly as long as the shortest ping, so answering pings never sends
+    more bytes than it receives. The version is left out: the connection was sent it."""
+
     type: Literal["pong"]
-    version: int
 
 
 class SeatPresence(TypedDict):
@@ -359,8 +363,8 @@ def error_frame(
     return encode(frame)
 
 
-def pong_frame(version: int) -> str:
-    frame: PongFrame = {"type": "pong", "version": version}
+def pong_frame() -> str:
+    frame: PongFrame = {"type": "pong"}
     return encode(frame)
 
 

@@ -11,16 +11,19 @@ it offers comes from the view's ``legal`` list, which the engine wrote.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from kingsbreakfast.engine import Action, ActionFormatError
 from kingsbreakfast.i18n import UnknownLanguageError, _, check_language, language
 from kingsbreakfast.lesson import LessonGame, scoring_lines, scoring_title
 
+from ..limits import PerAddress, lessons_refused
 from ..lobby import LobbyError
+from ..workshops import LESSONS
+from .deps import address
 from .errors import ERRORS
 from .pages import client_page
 
@@ -29,6 +32,10 @@ router.get("/learn", include_in_schema=False)(client_page)
 
 MAX_MOVES = 80
 """More learner's moves than the lesson's game can hold (it ends after about a dozen)."""
+LESSONS_PER_MINUTE: Final = 240.0
+LESSONS_BURST: Final = 60.0
+"""A learner answers one move every second or so; a flood from one address is refused."""
+ASKED: Final = PerAddress(LESSONS_PER_MINUTE, LESSONS_BURST, refusal=lessons_refused)
 
 
 class LessonAsk(BaseModel):
@@ -80,8 +87,19 @@ def _replayed(moves: list[str]) -> LessonGame:
 
 
 @router.post("/api/learn", response_model=LessonReply, responses=ERRORS, tags=["lesson"])
-async def learn(ask: LessonAsk) -> LessonReply:
-    """Replay the learner's moves, try the new one, and say where the lesson stands."""
+async def learn(ask: LessonAsk, request: Request) -> LessonReply:
+    """Replay the learner's moves, try the new one, and say where the lesson stands (429
+    ``too_many_lessons`` past :data:`LESSONS_PER_MINUTE` from one address, 503 ``busy``
+    when the lessons' worker has too many in hand)."""
+    ASKED.take(address(request.client))
+    return await LESSONS.run(answer, ask)
+
+
+def answer(ask: LessonAsk) -> LessonReply:
+    """The lesson's answer to ``ask``: a replay of the whole lesson so far, in the lessons'
+    own worker thread (:mod:`..workshops`), never on the event loop that serves the
+    tables' moves (a flood of 600 replays there once slowed another table's moves from
+    4 ms to 61 ms)."""
     try:
         code = check_language(ask.language)
     except UnknownLanguageError:

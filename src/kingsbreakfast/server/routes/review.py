@@ -10,17 +10,17 @@ over (``/games/{id}/record``), so a review says nothing the record does not. Eac
 review still uses only that seat's view at each decision, never the hidden cards, so it
 judges what the player could have known.
 
-A review takes the master bot a few milliseconds per decision, so it runs in a worker thread,
-never on the event loop that serves every table's moves, and at most :data:`AT_ONCE` at a
-time; and since a finished game never changes, each (game, seat) is worked out once and
-kept (the last :data:`KEPT`), and asks arriving while it is being worked out wait for that
-one answer.
+A review takes the master bot a few milliseconds per decision (a third of a second a seat),
+so it runs in the reviews' own worker process (:mod:`..workshops`), never on the event loop
+that serves every table's moves nor in a thread that sign-ins or hints need; past its bounded
+queue a review is refused at once (503 ``busy``, Retry-After); and since a finished game
+never changes, each (game, seat) is worked out once and kept (the last :data:`KEPT`), and
+asks arriving while it is being worked out wait for that one answer.
 """
 
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections import OrderedDict
 from typing import Annotated, Final
 
@@ -32,6 +32,7 @@ from kingsbreakfast.engine import Record
 
 from ..lobby import LobbyError
 from ..master import Master
+from ..workshops import REVIEWS
 from .deps import MasterDep
 from .errors import ERRORS
 from .pages import client_page
@@ -40,8 +41,6 @@ router = APIRouter()
 
 KEPT: Final = 2000
 """How many reviews stay in memory (a few kilobytes each)."""
-AT_ONCE: Final = 2
-"""How many reviews are worked out at the same time (the machine's other work goes on)."""
 
 
 class ReviewedMoveOut(BaseModel):
@@ -80,7 +79,6 @@ class SeatReviewOut(BaseModel):
 
 _kept: OrderedDict[tuple[str, int], SeatReviewOut] = OrderedDict()
 _working: dict[tuple[str, int], asyncio.Task[SeatReviewOut]] = {}
-_room = threading.BoundedSemaphore(AT_ONCE)
 
 
 def _seat(asked: str | None, players: int) -> int:
@@ -106,31 +104,31 @@ def _answer(game_id: str, names: list[str], review: SeatReview) -> SeatReviewOut
     )
 
 
-def _worked_out(record: Record, seat: int) -> SeatReview:
-    with _room:  # in the worker thread: the event loop never waits here
-        return review_seat(record, seat)
-
-
 async def seat_review(master: Master, game_id: str, asked: str | None) -> SeatReviewOut:
     """The review of the asked seat of a finished game (see the module's docstring)."""
-    state, names = await master.finished(game_id)  # 404 unknown, 409 while it is played
-    seat = _seat(asked, len(names))
-    key = (game_id, seat)
-    found = _kept.get(key)
+    text = (asked or "").strip()
+    found = _kept.get((game_id, int(text))) if text.isdigit() and len(text) < 3 else None
     if found is not None:
-        _kept.move_to_end(key)
+        _kept.move_to_end((game_id, found.seat))
         return found
-    working = _working.get(key)
-    if working is None:  # one task per (game, seat); it goes on if the asker goes away
-        working = asyncio.create_task(_work(game_id, names, Record.from_state(state, names),
-                                            seat))
-        _working[key] = working
-        working.add_done_callback(lambda done: _finished(key, done))
-    return await asyncio.shield(working)
+    # the game's loading and replay count as the review's work: a flood is refused (503
+    # ``busy``) before it costs the event loop and the database's thread anything
+    with REVIEWS.taken():
+        state, names = await master.finished(game_id)  # 404 unknown, 409 while it is played
+        seat = _seat(asked, len(names))
+        key = (game_id, seat)
+        working = _working.get(key)
+        if working is None:  # one task per (game, seat); it goes on if the asker goes away
+            working = asyncio.create_task(
+                _work(game_id, names, Record.from_state(state, names), seat)
+            )
+            _working[key] = working
+            working.add_done_callback(lambda done: _finished(key, done))
+        return await asyncio.shield(working)
 
 
 async def _work(game_id: str, names: list[str], record: Record, seat: int) -> SeatReviewOut:
-    answer = _answer(game_id, names, await asyncio.to_thread(_worked_out, record, seat))
+    answer = _answer(game_id, names, await REVIEWS.work(review_seat, record, seat))
     _kept[game_id, seat] = answer
     while len(_kept) > KEPT:
         _kept.popitem(last=False)

@@ -19,6 +19,7 @@ import { handScore, wholeHand, lastRound } from "./reckoning.js";
 import { hintTable } from "./hint.js";
 import { ReviewPage } from "./review.js";
 import { LessonPage } from "./learn.js";
+import { Heartbeat } from "./heartbeat.js";
 
 const app = document.getElementById("app");
 const LOCK = '<svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true"><rect x="3" y="7" width="10" height="8" rx="1.5" fill="currentColor"/><path d="M5 7V5a3 3 0 0 1 6 0v2" stroke="currentColor" stroke-width="2" fill="none"/></svg>';
@@ -283,6 +284,7 @@ class TableSession {
     clearTurnCue();
     clearInterval(this.tick);
     document.removeEventListener("keydown", this.keys);
+    if (this.heartbeat) this.heartbeat.stop();
     if (this.ws) this.ws.close();
   }
 
@@ -291,11 +293,23 @@ class TableSession {
     const ws = new WebSocket(`${scheme}://${location.host}/ws/tables/${this.id}`);
     this.ws = ws;
     this.connected = false;
+    if (this.heartbeat) this.heartbeat.stop();
+    // a silent socket (its process froze) is given up, and the table found again at once
+    this.heartbeat = new Heartbeat(ws, () => {
+      this.ws = null;
+      ws.onclose = null;
+      ws.onmessage = null;
+      ws.close();
+      this.connected = false;
+      this.render();
+      if (!this.closed) this.connect();
+    });
     // a token the server refused stays in its cookie: it is not asked for again (a declined
     // request for a seat would otherwise be refused on every reconnection)
     ws.onopen = () => { ws.send(JSON.stringify({ type: "hello", token: this.token, cookie: !this.deadCookie })); };
-    ws.onmessage = (event) => this.onFrame(JSON.parse(event.data));
+    ws.onmessage = (event) => { this.heartbeat.heardFrom(); this.onFrame(JSON.parse(event.data)); };
     ws.onclose = (event) => {
+      this.heartbeat.stop();
       this.connected = false;
       if (this.closed) return;
       if (event.code === 4003 || event.code === 4001 || event.code === 4002) { // our token is no longer valid
@@ -501,7 +515,7 @@ class TableSession {
       saveToken(this.id, grant.token);
       this.token = grant.token;
       this.quick = true;
-      this.ws.close(); // reconnects at once with the new token
+      if (this.ws) this.ws.close(); // reconnects at once with the new token
     } catch (err) { this.error = errorText(err); this.renderError(); }
   }
 

@@ -22,6 +22,7 @@ from kingsbreakfast.server.ratings import (
     ESTABLISHED_OPPONENTS,
     ESTABLISHED_SIGMA,
     PROVISIONAL_SWING,
+    REPEAT_GAMES,
     Standing,
     provisional,
     results_of,
@@ -191,3 +192,19 @@ def test_the_leaderboard_asks_for_every_condition(
         row.opponents = ESTABLISHED_OPPONENTS
     assert board() == ["e0"]
     storage.dispose()
+
+
+def test_the_same_accounts_are_rated_a_few_times_a_week_only() -> None:
+    record = game_where(better=1, worse=0)
+    accounts = {1: account(1), 2: account(2)}
+    rated = results_of(record, {0: 1, 1: 2}, accounts, Standing(repeats=REPEAT_GAMES - 1))
+    again = results_of(record, {0: 1, 1: 2}, accounts, Standing(repeats=REPEAT_GAMES))
+    assert all(r.rated for r in rated)
+    assert [(r.rated, r.unrated, r.mu) for r in again] == [(False, "repeat", 25.0)] * 2
+
+
+def test_a_flagged_account_plays_unrated_games() -> None:
+    record = game_where(better=1, worse=0)
+    accounts = {1: account(1), 2: account(2)}
+    results = results_of(record, {0: 1, 1: 2}, accounts, Standing(flagged=frozenset({2})))
+    assert [(r.rated, r.unrated) for r in results] == [(False, "boosting")] * 2

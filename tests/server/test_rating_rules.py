@@ -208,3 +208,43 @@ def test_a_flagged_account_plays_unrated_games() -> None:
     accounts = {1: account(1), 2: account(2)}
     results = results_of(record, {0: 1, 1: 2}, accounts, Standing(flagged=frozenset({2})))
     assert [(r.rated, r.unrated) for r in results] == [(False, "boosting")] * 2
+
+
+def test_the_boosting_review_reads_and_flags_on_the_database(
+    stores: tuple[AccountStore, RatingStore, Storage],
+) -> None:
+    store, ratings, storage = stores
+    ids = [store.create_account(f"b{n}", f"b{n}", f"b{n}", "x").id for n in range(7)]
+    play_results(stores, ids, 2 * ESTABLISHED_GAMES, established=True)
+    for number in range(3):  # three more games, where the opponent left early
+        game_id = f"early{number}"
+        storage.create_game(game_id, num_seats=3, rules={}, bot_level="random",
+                            clock_seconds=None, public=True,
+                            seats=[SeatRecord(n, "bot", "", None) for n in range(3)])
+        ratings.add_seat_address(game_id, ids[0], "booster's")
+        ratings.add_seat_address(game_id, ids[1 + number], "puppets'")
+        ratings.add_seat_address(game_id, ids[1 + number], "changed later")  # first one kept
+        store.record_results([
+            Result(game_id, a, seat, 3, seat + 1, seat == 0, 10, None, False, 25.0, 8.0,
+                   SETTLED + timedelta(days=1, hours=number), left_early=seat == 1,
+                   unrated="aborted")
+            for seat, a in enumerate([ids[0], ids[1 + number]])
+        ])
+    assert ratings.addresses("early0") == {ids[0]: "booster's", ids[1]: "puppets'"}
+    since = SETTLED + timedelta(hours=12)
+    early = ratings.meetings(ids[0], since, early=True)
+    assert sorted(early) == [(f"early{n}", ids[1 + n], "puppets'") for n in range(3)]
+    assert len(ratings.meetings(ids[0], since, early=False)) == 3 + 2 * ESTABLISHED_GAMES - 12
+    assert ratings.meetings(ids[1], since, early=True) == []  # nobody left on ids[1]
+    assert ratings.leaderboard(0, 10, ESTABLISHED_GAMES, ESTABLISHED_OPPONENTS,
+                               ESTABLISHED_SIGMA)[0] == 1
+    ratings.flag({ids[0], ids[1]}, "early_endings", "early2", {"g0", "g1"}, SETTLED)
+    ratings.flag({ids[0]}, "same_opponents", "early2", set(), SETTLED)  # the first stays
+    assert ratings.flagged(ids) == {ids[0], ids[1]}
+    assert ratings.leaderboard(0, 10, ESTABLISHED_GAMES, ESTABLISHED_OPPONENTS,
+                               ESTABLISHED_SIGMA) == (0, [])
+    unrated = [r for r in store.results(ids[0]) if r.game_id in ("g0", "g1")]
+    assert [(r.rated, r.unrated) for r in unrated] == [(False, "boosting")] * 2
+    # g0, g6, g12, g18 were b0 against b1; g0 is unrated now
+    assert ratings.rated_together([ids[0], ids[1]], SETTLED - timedelta(days=1)) == 3
+    storage.dispose()

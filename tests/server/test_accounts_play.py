@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from kingsbreakfast.server.account_store import Result
 from kingsbreakfast.server.app import create_app
 from kingsbreakfast.server.chat import BURST, MAX_CHARS
-from kingsbreakfast.server.ratings import ESTABLISHED_GAMES
+from kingsbreakfast.server.ratings import ABORT_MOVES, ESTABLISHED_GAMES
 from kingsbreakfast.server.store import SeatRecord
 from server.kb_accounts import Player
 
@@ -71,14 +71,66 @@ def play_to_the_end(player: Player, table_id: str, seat: int) -> dict[str, Any]:
         ws.__exit__(None, None, None)
 
 
+def act(socket: Any, frame: dict[str, Any]) -> None:
+    """Play the first legal move of the frame's view."""
+    words = frame["view"]["legal"][0].split()
+    action: dict[str, Any] = {"type": words[0]}
+    if words[0] == "take":
+        action["dish"] = words[1]
+    elif words[0] == "feed":
+        action["dishes"] = words[1:]
+    socket.send_json({"type": "act", "version": frame["version"], "action": action})
+
+
+def play_together(
+    players: list[Player], table_id: str, host: Player, leave_after: int | None = None
+) -> None:
+    """Every player at their seat's socket from before the deal to the end (nobody is away,
+    so no bot plays for them and the game is a real one), each playing its first legal move
+    in turn; with ``leave_after``, the first player leaves the game after that many of
+    its own moves (a bot plays its seat on)."""
+    opened = [hello(player, table_id, cookie=True) for player in players]
+    sockets = [socket for _, socket, _ in opened]
+
+    def state(number: int, after: int) -> dict[str, Any]:
+        """The socket's next state frame of a version past ``after`` (or the last)."""
+        while True:
+            frame = sockets[number].receive_json()
+            if frame["type"] == "state" and frame["view"] is not None and (
+                frame["version"] > after or frame["score"] is not None
+            ):
+                return frame
+
+    try:
+        assert host.post(f"/api/tables/{table_id}/start").status_code == 200
+        frame = state(len(sockets) - 1, -1)  # the last player's socket watches the game
+        seats = {number: hi["you"] for number, (_, _, hi) in enumerate(opened)}
+        assert None not in seats.values()
+        moves = 0
+        while frame["score"] is None:
+            to_move = frame["view"]["to_move"]
+            mover = next((n for n, seat in seats.items() if seat == to_move), None)
+            if mover is not None:
+                mine = frame if mover == len(sockets) - 1 else state(mover, frame["version"] - 1)
+                act(sockets[mover], mine)
+                if mover == 0 and leave_after is not None:
+                    moves += 1
+                    if moves == leave_after:
+                        assert players[0].post(f"/api/tables/{table_id}/leave").status_code == 204
+                        seats[0] = -1
+            frame = state(len(sockets) - 1, frame["version"])
+    finally:
+        for ws, _, _ in opened:
+            ws.__exit__(None, None, None)
+
+
 def rated_game(client: TestClient) -> tuple[Player, Player, str]:
     ann, bob = Player(client), Player(client)
     ann.register("Ann")
     bob.register("Bob")
     table_id = ann.post("/api/tables", json=TABLE).json()["table"]["id"]
     assert bob.post(f"/api/tables/{table_id}/join", json={"name": "x"}).json()["seat"] == 1
-    assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
-    watch_to_the_end(Player(client), table_id)
+    play_together([ann, bob], table_id, ann)
     site = client.app.state.site  # type: ignore[attr-defined]
     client.portal.call(site.ratings.settle, table_id)  # type: ignore[union-attr]
     return ann, bob, table_id
@@ -205,7 +257,8 @@ def test_a_rated_game_moves_both_ratings_and_fills_the_profiles(client: TestClie
         better, worse = (ann_mu, bob_mu) if ann_place < bob_place else (bob_mu, ann_mu)
         assert better > 25.0 > worse
     assert ann.me()["rated_games"] == 1
-    assert all(p["provisional"] and p["opponents"] == 1 for p in profiles.values())
+    # new accounts are no established opponents to each other
+    assert all(p["provisional"] and p["opponents"] == 0 for p in profiles.values())
     board = Player(client).get("/api/leaderboard").json()
     assert board["total"] == 0  # one game against one opponent: provisional, not listed
     assert Player(client).get("/api/leaderboard?page=0").status_code == 422
@@ -231,15 +284,31 @@ def _left_and_stayed(client: TestClient) -> None:
     bob.register("Bob")
     table_id = ann.post("/api/tables", json=TABLE).json()["table"]["id"]
     bob.post(f"/api/tables/{table_id}/join", json={"name": "x"})
-    assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
-    assert ann.post(f"/api/tables/{table_id}/leave").status_code == 204  # a bot's seat now
-    play_to_the_end(bob, table_id, 1)  # Bob stays and plays (away, his clock would run out)
+    # Ann plays her first moves, then leaves (a bot's seat now); Bob stays to the end
+    play_together([ann, bob], table_id, ann, leave_after=ABORT_MOVES)
     client.portal.call(site.ratings.settle, table_id)  # type: ignore[union-attr]
     left = Player(client).get("/api/players/Ann").json()
     stayed = Player(client).get("/api/players/Bob").json()
     assert left["rated_games"] == stayed["rated_games"] == 1
     assert left["history"][0]["place"] == 3 and left["wins"] == 0  # last of three seats
     assert left["mu"] < 25.0 < stayed["mu"]  # whatever her seat's bot made of the game
+
+
+@pytest.mark.timeout(120, method="thread")
+def test_leaving_before_a_few_moves_aborts_the_game_for_everyone(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_delay=0.0, zombie_grace=600.0)) as client:
+        site = client.app.state.site  # type: ignore[attr-defined]
+        ann, bob = Player(client), Player(client)
+        ann.register("Ann")
+        bob.register("Bob")
+        table_id = ann.post("/api/tables", json=TABLE).json()["table"]["id"]
+        bob.post(f"/api/tables/{table_id}/join", json={"name": "x"})
+        play_together([ann, bob], table_id, ann, leave_after=ABORT_MOVES - 1)
+        client.portal.call(site.ratings.settle, table_id)  # type: ignore[union-attr]
+        for name in ("Ann", "Bob"):
+            profile = Player(client).get(f"/api/players/{name}").json()
+            assert profile["games"] == 1 and profile["rated_games"] == 0, name
+            assert profile["mu"] == 25.0 and profile["history"] == []
 
 
 def test_the_leaderboard_lists_established_ratings_only_best_first(client: TestClient) -> None:
@@ -255,7 +324,8 @@ def test_the_leaderboard_lists_established_ratings_only_best_first(client: TestC
         seated = [ids[0], ids[1], ids[2 + number % 6]]
         store.record_results([
             Result(game_id, account, seat, 3, seat + 1, seat == 0, 10, None, True,
-                   30.0 - seat - number / 100, 4.0, start + timedelta(hours=number))
+                   30.0 - seat - number / 100, 4.0, start + timedelta(hours=number),
+                   established=True)
             for seat, account in enumerate(seated)
         ])
     board = Player(client).get("/api/leaderboard?size=1").json()

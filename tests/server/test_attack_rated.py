@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from kingsbreakfast.server.hint_gate import HINT_BURST
+from kingsbreakfast.server.ratings import ABORT_MOVES
 from server.kb_attack import Sock, move_once
 from server.kb_browser import Browser
 from server.kb_live import LiveServer
@@ -64,12 +65,18 @@ async def play_out(server: LiveServer, table_id: str, token: str) -> int:
 def test_leaving_a_rated_game_is_a_loss_for_the_leaver(server: LiveServer) -> None:
     leaver, _stayer, table_id, tokens = rated_table(server, "127.0.7.1", ("Quitter", "Stayer"))
 
-    async def main() -> None:
+    async def quit_after_first_moves() -> None:
+        """A real game first (leaving before ABORT_MOVES own moves aborts it), then out."""
         sock = await Sock.open(server, table_id, tokens[0])
-        await sock.recv("state")
+        rng = random.Random(5)
+        for _ in range(ABORT_MOVES):
+            await move_once(sock, rng)
         await sock.close()
-        assert leaver.call("POST", f"/api/tables/{table_id}/leave")[0] == 204
-        await play_out(server, table_id, tokens[1])
+        left = await asyncio.to_thread(leaver.call, "POST", f"/api/tables/{table_id}/leave")
+        assert left[0] == 204
+
+    async def main() -> None:
+        await asyncio.gather(quit_after_first_moves(), play_out(server, table_id, tokens[1]))
 
     asyncio.run(main())
     gone = Browser(server).call("GET", "/api/players/Quitter")[1]

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from kingsbreakfast.cli.main import app
 from kingsbreakfast.engine import CARD_IDS, State, replay, shuffled_deck
-from kingsbreakfast.server.dataset import Export, finished_records, pseudonym
+from kingsbreakfast.server.dataset import Export, finished_records
 from kingsbreakfast.server.storage import Storage
 from kingsbreakfast.server.store import SeatRecord
 
@@ -71,9 +71,11 @@ def test_only_finished_games_are_written_as_replayable_records(database: str) ->
     for secret in ("Alice", "Bob", "Carol", "Dave", "Erin", "token", "finished-one",
                    "still-running"):  # fmt: skip
         assert secret not in text
-    alice = pseudonym(SALT, "player", "Alice")
-    assert records[0]["players"] == [alice, pseudonym(SALT, "player", "Bob"), "bot:hard"]
-    assert records[1]["players"][2] == alice  # stable across games
+    # public tables: every person's pseudonym is this game's only (docs/datasheet.md)
+    first, second = records[0]["players"], records[1]["players"]
+    assert first[2] == "bot:hard" and second[3] == "bot:hard"
+    assert all(p.startswith("player-") for p in first[:2] + second[:3])
+    assert not set(first) & set(second) - {"bot:hard"}
 
 
 def test_the_pseudonyms_are_stable_for_a_salt_and_change_with_it(database: str) -> None:
@@ -82,7 +84,7 @@ def test_the_pseudonyms_are_stable_for_a_salt_and_change_with_it(database: str) 
     again = list(finished_records(storage, SALT, Export()))
     other = list(finished_records(storage, b"another secret salt, 32 bytes..", Export()))
     storage.dispose()
-    assert first == again
+    assert first == again and first[0]["players"][0] == again[0]["players"][0]
     assert first[0]["players"][0] != other[0]["players"][0]
     assert first[0]["deck"] == other[0]["deck"]
     with pytest.raises(Exception, match="at least 16 bytes"):

@@ -63,13 +63,19 @@ def export_games(
                 "(--salt-file or {variable}); this one has {got}"
             ).format(needed=MIN_SALT, variable=SALT_ENV, got=len(salt.strip()))
         )
-    from kingsbreakfast.server.dataset import Export, finished_records, write_jsonl, write_parquet
+    from kingsbreakfast.server.dataset import (
+        AccountSeats,
+        Export,
+        finished_records,
+        write_jsonl,
+        write_parquet,
+    )
     from kingsbreakfast.server.storage import Storage
 
     storage = Storage(db)
     report = Export()
     try:
-        records = finished_records(storage, salt, report)
+        records = finished_records(storage, salt, report, AccountSeats(storage.engine))
         (write_parquet if parquet else write_jsonl)(records, output)
     except OSError as error:
         raise fail(

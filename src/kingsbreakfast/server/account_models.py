@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import DateTime, Float, ForeignKey, Integer, SmallInteger, String
+from sqlalchemy import DateTime, Float, ForeignKey, Integer, SmallInteger, String, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .models import Base
@@ -113,6 +113,39 @@ class GameResultRow(Base):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    established: Mapped[bool] = mapped_column(server_default=false())
+    """The account's rating was established when the game began: only such opponents count
+    towards another account's established status (:mod:`.ratings`)."""
+    left_early: Mapped[bool] = mapped_column(server_default=false())
+    """The account left (or ran out of time) before :data:`.ratings.EARLY_MOVES` of its own
+    moves: an early ending, which :mod:`.boosting` looks for."""
+    unrated: Mapped[str] = mapped_column(String(16), server_default="")
+    """Why a game with two accounts was not rated: ``aborted``, ``repeat``, ``boosting``
+    (empty when rated, or when there were not two accounts)."""
+
+
+class SeatAddressRow(Base):
+    """Where an account sat down from, as a keyed digest of the address (never the address
+    itself): :mod:`.boosting` compares them, and only for equality."""
+
+    __tablename__ = "seat_addresses"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    address: Mapped[str] = mapped_column(String(32))
+
+
+class BoostingFlagRow(Base):
+    """An account flagged for review by :mod:`.boosting`: off the leaderboard, its games
+    unrated, until the operator clears the flag (deletes the row)."""
+
+    __tablename__ = "boosting_flags"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    reason: Mapped[str] = mapped_column(String(32))
+    game_id: Mapped[str] = mapped_column(String(32))
+    """The game whose settling raised the flag."""
+    flagged_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class ChatRow(Base):

@@ -87,6 +87,12 @@ class Result:
     mu: float
     sigma: float
     finished_at: datetime
+    established: bool = False
+    """The account was established when the game began (it counts as an opponent)."""
+    left_early: bool = False
+    unrated: str = ""
+    """Why a game of two or more accounts was not rated (``aborted``, ``repeat``,
+    ``boosting``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,14 +121,15 @@ def _account(row: AccountRow) -> Account:
 
 
 def _opponents(account_id: int) -> ScalarSelect[int]:
-    """The number of different accounts met in an account's rated games."""
+    """The number of different accounts met in an account's rated games while their own
+    rating was established (a ring of new accounts cannot establish one another)."""
     me = aliased(GameResultRow)
     other = aliased(GameResultRow)
     return (
         select(func.count(distinct(other.account_id)))
         .select_from(me)
         .join(other, (other.game_id == me.game_id) & (other.account_id != me.account_id))
-        .where(me.account_id == account_id, me.rated, other.rated)
+        .where(me.account_id == account_id, me.rated, other.rated, other.established)
         .scalar_subquery()
     )
 
@@ -134,7 +141,8 @@ def _failures(row: LoginFailureRow | None) -> Failures:
 def _result(row: GameResultRow) -> Result:
     return Result(
         row.game_id, row.account_id, row.seat, row.num_seats, row.place, row.won, row.points,
-        row.favourite, row.rated, row.mu, row.sigma, row.finished_at,
+        row.favourite, row.rated, row.mu, row.sigma, row.finished_at, row.established,
+        row.left_early, row.unrated,
     )
 
 
@@ -334,12 +342,6 @@ class AccountStore:
                 session.add(LeaverRow(game_id=game_id, account_id=account_id, seat=seat,
                                       version=version, why=why))
 
-    def leavers(self, game_id: str) -> dict[int, int]:
-        """Account → seat of the accounts that left one game."""
-        with self._session() as session:
-            rows = session.scalars(select(LeaverRow).where(LeaverRow.game_id == game_id))
-            return {row.account_id: row.seat for row in rows}
-
     # -- results and ratings --------------------------------------------------------------
     def unrecorded_games(self, limit: int = 100) -> list[str]:
         """Finished games with a seat held by an account but no result yet (a process that
@@ -369,7 +371,8 @@ class AccountStore:
                         seat=result.seat, num_seats=result.num_seats, place=result.place,
                         won=result.won, points=result.points, favourite=result.favourite,
                         rated=result.rated, mu=result.mu, sigma=result.sigma,
-                        finished_at=result.finished_at,
+                        finished_at=result.finished_at, established=result.established,
+                        left_early=result.left_early, unrated=result.unrated,
                     ))
                     if result.rated:
                         session.execute(
@@ -390,24 +393,6 @@ class AccountStore:
                 return False
             raise
         return True
-
-    def rated_together(self, account_ids: list[int], since: datetime) -> int:
-        """Rated games since ``since`` whose accounts were exactly these."""
-        if not account_ids:
-            return 0
-        mine = select(GameResultRow.game_id).where(
-            GameResultRow.account_id == account_ids[0], GameResultRow.finished_at >= since,
-            GameResultRow.rated,
-        )
-        among = case((GameResultRow.account_id.in_(account_ids), 1), else_=0)
-        with self._session() as session:
-            games = session.execute(
-                select(GameResultRow.game_id)
-                .where(GameResultRow.game_id.in_(mine), GameResultRow.rated)
-                .group_by(GameResultRow.game_id)
-                .having(func.count() == len(account_ids), func.sum(among) == len(account_ids))
-            ).all()
-            return len(games)
 
     def results(self, account_id: int, limit: int = 500) -> list[Result]:
         """An account's results, oldest first."""
@@ -438,29 +423,6 @@ class AccountStore:
             ).all()
             return Totals(int(games), int(wins), int(points),
                           {str(dish): int(n) for dish, n in dishes})
-
-    def leaderboard(
-        self, offset: int, limit: int, games: int, opponents: int, sigma: float
-    ) -> tuple[int, list[Account]]:
-        """Accounts with at least ``games`` rated games against ``opponents`` different
-        accounts and a deviation of at most ``sigma``, best conservative rating (mu − 3σ)
-        first."""
-        established = (
-            (AccountRow.rated_games >= games) & (AccountRow.opponents >= opponents)
-            & (AccountRow.sigma <= sigma)
-        )
-        with self._session() as session:
-            total = session.scalar(
-                select(func.count()).select_from(AccountRow).where(established)
-            )
-            rows = session.scalars(
-                select(AccountRow)
-                .where(established)
-                .order_by((AccountRow.mu - 3 * AccountRow.sigma).desc(), AccountRow.id)
-                .offset(offset)
-                .limit(limit)
-            ).all()
-            return int(total or 0), [_account(row) for row in rows]
 
     # -- chat -----------------------------------------------------------------------------
     def add_chat(self, game_id: str, seat: int, name: str, text: str, at: float) -> ChatLine:

@@ -279,7 +279,8 @@ class TableActor:
         deck, first_cook = dealer(table.num_seats)
         state = State(deck, table.num_seats, first_cook, table.rules)
         seats = [
-            Seat(BOT, "") if s.kind == OPEN else Seat(s.kind, s.name, s.token_hash)
+            Seat(BOT, table.bot_level) if s.kind == OPEN  # a bot is named by its level
+            else Seat(s.kind, s.name, s.token_hash)
             for s in table.seats
         ]
         records = [

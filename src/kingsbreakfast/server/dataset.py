@@ -7,17 +7,22 @@ What is written, and what never is (docs/datasheet.md):
   order and every hidden draw to come, so it is never exported;
 - each record is the engine's own ``kingsbreakfast/1`` record (deck, first cook, rules,
   actions), so the engine replays it and ``kingsbreakfast replay`` reads it;
-- a person's name becomes a stable pseudonym, ``player-`` and 16 hex digits of
-  HMAC-SHA256 keyed with the operator's salt: the same name gets the same pseudonym in every
-  export made with that salt, and without the salt no one can tell which name it stands
-  for, nor test a guess. A bot keeps its public name (``bot:`` and the name it played
-  under); the table's id is replaced the same way (``game``), its finishing time cut to
-  the day (``date``);
+- a seat's player is whoever was dealt its hand (the game's first seat holder). A person
+  becomes ``player-`` and 16 hex digits of HMAC-SHA256 keyed with the operator's salt: an
+  account gets the same pseudonym in every export made with that salt, a guest (a name
+  anyone may type) one for that game only. A game whose record the site lists publicly
+  with its players' names (a public table, in the archive; a rated game, on its players'
+  profiles) can be matched to its page by its deck or its moves, so *every* person in it
+  gets a pseudonym of that game only: matching it tells nothing the page does not, and
+  leads to no other game. Without the salt no one can tell which name a pseudonym stands
+  for, nor test a guess. A bot is ``bot:`` and its level (``bot:hard``); the table's id is
+  replaced the same way (``game``), its finishing time cut to the day (``date``);
 - no seat token, token hash, account, chat, clock, lobby or lease data: only the fields
   above are read into a record.
 
-Only the storage API is used (``Storage.list_archive`` and ``Storage.load``), not its
-tables.
+The games are read through the storage API (``Storage.list_archive``, ``Storage.load``,
+``Storage.holders``); which seats were accounts' and whether a game was rated, from the
+accounts' rows (:class:`AccountSeats`).
 """
 
 from __future__ import annotations
@@ -30,6 +35,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Protocol
 
+from sqlalchemy import select, union
+from sqlalchemy.engine import Engine
+
 from kingsbreakfast.engine import (
     FORMAT,
     Action,
@@ -40,8 +48,9 @@ from kingsbreakfast.engine import (
     outcome,
 )
 
-from .store import GameRecord
-from .tables import BOT
+from .account_models import GameResultRow, LeaverRow, SeatAccountRow
+from .store import GameRecord, SeatHolder
+from .tables import HUMAN, OPEN
 
 MIN_SALT_BYTES: Final = 16
 """A shorter salt could be found by trying them all, and with it every pseudonym."""
@@ -55,6 +64,52 @@ class Archive(Protocol):
     def list_archive(self, limit: int = 50) -> list[GameRecord]: ...
 
     def load(self, game_id: str) -> GameRecord | None: ...
+
+    def holders(self, game_id: str) -> list[SeatHolder]: ...
+
+
+class Owners(Protocol):
+    """Which seats of a game accounts held, and whether its record is listed publicly."""
+
+    def accounts(self, game_id: str) -> dict[int, int]: ...
+
+    def rated(self, game_id: str) -> bool: ...
+
+
+class AccountSeats:
+    """:class:`Owners` from the accounts' rows of the same database (a seat held when the
+    game ended, a seat left during play, a seat with a result)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def accounts(self, game_id: str) -> dict[int, int]:
+        held = union(
+            select(SeatAccountRow.seat, SeatAccountRow.account_id)
+            .where(SeatAccountRow.game_id == game_id),
+            select(LeaverRow.seat, LeaverRow.account_id).where(LeaverRow.game_id == game_id),
+            select(GameResultRow.seat, GameResultRow.account_id)
+            .where(GameResultRow.game_id == game_id),
+        )
+        with self.engine.connect() as connection:
+            return {int(seat): int(account) for seat, account in connection.execute(held)}
+
+    def rated(self, game_id: str) -> bool:
+        query = select(GameResultRow.game_id).where(
+            GameResultRow.game_id == game_id, GameResultRow.rated
+        ).limit(1)
+        with self.engine.connect() as connection:
+            return connection.execute(query).first() is not None
+
+
+class NoOwners:
+    """A database without accounts: every person is a guest, no game is rated."""
+
+    def accounts(self, game_id: str) -> dict[int, int]:
+        return {}
+
+    def rated(self, game_id: str) -> bool:
+        return False
 
 
 class SaltError(KingsBreakfastError):
@@ -88,9 +143,12 @@ class Export:
     """Pseudonymous ids of games marked over whose actions do not end the game."""
 
 
-def finished_records(archive: Archive, salt: bytes, report: Export) -> Iterator[dict[str, Any]]:
+def finished_records(
+    archive: Archive, salt: bytes, report: Export, owners: Owners | None = None
+) -> Iterator[dict[str, Any]]:
     """The record of every finished game, oldest first, pseudonymous (see the module doc)."""
     key = check_salt(salt)
+    owners = owners or NoOwners()
     listed = archive.list_archive(limit=ALL_GAMES)
     listed.sort(key=lambda game: (game.finished_at is None, game.finished_at, game.id))
     for summary in listed:
@@ -98,7 +156,8 @@ def finished_records(archive: Archive, salt: bytes, report: Export) -> Iterator[
         if game is None or game.status != "over" or game.deck is None:
             continue
         game_name = pseudonym(key, "game", game.id)
-        record = _record(game, key, game_name)
+        players = _players(game, archive.holders(game.id), owners, key)
+        record = _record(game, players, game_name)
         if record is None:
             report.not_over.append(game_name)
             continue
@@ -106,7 +165,32 @@ def finished_records(archive: Archive, salt: bytes, report: Export) -> Iterator[
         yield record
 
 
-def _record(game: GameRecord, salt: bytes, game_name: str) -> dict[str, Any] | None:
+def _players(
+    game: GameRecord, holders: list[SeatHolder], owners: Owners, salt: bytes
+) -> list[str]:
+    """Each seat's player as the module doc says: who was dealt the seat's hand."""
+    dealt: dict[int, tuple[str, str]] = {}
+    for holder in sorted(holders, key=lambda h: h.since):
+        dealt.setdefault(holder.seat, (holder.kind, holder.name))
+    accounts = owners.accounts(game.id)
+    listed = game.public or owners.rated(game.id)
+    players = []
+    for seat in sorted(game.seats, key=lambda s: s.seat):
+        kind, _name = dealt.get(seat.seat, (seat.kind, seat.name))
+        if kind == OPEN:  # left without a history line: a person was dealt it
+            kind = HUMAN
+        if kind != HUMAN:
+            players.append(f"bot:{game.bot_level}")
+        elif listed:
+            players.append(pseudonym(salt, "player", f"listed\0{game.id}\0{seat.seat}"))
+        elif seat.seat in accounts:
+            players.append(pseudonym(salt, "player", f"account\0{accounts[seat.seat]}"))
+        else:
+            players.append(pseudonym(salt, "player", f"guest\0{game.id}\0{seat.seat}"))
+    return players
+
+
+def _record(game: GameRecord, players: list[str], game_name: str) -> dict[str, Any] | None:
     rules = Rules.from_dict(game.rules)
     state = State(game.deck or (), game.num_seats, game.first_cook, rules)
     try:
@@ -116,10 +200,6 @@ def _record(game: GameRecord, salt: bytes, game_name: str) -> dict[str, Any] | N
         return None
     if not state.is_over:  # R10: only a game that ended shows its whole deck
         return None
-    seats = sorted(game.seats, key=lambda s: s.seat)
-    players = [
-        f"bot:{s.name}" if s.kind == BOT else pseudonym(salt, "player", s.name) for s in seats
-    ]
     tags: dict[str, Any] = {"game": game_name}
     if game.finished_at is not None:
         tags["date"] = game.finished_at.date().isoformat()

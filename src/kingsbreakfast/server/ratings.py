@@ -1,38 +1,39 @@
 """Ratings: what a finished game does to its players' OpenSkill ratings, and the profile and
-leaderboard made of them.
+leaderboard made of them (docs/leaderboard.md says why each rule is what it is).
 
 Which games count (docs/accounts.md): a game is *rated* when, at its end, at least two of
-its seats are held by different accounts, counting the accounts that left it. Guests and
-bots may sit at a rated table but do not count: the update uses only the order of the
-accounts among themselves, by their R12 places at the whole table (a bot that beats both
-players changes nothing between them). An account that left the game in play, or stayed
-away past its clock, ranks last among the accounts, whatever its seat's bot then made of
-the game: leaving is a loss, never a way out of one.
-Every finished game with an account at it still counts for that account's profile (games
-played, win share, average points, favourite dish), rated or not.
+its seats are held by different accounts, counting the accounts that left it, unless it is
+not a real game:
+
+- *aborted*: an account left it (or ran out of time while away) before :data:`ABORT_MOVES`
+  of its own moves (lichess: a game is aborted, never rated, until each player has moved);
+- *repeat*: the same accounts were rated together :data:`REPEAT_GAMES` times within
+  :data:`REPEAT_WINDOW` already, so beating one's own puppet again and again moves nothing;
+- *boosting*: an account of it is flagged by :mod:`.boosting`.
+
+Guests and bots may sit at a rated table but do not count: the update uses only the order of
+the accounts among themselves, by their R12 places at the whole table. An account that left
+the game in play after its first moves, or stayed away past its clock, ranks last among the
+accounts, whatever its seat's bot then made of the game: leaving is a loss, never a way out
+of one. Every finished game with an account at it still counts for that account's profile
+(games played, win share, average points, favourite dish), rated or not.
 
 Ratings use OpenSkill's Plackett–Luce model; the leaderboard orders by the conservative
-estimate μ − 3σ, so a new player climbs by playing, not by one lucky game.
-
-A rating is *provisional* until it has :data:`ESTABLISHED_GAMES` rated games against at
-least :data:`ESTABLISHED_OPPONENTS` different accounts and its deviation σ is down to
-:data:`ESTABLISHED_SIGMA`; the leaderboard lists established ratings only. This is Glicko's
-idea (Glickman's rating deviation: a rating is only as good as its deviation is small), as
-lichess applies it (a rating is shown provisional, with a question mark, while its Glicko-2
-deviation is above 110, and provisional players stay off the leaderboards), here on
-OpenSkill's σ (≈ 6.5 is what ten games against fresh opponents leave of the starting 8.33),
-with the count of different opponents added because one person can own several accounts.
-
-Games between the same accounts count for the rating :data:`REPEAT_GAMES` times in
-:data:`REPEAT_WINDOW`: a further game of exactly the same accounts within the window is
-recorded for the profile but not rated (``rated`` false), so beating one's own puppet again
-and again moves nothing.
+estimate μ − 3σ. A rating is *provisional* until it has :data:`ESTABLISHED_GAMES` rated
+games, against at least :data:`ESTABLISHED_OPPONENTS` different accounts that were
+*established* themselves when they played it, and its deviation σ is down to
+:data:`ESTABLISHED_SIGMA` (Glicko's rating deviation; lichess keeps a rating provisional,
+and off its leaderboards, while its deviation is above 110). Only established ratings are
+on the leaderboard. A provisional opponent's result moves an established rating by at most
+:data:`PROVISIONAL_SWING` in μ a game: an unknown opponent's result says little, and a
+flock of new accounts must not carry an established one anywhere.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
@@ -40,9 +41,11 @@ from openskill.models import PlackettLuce
 
 from kingsbreakfast.engine import DISHES
 
+from . import boosting
 from .account_store import Account, Result, Totals
 from .accounts import Accounts
 from .lobby import LobbyError
+from .rating_store import Meeting, RatingStore
 from .restore import replay_state
 from .store import GameRecord, StorageError
 from .tables import OVER, Table
@@ -54,14 +57,24 @@ ESTABLISHED_OPPONENTS: Final = 5
 ESTABLISHED_SIGMA: Final = 6.5
 REPEAT_GAMES: Final = 3
 REPEAT_WINDOW: Final = timedelta(days=7)
+ABORT_MOVES: Final = 3
+"""Own moves an account must have made before leaving for the game to be rated."""
+EARLY_MOVES: Final = 5
+"""Leaving before this many own moves (about half of a five-seat game's) is an early
+ending, which :mod:`.boosting` counts."""
+PROVISIONAL_SWING: Final = 1.0
+"""The most μ an established rating moves in a game with a provisional account in it."""
+
+
+def seasoned(account: Account) -> bool:
+    """Enough games and little enough doubt, whoever the opponents were."""
+    return account.rated_games >= ESTABLISHED_GAMES and account.sigma <= ESTABLISHED_SIGMA
 
 
 def provisional(account: Account) -> bool:
-    """Too few games, opponents or too much doubt yet for the rating to mean much."""
-    return (
-        account.rated_games < ESTABLISHED_GAMES or account.opponents < ESTABLISHED_OPPONENTS
-        or account.sigma > ESTABLISHED_SIGMA
-    )
+    """Too few games, too few established opponents or too much doubt yet for the rating to
+    mean much."""
+    return not seasoned(account) or account.opponents < ESTABLISHED_OPPONENTS
 
 
 def ordinal(mu: float, sigma: float) -> float:
@@ -75,32 +88,64 @@ def rate(ratings: list[tuple[float, float]], places: list[int]) -> list[tuple[fl
     return [(team[0].mu, team[0].sigma) for team in new]
 
 
+def own_moves(record: GameRecord, seat: int, version: int) -> int:
+    """How many of the first ``version`` actions the seat made."""
+    return sum(1 for s, _ in record.actions[:version] if s == seat)
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """What settling a game knows beside its record and seats."""
+
+    repeats: int = 0
+    """Rated games the same accounts played together within :data:`REPEAT_WINDOW` before."""
+    leaves: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """Account → (seat, the game's version then) of the accounts that left the game in
+    play or stayed away past their clock."""
+    established: frozenset[int] = frozenset()
+    """The accounts whose ratings were established when the game began."""
+    flagged: frozenset[int] = frozenset()
+    """Accounts under a boosting flag (:mod:`.boosting`): the game is not rated."""
+
+
 def results_of(
     record: GameRecord, owners: dict[int, int], accounts: dict[int, Account],
-    repeats: int = 0, leavers: dict[int, int] | None = None,
+    standing: Standing | None = None,
 ) -> list[Result]:
-    """Each account's result of one finished game, with its rating after it; ``repeats``:
-    rated games the same accounts played together within :data:`REPEAT_WINDOW` before;
-    ``leavers``: account → seat of the accounts that left the game in play or stayed away
-    past their clock (they rank last, behind every account that stayed, and lose)."""
+    """Each account's result of one finished game, with its rating after it (the module doc
+    says when a game is rated; a leaver ranks last, behind every account that stayed)."""
+    standing = standing or Standing()
     state = replay_state(record)
     scoring = state.score()
     places = scoring.places
     score = scoring.to_dict()
-    gone = {a: seat for a, seat in (leavers or {}).items() if a in accounts}
+    gone = {a: seat for a, (seat, _) in standing.leaves.items() if a in accounts}
+    moves = {a: own_moves(record, seat, version)
+             for a, (seat, version) in standing.leaves.items() if a in gone}
     seated = {seat: a for seat, a in owners.items() if a in accounts and a not in gone}
     entries = {a: seat for seat, a in seated.items()} | gone  # account → its seat
-    rated = (
-        len(entries) >= 2 and len(set(seated.values())) == len(seated)
-        and repeats < REPEAT_GAMES
-    )
+    unrated = ""
+    if len(entries) >= 2:
+        if any(n < ABORT_MOVES for n in moves.values()):
+            unrated = "aborted"
+        elif standing.flagged & entries.keys():
+            unrated = "boosting"
+        elif standing.repeats >= REPEAT_GAMES:
+            unrated = "repeat"
+    rated = len(entries) >= 2 and len(set(seated.values())) == len(seated) and not unrated
     last = record.num_seats + 1
     rank = {a: last if a in gone else places[seat] for a, seat in entries.items()}
-    after = {a: (accounts[a].mu, accounts[a].sigma) for a in entries}
+    before = {a: (accounts[a].mu, accounts[a].sigma) for a in entries}
+    after = dict(before)
     if rated:
         order = sorted(entries)
-        new = rate([after[a] for a in order], [rank[a] for a in order])
+        new = rate([before[a] for a in order], [rank[a] for a in order])
         after = dict(zip(order, new, strict=True))
+        if entries.keys() - standing.established:  # a provisional account played
+            for a in entries.keys() & standing.established:
+                shift = max(-PROVISIONAL_SWING,
+                            min(PROVISIONAL_SWING, after[a][0] - before[a][0]))
+                after[a] = (before[a][0] + shift, after[a][1])
     finished = record.finished_at or datetime.now(UTC)
     results = []
     for account, seat in sorted(entries.items(), key=lambda item: (item[1], item[0])):
@@ -113,6 +158,8 @@ def results_of(
             points=score["players"][seat]["points"],
             favourite=held["dish"] if held["held"] else None, rated=rated,
             mu=after[account][0], sigma=after[account][1], finished_at=finished,
+            established=account in standing.established,
+            left_early=moves.get(account, EARLY_MOVES) < EARLY_MOVES, unrated=unrated,
         ))
     return results
 
@@ -122,6 +169,7 @@ class Ratings:
 
     def __init__(self, accounts: Accounts) -> None:
         self.accounts = accounts
+        self.store = RatingStore(accounts.store.engine)
         self._lock = asyncio.Lock()
         """One game at a time: two games ending together must not both start from the
         same rating of a player they share."""
@@ -129,29 +177,72 @@ class Ratings:
     async def settle(self, game_id: str) -> bool:
         """Store the results of a finished game (no-op when stored already)."""
         store = self.accounts.store
+        call = self.accounts.call
         async with self._lock:
-            owners = await self.accounts.call(store.seat_owners, game_id)
-            leavers = await self.accounts.call(store.leavers, game_id)
-            if not owners and not leavers:
+            owners = await call(store.seat_owners, game_id)
+            leaves = await call(self.store.leaves, game_id)
+            if not owners and not leaves:
                 return False
             master = self.accounts.master
-            record = await self.accounts.call(master.storage.load, game_id)
+            record = await call(master.storage.load, game_id)
             if record is None or record.status != OVER or record.deck is None:
                 return False
             accounts: dict[int, Account] = {}
-            for account_id in set(owners.values()) | set(leavers):
-                account = await self.accounts.call(store.account, account_id)
+            for account_id in set(owners.values()) | set(leaves):
+                account = await call(store.account, account_id)
                 if account is not None:
                     accounts[account_id] = account
             finished = record.finished_at or datetime.now(UTC)
-            repeats = await self.accounts.call(
-                store.rated_together, sorted(accounts), finished - REPEAT_WINDOW
-            )
-            results = results_of(record, owners, accounts, repeats, leavers)
-            stored = await self.accounts.call(store.record_results, results)
+            standing = Standing(leaves=leaves)
+            if len(accounts) >= 2:
+                standing = await self._standing(record, accounts, leaves, finished)
+            results = results_of(record, owners, accounts, standing)
+            stored = await call(store.record_results, results)
             if stored:
                 log.info("table %s: results stored (%d accounts)", game_id, len(results))
             return stored
+
+    async def _standing(
+        self, record: GameRecord, accounts: dict[int, Account],
+        leaves: dict[int, tuple[int, int]], finished: datetime,
+    ) -> Standing:
+        """Who was established, who is flagged (looking for boosting patterns around each
+        account, this game included), and how often these accounts were rated together."""
+        call = self.accounts.call
+        ids = sorted(accounts)
+        flagged = await call(self.store.flagged, ids)
+        total, _ = await call(
+            self.store.leaderboard, 0, 0, ESTABLISHED_GAMES, ESTABLISHED_OPPONENTS,
+            ESTABLISHED_SIGMA,
+        )
+        # a new site has no established accounts to play: until it has enough, a seasoned
+        # rating (games and σ) counts as an established opponent
+        established = frozenset(
+            a for a, account in accounts.items() if a not in flagged and (
+                not provisional(account)
+                or (total < ESTABLISHED_OPPONENTS and seasoned(account))
+            )
+        )
+        addresses = await call(self.store.addresses, record.id)
+        here: list[Meeting] = [(record.id, a, addresses.get(a, "")) for a in ids]
+        early = {
+            a for a, (seat, version) in leaves.items()
+            if a in accounts and own_moves(record, seat, version) < EARLY_MOVES
+        }
+        since = finished - boosting.WINDOW
+        for account_id in ids:
+            others = [m for m in here if m[1] != account_id]
+            endings = await call(self.store.meetings, account_id, since, True)
+            endings += [m for m in others if m[1] in early]
+            meetings = await call(self.store.meetings, account_id, since, False)
+            for pattern in boosting.patterns(account_id, endings, meetings + others):
+                log.warning("table %s: accounts %s flagged for review (%s)", record.id,
+                            sorted(pattern.accounts), pattern.reason)
+                await call(self.store.flag, set(pattern.accounts), pattern.reason,
+                           record.id, set(pattern.games) - {record.id}, finished)
+                flagged |= pattern.accounts
+        repeats = await call(self.store.rated_together, ids, finished - REPEAT_WINDOW)
+        return Standing(repeats, leaves, established, frozenset(flagged))
 
     def game_over(self, table: Table) -> None:
         """The table actor's hook: settle in the background, never delaying the table."""
@@ -178,7 +269,7 @@ class Ratings:
             raise LobbyError(422, "bad_page", "pages count from 1; a page has 1 to 100 rows")
         await self.catch_up()
         total, rows = await self.accounts.call(
-            self.accounts.store.leaderboard, (page - 1) * size, size, ESTABLISHED_GAMES,
+            self.store.leaderboard, (page - 1) * size, size, ESTABLISHED_GAMES,
             ESTABLISHED_OPPONENTS, ESTABLISHED_SIGMA,
         )
         return {

@@ -62,6 +62,11 @@ class Keys:
         """The token of the seat an account holds at a table (one seat per account)."""
         return self._mac("seat", f"{account_id}:{game_id}")[:43]
 
+    def address_digest(self, address: str) -> str:
+        """What the boosting review keeps of where an account sat down from: equal for one
+        address, and no way back to it without the site key."""
+        return self._mac("address", address)[:32]
+
     def rematch_token(self, game_id: str, old_token_hash: str) -> str:
         """A guest's token at a rematch table, from the digest of their old seat's token:
         the server can make it for every seat at once, and hands it only to whoever shows

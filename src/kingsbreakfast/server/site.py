@@ -123,6 +123,11 @@ class Site:
             await self.accounts.call(
                 self.accounts.store.own_seat, table_id, seat, plan.account.id
             )
+            where = request.client.host if request.client is not None else "unknown"
+            await self.accounts.call(  # for the boosting review (:mod:`.boosting`)
+                self.ratings.store.add_seat_address, table_id, plan.account.id,
+                self.accounts.key.address_digest(where),
+            )
         else:
             set_seat_cookie(response, request, table_id, token, waiting)
 

@@ -96,7 +96,7 @@ def attack(records: list[dict[str, Any]], pages: dict[str, dict[str, Any]]) -> d
     }
 
 
-def one_tree(src: Path, games: int) -> dict[str, Any]:
+def one_tree(src: Path, games: int, options: tuple[str, ...] = ()) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": str(src)}
     os.environ["PYTHONPATH"] = str(src)
     with tempfile.TemporaryDirectory() as folder:
@@ -113,7 +113,8 @@ def one_tree(src: Path, games: int) -> dict[str, Any]:
         out = Path(folder, "games.jsonl")
         subprocess.run(
             [sys.executable, "-c", "from kingsbreakfast.cli.main import run; run()",
-             "export-games", str(out), "--db", db, "--salt-file", f"{folder}/salt"],
+             "export-games", str(out), "--db", db, "--salt-file", f"{folder}/salt",
+             *options],
             check=True, env=env, capture_output=True,
         )
         records = [json.loads(line) for line in out.read_text().splitlines()]
@@ -123,14 +124,16 @@ def one_tree(src: Path, games: int) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tree", action="append", default=[],
-                        help="LABEL=PATH of a source tree's src folder")
+                        help="LABEL=PATH of a source tree's src folder; PATH+OPTION passes "
+                        "OPTION to export-games (e.g. after-listed=src+--listed)")
     parser.add_argument("--games", type=int, default=24)
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     figures = {}
     for item in args.tree:
         label, path = item.split("=", 1)
-        figures[label] = one_tree(Path(path).resolve(), args.games)
+        path, *options = path.split("+")
+        figures[label] = one_tree(Path(path).resolve(), args.games, tuple(options))
     print(json.dumps(figures, indent=2))
     if args.out:
         args.out.write_text(json.dumps(figures, indent=2) + "\n")

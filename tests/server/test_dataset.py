@@ -59,7 +59,7 @@ def database(db_url: str) -> str:
 def test_only_finished_games_are_written_as_replayable_records(database: str) -> None:
     storage = Storage(database)
     report = Export()
-    records = list(finished_records(storage, SALT, report))
+    records = list(finished_records(storage, SALT, report, include_listed=True))
     storage.dispose()
     assert report.written == 2 and len(records) == 2
     for record in records:
@@ -78,11 +78,22 @@ def test_only_finished_games_are_written_as_replayable_records(database: str) ->
     assert not set(first) & set(second) - {"bot:hard"}
 
 
+def test_games_listed_publicly_are_left_out_unless_asked_for(database: str) -> None:
+    """Both finished games were public tables: their pages show the deck with the names, so
+    by default no record of them is written, and the report counts them (docs/datasheet.md)."""
+    storage = Storage(database)
+    report = Export()
+    records = list(finished_records(storage, SALT, report))
+    storage.dispose()
+    assert records == [] and report.written == 0 and report.listed_left_out == 2
+
+
 def test_the_pseudonyms_are_stable_for_a_salt_and_change_with_it(database: str) -> None:
     storage = Storage(database)
-    first = list(finished_records(storage, SALT, Export()))
-    again = list(finished_records(storage, SALT, Export()))
-    other = list(finished_records(storage, b"another secret salt, 32 bytes..", Export()))
+    first = list(finished_records(storage, SALT, Export(), include_listed=True))
+    again = list(finished_records(storage, SALT, Export(), include_listed=True))
+    other = list(finished_records(storage, b"another secret salt, 32 bytes..", Export(),
+                                  include_listed=True))
     storage.dispose()
     assert first == again and first[0]["players"][0] == again[0]["players"][0]
     assert first[0]["players"][0] != other[0]["players"][0]
@@ -100,13 +111,18 @@ def test_the_command_writes_json_lines_and_parquet(database: str, tmp_path: Path
         app, ["export-games", str(out), "--db", database, "--salt-file", str(salt_file)]
     )
     assert result.exit_code == 0, result.output
+    assert "wrote 0 finished games" in result.output
+    assert "left out 2 games the site lists publicly" in result.output
+    result = runner.invoke(app, ["export-games", str(out), "--db", database,
+                                 "--salt-file", str(salt_file), "--listed"])  # fmt: skip
+    assert result.exit_code == 0, result.output
     assert "wrote 2 finished games" in result.output
     lines = out.read_text(encoding="utf-8").splitlines()
     assert [replay(json.loads(line)).is_over for line in lines] == [True, True]
     pq = pytest.importorskip("pyarrow.parquet")
     table_path = tmp_path / "games.parquet"
     result = runner.invoke(app, ["export-games", str(table_path), "--db", database,
-                                 "--salt-file", str(salt_file), "--parquet"])  # fmt: skip
+                                 "--salt-file", str(salt_file), "--parquet", "--listed"])  # fmt: skip
     assert result.exit_code == 0, result.output
     table = pq.read_table(table_path).to_pylist()
     assert [json.loads(row["record"]) for row in table] == [json.loads(line) for line in lines]

@@ -37,12 +37,14 @@ def play(client: TestClient, host: Player, guest: str, public: bool, level: str)
     raise AssertionError("the game did not end")
 
 
-def export(db_url: str, folder: Path, salt: bytes) -> list[dict[str, Any]]:
+def export(
+    db_url: str, folder: Path, salt: bytes, *options: str
+) -> list[dict[str, Any]]:
     salt_file = folder / "salt"
     salt_file.write_bytes(salt)
     out = folder / "games.jsonl"
     result = CliRunner().invoke(
-        app, ["export-games", str(out), "--db", db_url, "--salt-file", str(salt_file)]
+        app, ["export-games", str(out), "--db", db_url, "--salt-file", str(salt_file), *options]
     )
     assert result.exit_code == 0, result.output
     return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
@@ -56,7 +58,11 @@ def test_an_export_of_served_games_links_to_no_public_page(db_url: str, tmp_path
         private = [play(client, ann, "Gus", False, level) for level in ("random", "easy")]
         listed = play(client, ann, "Gus", True, "random")
         pages = {g: client.get(f"/games/{g}/record").json() for g in [*private, listed]}
-    records = export(db_url, tmp_path, SALT)
+    # by default the game listed publicly is left out: no record matches its page
+    default = export(db_url, tmp_path, SALT)
+    assert len(default) == 2
+    assert tuple(pages[listed]["deck"]) not in {tuple(r["deck"]) for r in default}
+    records = export(db_url, tmp_path, SALT, "--listed")
     by_deck = {tuple(r["deck"]): r for r in records}
     assert len(by_deck) == len(records) == 3
     first, second, public = (by_deck[tuple(pages[g]["deck"])] for g in [*private, listed])

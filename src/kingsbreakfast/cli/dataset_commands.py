@@ -38,6 +38,14 @@ def export_games(
     parquet: Annotated[
         bool, typer.Option(help="write Parquet (needs pyarrow) instead of JSON Lines")
     ] = False,
+    listed: Annotated[
+        bool,
+        typer.Option(
+            help="also write the games the site lists publicly (public tables, rated games): "
+            "their pages show the same deck with the players' names, so these records can be "
+            "matched to them (each person gets a pseudonym of that game only)"
+        ),
+    ] = False,
     lang: LangOption = None,
 ) -> None:
     """Write the finished games of a server database as kingsbreakfast/1 records, names
@@ -75,7 +83,9 @@ def export_games(
     storage = Storage(db)
     report = Export()
     try:
-        records = finished_records(storage, salt, report, AccountSeats(storage.engine))
+        records = finished_records(
+            storage, salt, report, AccountSeats(storage.engine), include_listed=listed
+        )
         (write_parquet if parquet else write_jsonl)(records, output)
     except OSError as error:
         raise fail(
@@ -90,6 +100,17 @@ def export_games(
             report.written,
         ).format(count=report.written, path=output)
     )
+    if report.listed_left_out:
+        typer.echo(
+            ngettext(
+                "left out {count} game the site lists publicly with its players' names "
+                "(--listed writes it)",
+                "left out {count} games the site lists publicly with their players' names "
+                "(--listed writes them)",
+                report.listed_left_out,
+            ).format(count=report.listed_left_out),
+            err=True,
+        )
     if report.not_over:
         typer.echo(
             ngettext(

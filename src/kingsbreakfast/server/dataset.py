@@ -12,9 +12,9 @@ What is written, and what never is (docs/datasheet.md):
   account gets the same pseudonym in every export made with that salt, a guest (a name
   anyone may type) one for that game only. A game whose record the site lists publicly
   with its players' names (a public table, in the archive; a rated game, on its players'
-  profiles) can be matched to its page by its deck or its moves, so *every* person in it
-  gets a pseudonym of that game only: matching it tells nothing the page does not, and
-  leads to no other game. Without the salt no one can tell which name a pseudonym stands
+  profiles) can be matched to its page by its deck or its moves, so it is left out unless
+  the operator asks for it (``--listed``); then *every* person in it gets a pseudonym of
+  that game only: matching it tells nothing the page does not, and leads to no other game. Without the salt no one can tell which name a pseudonym stands
   for, nor test a guess. A bot is ``bot:`` and its level (``bot:hard``); the table's id is
   replaced the same way (``game``), its finishing time cut to the day (``date``);
 - no seat token, token hash, account, chat, clock, lobby or lease data: only the fields
@@ -141,12 +141,23 @@ class Export:
     written: int = 0
     not_over: list[str] = field(default_factory=list)
     """Pseudonymous ids of games marked over whose actions do not end the game."""
+    listed_left_out: int = 0
+    """Games the site lists publicly with names, left out so no record matches a page."""
 
 
 def finished_records(
-    archive: Archive, salt: bytes, report: Export, owners: Owners | None = None
+    archive: Archive,
+    salt: bytes,
+    report: Export,
+    owners: Owners | None = None,
+    include_listed: bool = False,
 ) -> Iterator[dict[str, Any]]:
-    """The record of every finished game, oldest first, pseudonymous (see the module doc)."""
+    """The record of every finished game, oldest first, pseudonymous (see the module doc).
+
+    A game the site lists publicly (a public table's, a rated one) is left out unless
+    ``include_listed``: its page shows the same deck and moves with the players' names, so its
+    record would match the page. Included, its people get pseudonyms of that game only, so a
+    match names nobody beyond what the page shows."""
     key = check_salt(salt)
     owners = owners or NoOwners()
     listed = archive.list_archive(limit=ALL_GAMES)
@@ -154,6 +165,9 @@ def finished_records(
     for summary in listed:
         game = archive.load(summary.id)
         if game is None or game.status != "over" or game.deck is None:
+            continue
+        if not include_listed and (game.public or owners.rated(game.id)):
+            report.listed_left_out += 1
             continue
         game_name = pseudonym(key, "game", game.id)
         players = _players(game, archive.holders(game.id), owners, key)

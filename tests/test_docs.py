@@ -124,6 +124,15 @@ COMPILED = re.compile(
 """Code that numba or JAX compiles: it cannot call the engine, so it may carry a copy."""
 
 
+def opening_comment(script: str) -> str:
+    """The ``//`` lines a browser module opens with: where it says what it is (a module that
+    reckons by a rule cites it there)."""
+    lines = script.splitlines()
+    return "\n".join(line for line in lines[: next(
+        (i for i, line in enumerate(lines) if not line.startswith("//")), len(lines)
+    )])
+
+
 def rule_copies() -> list[tuple[str, str]]:
     """(where, held equal by) of each row of the architecture page's table of copies."""
     text = (DOCS / "architecture.md").read_text(encoding="utf-8")
@@ -150,9 +159,22 @@ def test_every_copy_of_the_rules_is_listed_with_a_test_that_exists() -> None:
         path.relative_to(ROOT).as_posix()
         for path in sorted((ROOT / "benchmarks").rglob("*.c"))
     ]
-    assert compiled and c_files
-    unlisted = [name for name in [*compiled, *c_files] if f"`{name}`" not in listed]
+    browser = [
+        path.relative_to(SRC).as_posix()
+        for path in sorted((SRC / "web" / "static").rglob("*.js"))
+        if RULE_NUMBER.search(opening_comment(path.read_text(encoding="utf-8")))
+    ]
+    assert compiled and c_files and browser
+    unlisted = [name for name in [*compiled, *c_files, *browser] if f"`{name}`" not in listed]
     assert not unlisted, f"copies of the rules not in docs/architecture.md's table: {unlisted}"
+
+
+def test_the_formatter_is_not_run_as_the_architecture_page_says() -> None:
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    assert "`ruff format` is not used" in text
+    runs = [ROOT / ".ci" / "run", *sorted((ROOT / "scripts").glob("*.sh"))]
+    assert all(path.is_file() for path in runs)
+    assert [path.name for path in runs if "ruff format" in path.read_text(encoding="utf-8")] == []
 
 
 def test_the_readme_and_the_engine_page_lead_to_both_references() -> None:

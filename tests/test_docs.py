@@ -12,6 +12,7 @@ import ast
 import io
 import re
 import tokenize
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -167,6 +168,19 @@ def test_every_copy_of_the_rules_is_listed_with_a_test_that_exists() -> None:
     assert compiled and c_files and browser
     unlisted = [name for name in [*compiled, *c_files, *browser] if f"`{name}`" not in listed]
     assert not unlisted, f"copies of the rules not in docs/architecture.md's table: {unlisted}"
+
+
+def test_the_architecture_page_gives_the_layers_of_the_contract() -> None:
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contract = next(c for c in settings["tool"]["importlinter"]["contracts"]
+                    if c["id"] == "layers")
+    assert "ignore_imports" not in contract, "the layer contract declares no exception"
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    bullet = text.split("- **layers** — the rows above, top to bottom:", 1)[1].split(".", 1)[0]
+    assert re.findall(r"`([^`]+)`", bullet) == contract["layers"]
+    packages = {p.name for p in SRC.iterdir() if (p / "__init__.py").is_file()}
+    named = {name.strip() for row in contract["layers"] for name in row.split("|")}
+    assert packages - set(contract["exhaustive_ignores"]) <= named | {"__main__"}
 
 
 def test_the_formatter_is_not_run_as_the_architecture_page_says() -> None:

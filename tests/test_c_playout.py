@@ -2,12 +2,17 @@
 
 It is a copy of the rules (default variant, uniformly random play) that the speed
 benchmarks measure the engine and the vector games against, so a drift would make those
-figures compare different games. Built with the system's C compiler, it plays 100,000
-games from a fixed seed; the engine plays 3,000 games the same way. For 3, 4 and 5
-players the mean actions per game and the mean R11 points per seat must agree within
-five standard errors of their difference (from both samples' own spread): a rule that
-differs moves either mean by far more, while the same game keeps the test green for these
-seeds.
+figures compare different games. Built with the system's C compiler, it is checked twice:
+
+- game by game: the engine plays random games from shuffled decks, and the C program
+  replays each (the same deck, first cook and actions) and writes what it found legal at
+  every step and how the game ended; every legal set (R5-R8, R10), the king's plate (R9)
+  and every seat's R11 points and discards must be the engine's;
+- on average, its own random play: 100,000 games from a fixed seed against 3,000 of the
+  engine played the same way; for 3, 4 and 5 players the mean actions per game and the
+  mean R11 points per seat must agree within five standard errors of their difference
+  (from both samples' own spread), so its shuffle and its uniform choice are the engine's
+  too.
 """
 
 from __future__ import annotations
@@ -19,13 +24,16 @@ from pathlib import Path
 
 import pytest
 
-from kingsbreakfast.engine import State
+from kingsbreakfast.engine import Rules, State, shuffled_deck
 
 SOURCE = Path(__file__).resolve().parent.parent / "benchmarks" / "c_playout" / "playout.c"
 C_GAMES = 100_000
 ENGINE_GAMES = 3_000
 TOLERANCE = 5.0
 """Standard errors of the difference the two means may be apart."""
+REPLAYED_GAMES = 400
+"""Games of each table size replayed by the C program, enough for every kind of action
+(a feed from a drawn dragon and from the table, R8, a pass, R5b) to occur many times."""
 
 
 @pytest.fixture(scope="module")
@@ -85,3 +93,45 @@ def test_the_c_playout_plays_as_many_actions_and_points_as_the_engine(
         )
         bound = TOLERANCE * (c_error**2 + e_error**2) ** 0.5
         assert abs(c_mean - e_mean) < bound, (players, c_mean, e_mean, bound)
+
+
+def engine_game(players: int, rng: random.Random) -> tuple[str, list[str]]:
+    """One random game in the engine: the replay's input line and, for each step, what the
+    C program should write (the legal actions, then the king's plate and every seat's
+    points/discards)."""
+    deck = shuffled_deck(rng)
+    cook = rng.randrange(players)
+    state = State(deck, players, cook, Rules())
+    actions: list[int] = []
+    steps: list[str] = []
+    while not state.is_over:
+        legal = [int(action) for action in state.legal_actions()]
+        steps.append(",".join(map(str, legal)))
+        actions.append(rng.choice(legal))
+        state.play(actions[-1])
+    scoring = state.score()
+    result = [str(k) for k in state.king] + [
+        f"{points}/{discarded}"
+        for points, discarded in zip(scoring.points, scoring.discarded, strict=True)
+    ]
+    line = " ".join(map(str, [players, cook, *deck, len(actions), *actions]))
+    return line, [*steps, "=", *result]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_c_playout_replays_every_game_as_the_engine_plays_it(
+    playout: Path, players: int
+) -> None:
+    rng = random.Random(players)
+    games = [engine_game(players, rng) for _ in range(REPLAYED_GAMES)]
+    out = subprocess.run(
+        [str(playout), "replay"], input="\n".join(line for line, _ in games) + "\n",
+        capture_output=True, text=True, check=True,
+    ).stdout.splitlines()
+    assert len(out) == REPLAYED_GAMES
+    feeds = 0
+    for g, ((_, want), got) in enumerate(zip(games, out, strict=True)):
+        assert got.split() == want, (players, g)
+        steps = want[: want.index("=")]
+        feeds += sum(any(9 <= int(a) <= 36 for a in step.split(",") if a) for step in steps)
+    assert feeds > REPLAYED_GAMES, "the replayed games should offer the dragons' feeds often"

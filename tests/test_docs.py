@@ -12,6 +12,7 @@ import ast
 import io
 import re
 import tokenize
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -124,6 +125,15 @@ COMPILED = re.compile(
 """Code that numba or JAX compiles: it cannot call the engine, so it may carry a copy."""
 
 
+def opening_comment(script: str) -> str:
+    """The ``//`` lines a browser module opens with: where it says what it is (a module that
+    reckons by a rule cites it there)."""
+    lines = script.splitlines()
+    return "\n".join(line for line in lines[: next(
+        (i for i, line in enumerate(lines) if not line.startswith("//")), len(lines)
+    )])
+
+
 def rule_copies() -> list[tuple[str, str]]:
     """(where, held equal by) of each row of the architecture page's table of copies."""
     text = (DOCS / "architecture.md").read_text(encoding="utf-8")
@@ -150,9 +160,35 @@ def test_every_copy_of_the_rules_is_listed_with_a_test_that_exists() -> None:
         path.relative_to(ROOT).as_posix()
         for path in sorted((ROOT / "benchmarks").rglob("*.c"))
     ]
-    assert compiled and c_files
-    unlisted = [name for name in [*compiled, *c_files] if f"`{name}`" not in listed]
+    browser = [
+        path.relative_to(SRC).as_posix()
+        for path in sorted((SRC / "web" / "static").rglob("*.js"))
+        if RULE_NUMBER.search(opening_comment(path.read_text(encoding="utf-8")))
+    ]
+    assert compiled and c_files and browser
+    unlisted = [name for name in [*compiled, *c_files, *browser] if f"`{name}`" not in listed]
     assert not unlisted, f"copies of the rules not in docs/architecture.md's table: {unlisted}"
+
+
+def test_the_architecture_page_gives_the_layers_of_the_contract() -> None:
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contract = next(c for c in settings["tool"]["importlinter"]["contracts"]
+                    if c["id"] == "layers")
+    assert "ignore_imports" not in contract, "the layer contract declares no exception"
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    bullet = text.split("- **layers** — the rows above, top to bottom:", 1)[1].split(".", 1)[0]
+    assert re.findall(r"`([^`]+)`", bullet) == contract["layers"]
+    packages = {p.name for p in SRC.iterdir() if (p / "__init__.py").is_file()}
+    named = {name.strip() for row in contract["layers"] for name in row.split("|")}
+    assert packages - set(contract["exhaustive_ignores"]) <= named | {"__main__"}
+
+
+def test_the_formatter_is_not_run_as_the_architecture_page_says() -> None:
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    assert "`ruff format` is not used" in text
+    runs = [ROOT / ".ci" / "run", *sorted((ROOT / "scripts").glob("*.sh"))]
+    assert all(path.is_file() for path in runs)
+    assert [path.name for path in runs if "ruff format" in path.read_text(encoding="utf-8")] == []
 
 
 def test_the_readme_and_the_engine_page_lead_to_both_references() -> None:

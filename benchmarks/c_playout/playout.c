@@ -16,6 +16,15 @@
  * every game, summed; the sums of squares (of each game's actions, of each seat's points)
  * let tests/test_c_playout.py hold the means to the engine's within a stated number of
  * standard errors. Without it those three are 0 and the timing is of play alone.
+ *
+ *     playout replay  <  one game a line: "PLAYERS FIRST_COOK CARD*110 COUNT ACTION*COUNT"
+ *         ->  one line a game: each step's legal actions ("a,b,c"), then "=", then the
+ *             king's plate and every seat's R11 points and discards
+ *
+ * Replay plays given games (a deck, top card first, a first cook and the actions) and
+ * writes what it found legal at every step and how the game ended, so that
+ * tests/test_c_playout.py compares it with the engine game by game; an action it finds
+ * illegal ends that game's line with "illegal".
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -130,12 +139,7 @@ static void apply(Game *g, int action) {
     deal(g);
 }
 
-int main(int argc, char **argv) {
-    long games = argc > 1 ? atol(argv[1]) : 100000;
-    int players = argc > 2 ? atoi(argv[2]) : 4;
-    rng_state = argc > 3 ? strtoull(argv[3], NULL, 10) : 1;
-    int scored = argc > 4 && argv[4][0] == 's';
-    if (players < 3 || players > 5) { fprintf(stderr, "3 to 5 players\n"); return 2; }
+static void tables(void) {
     for (int a = 0, f = 0; a < DISHES; a++)
         for (int b = a; b < DISHES; b++, f++) { feed_a[f] = a; feed_b[f] = b; }
     for (int key = 0; key < 256; key++) {
@@ -145,6 +149,68 @@ int main(int argc, char **argv) {
         if (key >> 7) base_actions[key][count++] = DRAW;
         base_count[key] = (unsigned char)count;
     }
+}
+
+/* R11: a seat's points and discards at the end (a dish held more often than the king's
+ * is discarded, R11) */
+static void score(const Game *g, int seat, long *points, long *discards) {
+    *points = 0;
+    *discards = 0;
+    for (int d = 0; d < DISHES; d++) {
+        if (g->hands[seat][d] <= g->king[d]) *points += (long)g->hands[seat][d] * g->king[d];
+        else *discards += g->hands[seat][d];
+    }
+}
+
+static int replay(void) {
+    int players, cook, count, action, options[40];
+    while (scanf("%d %d", &players, &cook) == 2) {
+        if (players < 3 || players > 5 || cook < 0 || cook >= players) return 2;
+        Game g = {0};
+        g.n = players;
+        g.cook = cook;
+        for (int s = 0; s < players; s++) g.next[s] = (s + 1) % players;
+        for (int c = 0; c < CARDS; c++)
+            if (scanf("%d", &g.deck[c]) != 1 || g.deck[c] < 0 || g.deck[c] > DRAGON) return 2;
+        if (scanf("%d", &count) != 1) return 2;
+        deal(&g);
+        int ok = 1;
+        for (int k = 0; k < count; k++) {
+            if (scanf("%d", &action) != 1) return 2;
+            if (!ok) continue;
+            int legal_count = g.to_move >= 0 ? legal(&g, options) : 0;
+            int found = 0;
+            for (int i = 0; i < legal_count; i++) {
+                printf(i ? ",%d" : "%d", options[i]);
+                found |= options[i] == action;
+            }
+            printf(" ");
+            if (!found) { printf("illegal"); ok = 0; continue; }
+            apply(&g, action);
+        }
+        if (ok) {
+            if (g.to_move >= 0) printf("unfinished ");
+            printf("=");
+            for (int d = 0; d < DISHES; d++) printf(" %d", g.king[d]);
+            for (int s = 0; s < players; s++) {
+                long points, discards;
+                score(&g, s, &points, &discards);
+                printf(" %ld/%ld", points, discards);
+            }
+        }
+        printf("\n");
+    }
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1 && argv[1][0] == 'r') { tables(); return replay(); }
+    long games = argc > 1 ? atol(argv[1]) : 100000;
+    int players = argc > 2 ? atoi(argv[2]) : 4;
+    rng_state = argc > 3 ? strtoull(argv[3], NULL, 10) : 1;
+    int scored = argc > 4 && argv[4][0] == 's';
+    if (players < 3 || players > 5) { fprintf(stderr, "3 to 5 players\n"); return 2; }
+    tables();
     long actions = 0, check = 0;
     double points = 0.0, actions_squared = 0.0, points_squared = 0.0;
     int options[40];
@@ -171,9 +237,8 @@ int main(int argc, char **argv) {
         if (!scored) continue;
         actions_squared += (double)(actions - before) * (double)(actions - before);
         for (int s = 0; s < players; s++) {  /* R11: a dish beyond the king's is discarded */
-            long mine = 0;
-            for (int d = 0; d < DISHES; d++)
-                if (g.hands[s][d] <= g.king[d]) mine += (long)g.hands[s][d] * g.king[d];
+            long mine, discards;
+            score(&g, s, &mine, &discards);
             points += (double)mine;
             points_squared += (double)mine * (double)mine;
         }

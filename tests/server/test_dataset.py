@@ -122,7 +122,8 @@ def test_the_command_writes_json_lines_and_parquet(database: str, tmp_path: Path
     pq = pytest.importorskip("pyarrow.parquet")
     table_path = tmp_path / "games.parquet"
     result = runner.invoke(app, ["export-games", str(table_path), "--db", database,
-                                 "--salt-file", str(salt_file), "--parquet", "--listed"])  # fmt: skip
+                                 "--salt-file", str(salt_file), "--parquet",
+                                 "--listed"])  # fmt: skip
     assert result.exit_code == 0, result.output
     table = pq.read_table(table_path).to_pylist()
     assert [json.loads(row["record"]) for row in table] == [json.loads(line) for line in lines]

@@ -59,34 +59,29 @@ score part separates lost games that were close from lost games that were not.""
 
 @dataclass(slots=True)
 class SearchResult:
-    """One root action's statistics after a search (for the hint)."""
+    """One root action's statistics after a search: what orders the actions."""
 
     action: Action
     visits: int
     mean_reward: float
     """Mean reward of the player to move."""
-    viewer_points: float
-    """Mean final points of the viewing seat in the simulations through this action."""
-    viewer_wins: float
-    """Mean win share of the viewing seat (a shared win counts as a fraction, R12)."""
 
 
 class _Edge:
     """An action out of a node, with the statistics of the player who chose it."""
 
-    __slots__ = ("avail", "children", "points", "reward", "visits", "wins")
+    __slots__ = ("avail", "children", "reward", "visits")
 
     def __init__(self) -> None:
         self.visits = 0
         self.avail = 1
         self.reward = 0.0
-        self.points = 0.0
-        self.wins = 0.0
         self.children: dict[int, _Edge] = {}
 
 
-def _rewards(state: State, n: int) -> tuple[list[float], list[int], list[float]]:
-    """Per seat: search reward, final points and win share (R11, R12)."""
+def _rewards(state: State, n: int) -> list[float]:
+    """Per seat: the search reward of a finished game, from its points and win share (R11,
+    R12)."""
     king = state.king
     points = []
     discards = []
@@ -101,17 +96,16 @@ def _rewards(state: State, n: int) -> tuple[list[float], list[int], list[float]]
         wins[s] = share
     best = points[leaders[0]]
     scale = (1.0 - WIN_WEIGHT) / best if best > 0 else 0.0
-    rewards = [WIN_WEIGHT * wins[s] + scale * points[s] for s in range(n)]
-    return rewards, points, wins
+    return [WIN_WEIGHT * wins[s] + scale * points[s] for s in range(n)]
 
 
-def _estimated_rewards(state: State) -> tuple[list[float], list[float], list[float]]:
+def _estimated_rewards(state: State) -> list[float]:
     """Rewards of a game stopped early: expected points and a soft win chance."""
     points = expected_points(state)
     wins = soft_wins(points)
     best = max(points)
     scale = (1.0 - WIN_WEIGHT) / best if best > 0 else 0.0
-    return [WIN_WEIGHT * w + scale * p for w, p in zip(wins, points, strict=True)], points, wins
+    return [WIN_WEIGHT * w + scale * p for w, p in zip(wins, points, strict=True)]
 
 
 class IsmctsBot:
@@ -169,7 +163,6 @@ class IsmctsBot:
         if view.to_move is None:
             raise ValueError("the game is over: there is nothing to search")
         n = view.num_players
-        viewer = view.to_move if view.seat is None else view.seat
         root = _Edge()
         prior = self._prior(view) if self.prior_weight > 0 else {}
         for action in sorted(prior, key=lambda a: -prior[a]):  # expand the likeliest first
@@ -272,30 +265,17 @@ class IsmctsBot:
                     if not legal:
                         break
                     state.apply(legal[int(uniform() * len(legal))])
-            if state.is_over:
-                rewards, final, wins = _rewards(state, n)
-                points: list[float] | list[int] = final
-            else:
-                rewards, points, wins = _estimated_rewards(state)
+            rewards = _rewards(state, n) if state.is_over else _estimated_rewards(state)
             for edge, seat in path:
                 edge.visits += 1
                 edge.reward += rewards[seat]
-            first = path[0][0]  # the viewer's outlook is reported for root actions only
-            first.points += points[viewer]
-            first.wins += wins[viewer]
         self.last_simulations = done
         results = [
-            SearchResult(
-                Action(a),
-                e.visits,
-                e.reward / e.visits if e.visits else 0.0,
-                e.points / e.visits if e.visits else 0.0,
-                e.wins / e.visits if e.visits else 0.0,
-            )
+            SearchResult(Action(a), e.visits, e.reward / e.visits if e.visits else 0.0)
             for a, e in root.children.items()
         ]
         for a in view.legal_actions():
             if a not in root.children:
-                results.append(SearchResult(a, 0, 0.0, 0.0, 0.0))
+                results.append(SearchResult(a, 0, 0.0))
         results.sort(key=lambda r: (-r.visits, -r.mean_reward, int(r.action)))
         return results

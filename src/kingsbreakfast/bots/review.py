@@ -22,9 +22,15 @@ choice in ten (figures in ``docs/analysis.md``, *Reviewing a game*).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final, TypedDict
+from typing import Final
+
+if sys.version_info >= (3, 12):
+    from typing import TypedDict
+else:  # the only TypedDict pydantic reads on Python 3.11 (the server's schema uses these)
+    from typing_extensions import TypedDict
 
 from kingsbreakfast.engine import Action, KingsBreakfastError, Record, View
 
@@ -43,13 +49,17 @@ class ReviewError(KingsBreakfastError, ValueError):
 
 
 class ReviewedMoveDict(TypedDict):
-    """One reviewed decision in JSON (actions as their short text, ``take ham``)."""
+    """One reviewed decision (actions as their short text, ``take ham``), as
+    ``kingsbreakfast review --json`` prints it and the server's review route sends it."""
 
     move: int
+    """The move's number in the game, from 1."""
     action_index: int
     round: int
     action: str
+    """The seat's choice, as the record's short text (``take ham``)."""
     best: str
+    """The master bot's first choice from the same view."""
     choices: int
     expected_points: float
     best_points: float

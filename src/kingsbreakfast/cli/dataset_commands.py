@@ -10,10 +10,9 @@ from typing import Annotated
 import typer
 
 from kingsbreakfast.cli.extras import need_extra
-from kingsbreakfast.cli.options import LangOption, fail
+from kingsbreakfast.cli.options import DB_ENV, LangOption, fail
 from kingsbreakfast.i18n import _, ngettext
 
-DB_ENV = "KINGSBREAKFAST_DB"
 SALT_ENV = "KINGSBREAKFAST_EXPORT_SALT"
 MIN_SALT = 16
 

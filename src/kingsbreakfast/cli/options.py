@@ -43,6 +43,10 @@ def use_language(ctx: typer.Context, lang: str | None) -> str | None:
     return lang
 
 
+DB_ENV = "KINGSBREAKFAST_DB"
+"""Where ``serve`` and ``export-games`` read the database URL, which keeps a password out of
+the process list."""
+
 LangOption = Annotated[
     str | None,
     typer.Option(
@@ -70,7 +74,6 @@ def help_values() -> dict[str, str]:
     """What the help texts name from the program itself, filled in once they are
     translated (a placeholder in the text, so the catalogue holds one sentence)."""
     from kingsbreakfast.bots import BOT_NAMES, BOTS, LEVELS
-    from kingsbreakfast.cli.serve_commands import DB_ENV
     from kingsbreakfast.tui.opponents import default_bot
 
     return {

@@ -301,7 +301,7 @@ def _starter(
         if resume.exists():
             record = load_record(resume)
         else:  # a bundled example's name, as replay takes it
-            from kingsbreakfast.cli.main import read_source
+            from kingsbreakfast.cli.record_commands import read_source
 
             record = read_record(read_source(str(resume)))
         return lambda: Game.from_record(record, seed=seed)

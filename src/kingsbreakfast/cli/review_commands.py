@@ -49,16 +49,14 @@ def review(
     cards), with the costliest choices marked."""
     need_extra("tui", "numpy")  # the master bot's network
     from kingsbreakfast.bots.review import review_seat
-    from kingsbreakfast.cli.main import read_source
+    from kingsbreakfast.cli.record_commands import read_source, readable_error
 
     try:
         game = read_record(read_source(record))
     except RecordError as error:
         if error.code == "unreadable_file":  # no record at all: say only why
             raise fail(error) from None
-        from kingsbreakfast.cli.main import _readable_error
-
-        typer.echo(_("error: {reason}").format(reason=_readable_error(record, error)), err=True)
+        typer.echo(_("error: {reason}").format(reason=readable_error(record, error)), err=True)
         raise typer.Exit(2) from None
     try:
         reviewed = review_seat(game, seat)

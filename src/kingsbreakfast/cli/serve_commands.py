@@ -8,19 +8,26 @@ routes each table to one of them (docs/deploy.md).
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from enum import StrEnum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any, get_type_hints
 
 import typer
 
 from kingsbreakfast.cli.extras import lacking
-from kingsbreakfast.cli.options import LangOption, fail
+from kingsbreakfast.cli.options import DB_ENV, LangOption, fail
 from kingsbreakfast.i18n import _
+
+if TYPE_CHECKING:
+    from kingsbreakfast.server.limits import ServerLimits
 
 
 class WebSocketLayer(StrEnum):
@@ -39,20 +46,30 @@ class HttpLayer(StrEnum):
     HTTPTOOLS = "httptools"
     H11 = "h11"
 
-DB_ENV = "KINGSBREAKFAST_DB"
+
 RESTART_PAUSE = 1.0
 """Seconds before a worker that died is started again (a crash loop must not spin)."""
+SHARED_SCHEMES = ("postgresql://", "postgres://", "postgresql+psycopg://")
+"""Database URLs that several processes may share (PostgreSQL)."""
+TIMEOUT_ENV = {
+    "db_lock_timeout": "KINGSBREAKFAST_DB_LOCK_TIMEOUT",
+    "db_statement_timeout": "KINGSBREAKFAST_DB_STATEMENT_TIMEOUT",
+    "db_idle_timeout": "KINGSBREAKFAST_DB_IDLE_TIMEOUT",
+}
+"""The database timeouts' environment variables: every ``Storage`` of this process (and of
+the workers it starts) reads them."""
 
 
-def register(app: typer.Typer) -> None:
-    app.command("serve")(serve)
+@dataclass(frozen=True, slots=True)
+class ServeSettings:
+    """Every option of ``kingsbreakfast serve``, declared once: each field's annotation is
+    its command-line option (:func:`register` hands typer a command whose parameters are
+    these fields), and the server is started from one such object."""
 
-
-def serve(
-    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1"
     port: Annotated[
         int, typer.Option(help="port to listen on (with --workers N: the first of N ports)")
-    ] = 8000,
+    ] = 8000
     db: Annotated[
         str,
         typer.Option(
@@ -61,65 +78,65 @@ def serve(
             "postgresql://user:password@host/dbname (also read from "
             "{db_env}, which keeps the password out of the process list)",
         ),
-    ] = "sqlite:///kingsbreakfast.db",
+    ] = "sqlite:///kingsbreakfast.db"
     workers: Annotated[
         int,
         typer.Option(
             help="server processes to run on ports PORT, PORT+1, …: PostgreSQL only; put a "
             "reverse proxy in front (docs/deploy.md)"
         ),
-    ] = 1,
+    ] = 1
     lease_seconds: Annotated[
         float,
         typer.Option(
             help="PostgreSQL: how long a table's lease outlives its owner's last renewal, "
             "i.e. how soon another process takes over the tables of one that died"
         ),
-    ] = 3.0,
+    ] = 3.0
     migrate: Annotated[
         bool,
         typer.Option(help="bring the database schema up to date at start-up"),
-    ] = True,
+    ] = True
     bot_delay: Annotated[
         float, typer.Option(help="seconds a bot waits before it moves, so people can follow")
-    ] = 0.6,
+    ] = 0.6
     zombie_grace: Annotated[
         float,
         typer.Option(
             help="seconds a disconnected player's turn waits (tables without a clock) "
             "before a bot plays for them"
         ),
-    ] = 30.0,
+    ] = 30.0
     log_level: Annotated[
         str,
         typer.Option(help="the server's log level: critical, error, warning, info or debug"),
-    ] = "info",
+    ] = "info"
     log_json: Annotated[
         bool, typer.Option(help="write the log as JSON, one object a line")
-    ] = False,
+    ] = False
     sockets_per_address: Annotated[
         int, typer.Option(help="play sockets one client address may hold open")
-    ] = 64,
+    ] = 64
     sockets_per_table: Annotated[
         int, typer.Option(help="play sockets (players and spectators) one table may hold")
-    ] = 1500,
+    ] = 1500
     tables_per_minute: Annotated[
         float,
         typer.Option(help="tables one client address may open a minute (bursts of 10)"),
-    ] = 6.0,
+    ] = 6.0
     registrations_per_hour: Annotated[
         int, typer.Option(help="new accounts one client address may make in an hour")
-    ] = 3,
+    ] = 3
     registrations_per_day: Annotated[
         int, typer.Option(help="new accounts one client address may make in a day")
-    ] = 10,
+    ] = 10
     lobby_expiry: Annotated[
         float,
         typer.Option(
             help="seconds a lobby table may stay idle or without a host before it is "
             "forgotten (0: for ever)"
         ),
-    ] = 1800.0,
+    ] = 1800.0
     db_lock_timeout: Annotated[
         float,
         typer.Option(
@@ -127,14 +144,14 @@ def serve(
             help="PostgreSQL: seconds a statement waits for a row another session holds "
             "before the call is refused as retryable (0: for ever)",
         ),
-    ] = 3.0,
+    ] = 3.0
     db_statement_timeout: Annotated[
         float,
         typer.Option(
             envvar="KINGSBREAKFAST_DB_STATEMENT_TIMEOUT",
             help="PostgreSQL: seconds any one statement may run (0: for ever)",
         ),
-    ] = 30.0,
+    ] = 30.0
     db_idle_timeout: Annotated[
         float,
         typer.Option(
@@ -142,95 +159,149 @@ def serve(
             help="PostgreSQL: seconds a session may sit idle inside a transaction before "
             "the database ends it and frees its locks (a paused process), 0: for ever",
         ),
-    ] = 5.0,
+    ] = 5.0
     ws_deflate: Annotated[
         bool,
         typer.Option(
             help="compress WebSocket frames (permessage-deflate): less traffic, more CPU per "
             "frame; off by default (see docs/server.md, Load)"
         ),
-    ] = False,
+    ] = False
     ws: Annotated[
         WebSocketLayer,
         typer.Option(
             help="uvicorn's WebSocket implementation (see docs/server.md, Load, for how "
             "they compare)"
         ),
-    ] = WebSocketLayer.AUTO,
+    ] = WebSocketLayer.AUTO
     http: Annotated[
         HttpLayer, typer.Option(help="uvicorn's HTTP/1.1 parser")
-    ] = HttpLayer.AUTO,
-    lang: LangOption = None,
-) -> None:
-    """Serve games in the browser: open http://HOST:PORT/ and share the table's link."""
-    try:
-        import uvicorn
+    ] = HttpLayer.AUTO
 
-        from kingsbreakfast.server import logs
-        from kingsbreakfast.server.app import create_app
-        from kingsbreakfast.server.limits import ServerLimits
-    except ImportError as error:  # the server extra is not installed
+    lang: LangOption = None
+
+    @property
+    def shared(self) -> bool:
+        """The database is PostgreSQL, which several processes may share."""
+        return self.db.startswith(SHARED_SCHEMES)
+
+
+def register(app: typer.Typer) -> None:
+    serve = serve_command()
+    app.command("serve")(serve)
+
+
+def serve_command() -> Callable[..., None]:
+    """The ``serve`` command as typer reads it: one keyword parameter per field of
+    :class:`ServeSettings` (with its option and default), whose values make the settings."""
+
+    def serve(**options: Any) -> None:
+        """Serve games in the browser: open http://HOST:PORT/ and share the table's link."""
+        run(ServeSettings(**options))
+
+    hints = get_type_hints(ServeSettings, include_extras=True)
+    parameters = [
+        inspect.Parameter(field.name, inspect.Parameter.KEYWORD_ONLY,
+                          default=field.default, annotation=hints[field.name])
+        for field in fields(ServeSettings)
+    ]
+    # typer reads a command's parameters from inspect.signature and its annotations
+    serve.__dict__["__signature__"] = inspect.Signature(parameters, return_annotation=None)
+    serve.__annotations__ = {**{p.name: p.annotation for p in parameters}, "return": None}
+    return serve
+
+
+def run(settings: ServeSettings) -> None:
+    """Check the settings, then serve: one process here, or ``--workers`` of them."""
+    try:  # the server extra, before anything else: without it nothing below can run
+        importlib.import_module("uvicorn")
+        importlib.import_module("kingsbreakfast.server.app")
+    except ImportError as error:
         raise lacking("server", error.name or str(error)) from None
-    if bot_delay < 0 or zombie_grace < 0:
+    check(settings)
+    os.environ.update({env: str(getattr(settings, name)) for name, env in TIMEOUT_ENV.items()})
+    if settings.workers > 1:
+        raise typer.Exit(supervise(settings.workers, settings.host, settings.port, settings.db,
+                                   settings.migrate))
+    serve_one(settings)
+
+
+def check(settings: ServeSettings) -> None:
+    """Refuse, before any port is opened, settings that cannot work (exit status 2, with a
+    translated reason naming the option)."""
+    from kingsbreakfast.server import logs
+
+    s = settings
+    if s.bot_delay < 0 or s.zombie_grace < 0:
         raise fail(_("--bot-delay and --zombie-grace must not be negative"))
-    shared = db.startswith(("postgresql://", "postgres://", "postgresql+psycopg://"))
-    if workers < 1:
+    if s.workers < 1:
         raise fail(_("--workers must be at least 1"))
-    if workers > 1 and not shared:
+    if s.workers > 1 and not s.shared:
         raise fail(
             _(
                 "--workers {count} needs PostgreSQL: SQLite serves one process only "
                 "(give --db postgresql://… or leave --workers at 1)"
-            ).format(count=workers)
+            ).format(count=s.workers)
         )
-    if shared and lease_seconds <= 0:
+    if s.shared and s.lease_seconds <= 0:
         raise fail(_("--lease-seconds must be more than 0"))
-    if log_level.lower() not in logs.LEVELS:
+    if s.log_level.lower() not in logs.LEVELS:
         raise fail(
             _("--log-level must be one of: {levels}").format(levels=", ".join(logs.LEVELS))
         )
-    if min(sockets_per_address, sockets_per_table, registrations_per_hour,
-           registrations_per_day) < 1 or tables_per_minute <= 0:
+    if min(s.sockets_per_address, s.sockets_per_table, s.registrations_per_hour,
+           s.registrations_per_day) < 1 or s.tables_per_minute <= 0:
         raise fail(_("the connection and table limits must be more than 0"))
-    if lobby_expiry < 0:
+    if s.lobby_expiry < 0:
         raise fail(_("--lobby-expiry must not be negative"))
-    if min(db_lock_timeout, db_statement_timeout, db_idle_timeout) < 0:
+    if min(s.db_lock_timeout, s.db_statement_timeout, s.db_idle_timeout) < 0:
         raise fail(_("the database timeouts must not be negative"))
-    # every Storage of this process (and of the workers it starts) reads them from here
-    os.environ.update({
-        "KINGSBREAKFAST_DB_LOCK_TIMEOUT": str(db_lock_timeout),
-        "KINGSBREAKFAST_DB_STATEMENT_TIMEOUT": str(db_statement_timeout),
-        "KINGSBREAKFAST_DB_IDLE_TIMEOUT": str(db_idle_timeout),
-    })
-    if workers > 1:
-        raise typer.Exit(supervise(workers, host, port, db, migrate))
-    logs.configure(log_level, log_json)
-    limits = ServerLimits(
-        sockets_per_address=sockets_per_address, sockets_per_table=sockets_per_table,
-        tables_per_minute=tables_per_minute, lobby_expiry=lobby_expiry,
-        registrations_per_hour=registrations_per_hour,
-        registrations_per_day=registrations_per_day,
-    )
+
+
+def serve_one(settings: ServeSettings) -> None:
+    """One server process on ``settings.port`` until it is stopped."""
+    import uvicorn
+
+    from kingsbreakfast.server import logs
+    from kingsbreakfast.server.app import create_app
+
+    s = settings
+    logs.configure(s.log_level, s.log_json)
     app = create_app(
-        db, bot_delay=bot_delay, zombie_grace=zombie_grace,
-        lease_seconds=lease_seconds if shared else None, migrate=migrate, limits=limits,
+        s.db, bot_delay=s.bot_delay, zombie_grace=s.zombie_grace,
+        lease_seconds=s.lease_seconds if s.shared else None, migrate=s.migrate,
+        limits=limits(s),
     )
-    typer.echo(f"King's Breakfast server on http://{host}:{port}/ (database: {_safe(db)})")
+    typer.echo(f"King's Breakfast server on http://{s.host}:{s.port}/ "
+               f"(database: {_safe(s.db)})")
     uvicorn.run(
         app,
-        host=host,
-        port=port,
-        log_level=log_level.lower(),
-        log_config=logs.uvicorn_config(log_level, log_json),
+        host=s.host,
+        port=s.port,
+        log_level=s.log_level.lower(),
+        log_config=logs.uvicorn_config(s.log_level, s.log_json),
         ws_max_size=64 * 1024,
         # the server pings every socket: a silent peer is closed within 15 s, and a tunnel
         # through the proxy is never idle past its timeout while this process lives
         ws_ping_interval=5.0,
         ws_ping_timeout=10.0,
-        ws_per_message_deflate=ws_deflate,
-        ws=ws.value,
-        http=http.value,
+        ws_per_message_deflate=s.ws_deflate,
+        ws=s.ws.value,
+        http=s.http.value,
         lifespan="on",
+    )
+
+
+def limits(settings: ServeSettings) -> ServerLimits:
+    """The bounds a stranger's connections and tables are held to (``server/limits.py``)."""
+    from kingsbreakfast.server.limits import ServerLimits
+
+    s = settings
+    return ServerLimits(
+        sockets_per_address=s.sockets_per_address, sockets_per_table=s.sockets_per_table,
+        tables_per_minute=s.tables_per_minute, lobby_expiry=s.lobby_expiry,
+        registrations_per_hour=s.registrations_per_hour,
+        registrations_per_day=s.registrations_per_day,
     )
 
 

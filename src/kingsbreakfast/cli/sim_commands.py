@@ -120,7 +120,7 @@ def hint(
     if search:
         need_extra("batch", "numba")  # the chef's compiled search
     from kingsbreakfast.bots.hint import rank_actions
-    from kingsbreakfast.cli.main import read_source
+    from kingsbreakfast.cli.record_commands import read_source
 
     try:
         state = read_record(read_source(record)).replay()

@@ -157,10 +157,6 @@ def scripted_moves() -> dict[tuple[int, int], tuple[Action, ...]]:
     return moves
 
 
-SCRIPTED_ROUNDS: Final = len(ROUNDS) - 1
-"""Rounds in which every bot move is fixed; the last taught round only fixes the deal."""
-
-
 def plain_choice(view: View) -> Action:
     """A bot's move after the taught rounds, from its own view only: place a drawn dragon
     (R7a), draw while the deck has a card (R7), else take the biggest dish, else whatever is

@@ -141,5 +141,3 @@ STEPS: Final = (
     ),
 )
 
-SCORING_RULES: Final = ("R10", "R11", "R12")
-"""What the lesson's end teaches (the scoring, :func:`~.course.scoring_lines`)."""

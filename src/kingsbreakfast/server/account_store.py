@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import secrets
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sqlalchemy import (
@@ -38,79 +37,22 @@ from .account_models import (
     SiteKeyRow,
     TurnClockRow,
 )
+from .account_records import (
+    START_MU,
+    START_SIGMA,
+    Account,
+    ChatLine,
+    Failures,
+    Result,
+    Totals,
+)
+from .database import unit_of_work
 from .models import GameRow
-from .storage import unit_of_work
 from .store import StorageError
-
-START_MU = 25.0
-START_SIGMA = 25.0 / 3.0
 
 
 class NameTaken(StorageError):
     code = "name_taken"
-
-
-@dataclass(frozen=True, slots=True)
-class Account:
-    id: int
-    name: str
-    password_hash: str
-    mu: float
-    sigma: float
-    rated_games: int
-    opponents: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Failures:
-    """Wrong passwords in a row for one name from one address (or from all, ``address``
-    empty), since when, and until when that address is held back."""
-
-    failures: int = 0
-    since: float = 0.0
-    locked_until: float = 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    """One account's finished game, as written once its game ends."""
-
-    game_id: str
-    account_id: int
-    seat: int
-    num_seats: int
-    place: int
-    won: bool
-    points: int
-    favourite: str | None
-    rated: bool
-    mu: float
-    sigma: float
-    finished_at: datetime
-    established: bool = False
-    """The account was established when the game began (it counts as an opponent)."""
-    left_early: bool = False
-    unrated: str = ""
-    """Why a game of two or more accounts was not rated (``aborted``, ``repeat``,
-    ``boosting``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Totals:
-    games: int
-    wins: int
-    points: int
-    favourites: dict[str, int]
-    """How many games each dish was the one the player held most of."""
-
-
-@dataclass(frozen=True, slots=True)
-class ChatLine:
-    id: int
-    seat: int
-    name: str
-    text: str
-    at: float
 
 
 def _account(row: AccountRow) -> Account:
@@ -464,3 +406,9 @@ class AccountStore:
         with self._session() as session:
             row = session.get(TurnClockRow, game_id)
             return None if row is None else (row.version, row.deadline)
+
+
+__all__ = [
+    "START_MU", "START_SIGMA", "Account", "AccountStore", "ChatLine", "Failures", "NameTaken",
+    "Result", "Totals",
+]

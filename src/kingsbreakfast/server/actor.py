@@ -113,7 +113,6 @@ class TableActor:
         self.journal = journal
         self.hall = hall
         self.phase = Phase(table.status)
-        self.closed_for: CloseReason | None = None
         # the runtime: nobody but the actor touches these
         self.lock = asyncio.Lock()
         self.timer: asyncio.Task[None] | None = None
@@ -167,7 +166,6 @@ class TableActor:
         if not self.phase.open:
             return
         self.phase = Phase.CLOSING
-        self.closed_for = reason
         self.presence.stop()
         self.fanout.stop()
         if self.timer is not None and self.timer is not asyncio.current_task():

@@ -14,9 +14,10 @@ What is written, and what never is (docs/datasheet.md):
   with its players' names (a public table, in the archive; a rated game, on its players'
   profiles) can be matched to its page by its deck or its moves, so it is left out unless
   the operator asks for it (``--listed``); then *every* person in it gets a pseudonym of
-  that game only: matching it tells nothing the page does not, and leads to no other game. Without the salt no one can tell which name a pseudonym stands
-  for, nor test a guess. A bot is ``bot:`` and its level (``bot:hard``); the table's id is
-  replaced the same way (``game``), its finishing time cut to the day (``date``);
+  that game only: matching it tells nothing the page does not, and leads to no other
+  game. Without the salt no one can tell which name a pseudonym stands for, nor test a
+  guess. A bot is ``bot:`` and its level (``bot:hard``); the table's id is replaced the
+  same way (``game``), its finishing time cut to the day (``date``);
 - no seat token, token hash, account, chat, clock, lobby or lease data: only the fields
   above are read into a record.
 

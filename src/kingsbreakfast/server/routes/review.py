@@ -27,7 +27,7 @@ from typing import Annotated, Final
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel
 
-from kingsbreakfast.bots.review import BIG_LOSS, SeatReview, review_seat
+from kingsbreakfast.bots.review import BIG_LOSS, ReviewedMoveDict, SeatReview, review_seat
 from kingsbreakfast.engine import Record
 
 from ..lobby import LobbyError
@@ -43,30 +43,14 @@ KEPT: Final = 2000
 """How many reviews stay in memory (a few kilobytes each)."""
 
 
-class ReviewedMoveOut(BaseModel):
-    move: int
-    """The move's number in the game, from 1."""
-    action_index: int
-    round: int
-    action: str
-    """The seat's choice, as the record's short text (``take ham``)."""
-    best: str
-    """The master bot's first choice from the same view."""
-    choices: int
-    expected_points: float
-    best_points: float
-    win_chance: float
-    best_win_chance: float
-    points_lost: float
-    win_lost: float
-    big_loss: bool
-
-
 class SeatReviewOut(BaseModel):
+    """The review as the route sends it: the seat's review, each move a
+    :class:`~kingsbreakfast.bots.review.ReviewedMoveDict`, with the game's id and names."""
+
     id: str
     seat: int
     players: list[str]
-    moves: list[ReviewedMoveOut]
+    moves: list[ReviewedMoveDict]
     decisions: int
     forced: int
     points_lost: float
@@ -97,7 +81,7 @@ def _answer(game_id: str, names: list[str], review: SeatReview) -> SeatReviewOut
     data = review.to_dict()
     return SeatReviewOut(
         id=game_id, seat=data["seat"], players=names,
-        moves=[ReviewedMoveOut(**move) for move in data["moves"]],
+        moves=data["moves"],
         decisions=data["decisions"], forced=data["forced"], points_lost=data["points_lost"],
         win_lost=data["win_lost"], big_losses=data["big_losses"], biggest=data["biggest"],
         big_loss_threshold=BIG_LOSS,

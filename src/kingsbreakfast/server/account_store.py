@@ -55,7 +55,8 @@ class NameTaken(StorageError):
     code = "name_taken"
 
 
-def _account(row: AccountRow) -> Account:
+def account_of(row: AccountRow) -> Account:
+    """The account a stored row describes (the rating store reads accounts the same way)."""
     return Account(
         row.id, row.name, row.password_hash, row.mu, row.sigma, row.rated_games,
         row.opponents,
@@ -133,7 +134,7 @@ class AccountStore:
                 )
                 session.add(row)
                 session.flush()
-                return _account(row)
+                return account_of(row)
         except StorageError as error:
             if isinstance(error.__cause__, IntegrityError):
                 raise NameTaken("an account of that name exists") from None
@@ -142,7 +143,7 @@ class AccountStore:
     def account_by_key(self, name_key: str) -> Account | None:
         with self._session() as session:
             row = session.scalars(select(AccountRow).where(AccountRow.name_key == name_key)).first()
-            return None if row is None else _account(row)
+            return None if row is None else account_of(row)
 
     def name_in_use(self, look_alike: str) -> bool:
         """Whether an account's name reads like one of this key (asked at every guest's
@@ -160,7 +161,7 @@ class AccountStore:
     def account(self, account_id: int) -> Account | None:
         with self._session() as session:
             row = session.get(AccountRow, account_id)
-            return None if row is None else _account(row)
+            return None if row is None else account_of(row)
 
     def login_state(
         self, name_key: str, address: str
@@ -172,7 +173,7 @@ class AccountStore:
             here = session.get(LoginFailureRow, (name_key, address))
             every = session.get(LoginFailureRow, (name_key, ""))
             return (
-                None if row is None else _account(row), _failures(here), _failures(every)
+                None if row is None else account_of(row), _failures(here), _failures(every)
             )
 
     def login_failed(
@@ -229,7 +230,7 @@ class AccountStore:
                 session.delete(row)
                 return None
             account = session.get(AccountRow, row.account_id)
-            return None if account is None else _account(account)
+            return None if account is None else account_of(account)
 
     def end_session(self, id_hash: str) -> None:
         with self._session() as session:

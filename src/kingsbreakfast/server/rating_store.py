@@ -22,8 +22,9 @@ from .account_models import (
     LeaverRow,
     SeatAddressRow,
 )
-from .account_store import Account, _account
-from .storage import unit_of_work
+from .account_records import Account
+from .account_store import account_of
+from .database import unit_of_work
 
 Meeting = tuple[str, int, str]
 """(game, another account at it, that account's address digest or ``""``)."""
@@ -143,4 +144,4 @@ class RatingStore:
                 .offset(offset)
                 .limit(limit)
             ).all()
-            return int(total or 0), [_account(row) for row in rows]
+            return int(total or 0), [account_of(row) for row in rows]

@@ -118,7 +118,7 @@ class GameScreen(Screen[None]):
             log = GameLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
             log.border_title = strings.log_title()
             yield log
-        yield Static("", id="message")
+        yield Static("", id="message").set_styles("display: none;")
         yield Footer()
 
     def above_board(self) -> ComposeResult:
@@ -155,7 +155,10 @@ class GameScreen(Screen[None]):
         self._logged = len(lines)
 
     def say(self, message: str) -> None:
-        self.query_one("#message", Static).update(Text(message))
+        """A line under the moves; it takes no room while there is nothing to say."""
+        line = self.query_one("#message", Static)
+        line.update(Text(message))
+        line.display = bool(message)
 
     # -- the flow of turns ---------------------------------------------------------------
     def advance(self) -> None:

@@ -31,7 +31,7 @@ from .moves import FEED, moves
 from .saving import Autosaver
 from .screens import ScoreScreen
 from .session import Game, LogEntry, Seat
-from .widgets import Board, MoveList, StatusBar
+from .widgets import Board, MoveList, StatusBar, screen_order
 
 BOTTOM_ROWS = 5
 """The move list never gets fewer lines than this (three moves and its border); the lesson's
@@ -86,7 +86,7 @@ def step_heading(lesson: Lesson) -> str:
 def asked_move(view: View, example: Action) -> int | None:
     """Where the move a step asks for (its ``example``) stands in the move list: feeding is
     one entry (``f``) whatever the dishes."""
-    for index, move in enumerate(moves(view)):
+    for index, move in enumerate(screen_order(moves(view))):
         if move.action == example or (move.action == FEED and example.kind == "feed"):
             return index
     return None

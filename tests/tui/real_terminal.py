@@ -103,8 +103,9 @@ class Terminal:
         self.wait_until(found, f"{text!r} never showed; the screen:\n{shown}")
         return shown
 
-    def wait_until(self, condition: Callable[[], object], why: str = "") -> None:
-        end = time.monotonic() + DEADLINE
+    def wait_until(self, condition: Callable[[], object], why: str = "",
+                   deadline: float = DEADLINE) -> None:
+        end = time.monotonic() + deadline
         while not condition():
             if time.monotonic() > end:
                 raise AssertionError(why or "the terminal never got there")

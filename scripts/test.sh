@@ -11,6 +11,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Step 2 installs and starts system services: say so now, not after minutes of pip.
+if [ "$(id -u)" != 0 ]; then
+  echo "test.sh: needs root for the test services (apt, PostgreSQL, chromium, HAProxy): sudo bash scripts/test.sh" >&2
+  exit 2
+fi
+
 # shellcheck source=scripts/venv.sh
 source scripts/venv.sh
 kb_venv test.sh

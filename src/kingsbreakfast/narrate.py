@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from kingsbreakfast.engine import DISHES, Action, Scoring, View
+from rich.cells import cell_len
+
+from kingsbreakfast.engine import DISHES, Action, DishScore, Scoring, View
 from kingsbreakfast.i18n import _, ngettext
 from kingsbreakfast.i18n.words import (
     card_count,
@@ -138,37 +140,54 @@ def _drawn_card(before: View, after: View, seat: int) -> int | None:
     return None
 
 
+def _score_cell(dish: DishScore) -> str:
+    """A hand's cell for one dish: its points, ``Nx`` when discarded (R11), ``-`` if none."""
+    if dish.discarded:
+        return f"{dish.held}x"
+    return str(dish.points) if dish.held else "-"
+
+
 def score_lines(scoring: Scoring, king: Sequence[int], names: Sequence[str]) -> list[str]:
     """The final scoring (R11) dish by dish, and who wins (R12)."""
     king_label = _("king")
     points_label = _("points")
     discarded_label = _("discarded")
-    width = max(len(name) for name in [*names, king_label])
-    column = max(7, *(len(dish_name(d)) for d in range(len(DISHES))))
-    header = " " * width + "  " + " ".join(
-        f"{dish_name(d):>{column}}" for d in range(len(DISHES))
-    )
+    width = max(cell_len(name) for name in [*names, king_label])
+    cells = [
+        [str(count) for count in king],
+        *([_score_cell(dish) for dish in player.dishes] for player in scoring.players),
+    ]
+    # each column as wide as its own name or figures (German dish names are long: one
+    # common width made the table 91 columns wide)
+    columns = [
+        max(cell_len(dish_name(d)), *(len(row[d]) for row in cells)) for d in range(len(DISHES))
+    ]
+    points_width = max(cell_len(points_label), 3)
+    discarded_width = cell_len(discarded_label)
+
+    def right(text: str, size: int) -> str:
+        return " " * max(0, size - cell_len(text)) + text
+
+    def row(label: str, values: Sequence[str], tail: str = "") -> str:
+        left = label + " " * (width - cell_len(label))
+        return (left + " " + "".join(" " + right(v, c) for v, c in zip(values, columns,
+                                                                        strict=True)) + tail)
+
     lines = [
         _(
             "Final scoring: each card scores the king's count of its dish; holding more of a "
             "dish than the king discards all of it (x)."
         ),
-        header + f"   {points_label:>6}  {discarded_label:>9}",
-        f"{king_label:<{width}}  " + " ".join(f"{count:>{column}}" for count in king),
+        row("", [dish_name(d) for d in range(len(DISHES))],
+            f"  {right(points_label, points_width)} {right(discarded_label, discarded_width)}"),
+        row(king_label, cells[0]),
     ]
-    for player in scoring.players:
-        cells = []
-        for dish in player.dishes:
-            if dish.discarded:
-                cells.append(f"{str(dish.held) + 'x':>{column}}")
-            elif dish.held:
-                cells.append(f"{dish.points:>{column}}")
-            else:
-                cells.append(f"{'-':>{column}}")
-        lines.append(
-            f"{names[player.seat]:<{width}}  " + " ".join(cells)
-            + f"   {player.points:>6}  {player.discarded:>9}"
-        )
+    for player, values in zip(scoring.players, cells[1:], strict=True):
+        lines.append(row(
+            names[player.seat], values,
+            f"  {right(str(player.points), points_width)} "
+            f"{right(str(player.discarded), discarded_width)}",
+        ))
     winners = join_words([names[seat] for seat in scoring.winners])
     if scoring.tie_break == "none":
         lines.append(_("{winners} wins.").format(winners=winners))

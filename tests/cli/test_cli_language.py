@@ -151,3 +151,16 @@ def test_demo_names_the_bots_and_counts_them_in_the_players_language() -> None:
     assert "names 2 bots" in wrong.stderr
     one = run_command("demo", "--players", "4", "--bots", "random,random,random,random,x")
     assert "names 5 bots" in one.stderr
+
+
+def test_bots_lists_the_plain_bots_under_a_heading_of_their_own() -> None:
+    """Only the strongest level stands under "The strongest level"; the bots the levels are
+    built on (random, greedy, ...) come under their own heading."""
+    done = run_command("bots")
+    lines = done.stdout.splitlines()
+    strongest = lines.index("The strongest level:")
+    heading = lines.index("The bots the levels are built on:")
+    first_bot = lines.index("random")
+    assert strongest < heading < first_bot
+    named = [line for line in lines[strongest + 1:heading] if line and not line.startswith(" ")]
+    assert named == ["chef"]

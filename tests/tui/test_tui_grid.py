@@ -18,6 +18,7 @@ from kingsbreakfast.i18n import LANGUAGES, language
 from kingsbreakfast.i18n.words import dish_name
 from kingsbreakfast.tui import strings
 from kingsbreakfast.tui.board import OVER, board_rows, board_text, grid_layout
+from kingsbreakfast.tui.fit import fit_columns
 from kingsbreakfast.tui.session import Game
 
 pytest.importorskip("textual")
@@ -153,3 +154,18 @@ def test_the_last_round_is_announced() -> None:
         assert strings.last_round()[:30] in text
     # and not before: a fresh game has a full deck
     assert not Game.new(seats(None, "random", "random"), seed=1).view(0).last_round
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_no_two_dish_columns_are_headed_alike(code: str) -> None:
+    """A cut name never reads like another dish's ("bánh." for both bánh mì and bánh ngọt
+    at 60 columns in Vietnamese): the columns must be told apart."""
+    game = midgame()
+    with language(code):
+        for width in range(40, 81):
+            headers = grid_layout(board_rows(game.view(0), game.names), width).headers
+            assert len(set(headers)) == len(headers), (width, headers)
+        titles = [dish_name(dish) for dish in range(len(DISHES))]
+        for room in range(20, 60):
+            columns = fit_columns(["", *titles], [0, *([1] * len(DISHES))], room)
+            assert len(set(columns.headers)) == len(columns.headers), (room, columns.headers)

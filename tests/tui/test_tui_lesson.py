@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from rich.cells import cell_len
+from test_tui_fits import region_lines
 from textual.pilot import Pilot
 from tui_helpers import screen_text, settle
 
@@ -18,11 +19,12 @@ from kingsbreakfast.engine import DISHES, DRAW_ID
 from kingsbreakfast.i18n import LANGUAGES, _, language
 from kingsbreakfast.lesson import STEPS
 from kingsbreakfast.tui.lesson_app import LessonApp, LessonScoreScreen, LessonScreen
-from kingsbreakfast.tui.moves import DISH_KEYS
+from kingsbreakfast.tui.moves import DISH_KEYS, moves
 from kingsbreakfast.tui.screens import DragonScreen, FeedScreen
 
 SIZE = (100, 40)
 SMALL = (80, 24)
+SMALLEST = (60, 20)
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 
 
@@ -41,7 +43,7 @@ def fits(app: LessonApp, state: str) -> str:
     width, height = app.size
     lines = text.splitlines()
     assert len(lines) <= height and all(cell_len(line) <= width for line in lines)
-    if os.environ.get("KINGSBREAKFAST_WRITE_SCREENS") and app.size == SMALL:
+    if os.environ.get("KINGSBREAKFAST_WRITE_SCREENS") and app.size in (SMALL, SMALLEST):
         from kingsbreakfast.i18n import current_language
 
         name = f"tui-lesson-{state}-{current_language()}-{width}x{height}.txt"
@@ -55,10 +57,21 @@ async def step_is(pilot: Pilot[Any], app: LessonApp, key: str) -> None:
     assert lesson.step is not None and lesson.step.key == key
     assert isinstance(app.screen, LessonScreen)
     shown = flat(fits(app, key))
-    assert flat(lesson.title()) in shown
+    # the screen itself never scrolls: the step's task is in sight, not above the top
+    assert app.screen.max_scroll_y == 0 and app.screen.scroll_y == 0
+    if app.size != SMALLEST:  # the smallest shows the step's number with its task
+        assert flat(lesson.title()) in shown
     assert flat(_(lesson.step.task)) in shown  # the move asked for always shows
     # the panel shows the step's text (its first words: a long one scrolls in the panel)
-    assert " ".join(lesson.text().split()[:6]) in shown
+    assert " ".join(lesson.text().split()[:4]) in shown
+    if not lesson.step.to_the_end:  # the move asked for is in the list's sight
+        move_list = app.screen.query_one("#moves")
+        listed = flat(" ".join(region_lines(screen_text(app),
+                                            move_list.scrollable_content_region)))
+        example = lesson.step.example
+        asked = "f" if example.kind == "feed" else next(
+            move.key for move in moves(app.game.view(0)) if move.action == example)
+        assert f"[{asked}]" in listed, (key, listed)
 
 
 async def play_lesson(pilot: Pilot[Any], app: LessonApp) -> None:
@@ -104,7 +117,7 @@ async def play_lesson(pilot: Pilot[Any], app: LessonApp) -> None:
     raise AssertionError("the lesson did not reach its scoring")
 
 
-@pytest.mark.parametrize("size", [SIZE, SMALL], ids=["100x40", "80x24"])
+@pytest.mark.parametrize("size", [SIZE, SMALL, SMALLEST], ids=["100x40", "80x24", "60x20"])
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_the_lesson_is_played_through_by_keystrokes(code: str, size: tuple[int, int]) -> None:
     async def scenario() -> None:

@@ -33,6 +33,8 @@ from kingsbreakfast.tui.plain import AGAIN, INTERRUPTED, PlainGame
 from kingsbreakfast.tui.replay_plain import PlainReplay
 from kingsbreakfast.tui.saving import (
     Autosaver,
+    GameInUse,
+    GameLock,
     SavedGame,
     autosave_dir,
     delete_saved,
@@ -163,14 +165,22 @@ def play(
         autosaver = Autosaver.for_resumed(source, game.game_id)
     else:
         autosaver = Autosaver()
-    if not full_screen:
-        _play_plain(game, speed, save, hint_seconds, autosaver)
-        return
-    from kingsbreakfast.tui.app import PlayApp
+    lock = GameLock(autosaver.path)
+    try:
+        lock.acquire()  # a second window on the same saved game is refused
+    except GameInUse as error:
+        raise fail(str(error)) from None
+    try:
+        if not full_screen:
+            _play_plain(game, speed, save, hint_seconds, autosaver)
+            return
+        from kingsbreakfast.tui.app import PlayApp
 
-    app = PlayApp(game, speed=speed, save_path=save, hint_seconds=hint_seconds, light=light,
-                  autosaver=autosaver)
-    app.run()
+        app = PlayApp(game, speed=speed, save_path=save, hint_seconds=hint_seconds,
+                      light=light, autosaver=autosaver)
+        app.run()
+    finally:
+        lock.release()
     if app.farewell:
         with contextlib.suppress(OSError):  # a closed terminal hears nothing; the file is kept
             typer.echo(app.farewell)
@@ -247,6 +257,7 @@ def _list_saved(games: list[SavedGame]) -> None:
         else:
             line = strings.saved_game_line(
                 number, ", ".join(saved.players), saved.round, _local_time(saved.saved))
+            line += "\n     " + strings.saved_game_last(saved.moves, saved.last)
         typer.echo("  " + line)
 
 

@@ -28,6 +28,8 @@ def bots(lang: LangOption = None) -> None:
     strongest = LEVELS[-1]
     print(_("The strongest level:") + "\n")
     print(f"{strongest}\n{_indented(_bot_description(strongest, find_bot(strongest).summary))}\n")
+    # a heading of their own: under the strongest level's, they read as more of it
+    print(_("The bots the levels are built on:") + "\n")
     for entry in BOTS:
         if entry.level is None:
             print(f"{entry.name}\n{_indented(_bot_description(entry.name, entry.description))}")

@@ -26,6 +26,10 @@ every action.
 
 from __future__ import annotations
 
+from .extra import require_extra
+
+require_extra(__name__, "rl", "numpy", "gymnasium", "pettingzoo")
+
 import random
 from collections.abc import Sequence
 from typing import Any

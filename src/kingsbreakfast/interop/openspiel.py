@@ -30,6 +30,10 @@ observation string describes the current view.
 
 from __future__ import annotations
 
+from .extra import require_extra
+
+require_extra(__name__, "openspiel", "numpy", "pyspiel")
+
 import random
 from collections.abc import Callable
 from typing import Any

@@ -40,6 +40,10 @@ plays every action. Agents are ``player_0`` … ``player_{n-1}`` (seat numbers).
 
 from __future__ import annotations
 
+from .extra import require_extra
+
+require_extra(__name__, "rl", "numpy", "gymnasium", "pettingzoo")
+
 import random
 from typing import Any, ClassVar, TypedDict
 

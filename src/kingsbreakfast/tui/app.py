@@ -118,7 +118,7 @@ class GameScreen(Screen[None]):
             log = GameLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
             log.border_title = strings.log_title()
             yield log
-        yield Static("", id="message")
+        yield Static("", id="message").set_styles("display: none;")
         yield Footer()
 
     def above_board(self) -> ComposeResult:
@@ -155,7 +155,10 @@ class GameScreen(Screen[None]):
         self._logged = len(lines)
 
     def say(self, message: str) -> None:
-        self.query_one("#message", Static).update(Text(message))
+        """A line under the moves; it takes no room while there is nothing to say."""
+        line = self.query_one("#message", Static)
+        line.update(Text(message))
+        line.display = bool(message)
 
     # -- the flow of turns ---------------------------------------------------------------
     def advance(self) -> None:
@@ -347,7 +350,7 @@ class PlayApp(App[None]):
         # a closed terminal (SIGHUP): the game is saved already, leave cleanly; no such
         # signal or no handler outside the main thread (tests, Windows): go without
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError, AttributeError):
-            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self.action_leave)
+            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self.hung_up)
         self.push_screen(self.new_game_screen())
 
     def new_game_screen(self) -> GameScreen:
@@ -357,6 +360,14 @@ class PlayApp(App[None]):
     def autosave(self) -> None:
         """After every action: the autosave file holds the game so far."""
         self.autosaver.save(self.game)
+
+    def hung_up(self) -> None:
+        """The terminal is gone (SIGHUP): save and end the process at once. A clean exit
+        would restore a terminal that no longer exists, and while bots play at zero pause
+        that can block for ever on the dead terminal, leaving the process behind. The
+        handler runs on the event loop, between two actions, so the save is whole."""
+        self.autosave()
+        os._exit(128 + signal.SIGHUP)
 
     def action_leave(self) -> None:
         """Ctrl-C, Ctrl-Q or a closed terminal: save and leave, saying how to come back."""

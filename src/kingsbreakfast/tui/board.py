@@ -20,7 +20,7 @@ from kingsbreakfast.engine import DISHES, HandView, View
 from kingsbreakfast.i18n.words import cards_phrase, dish_name
 
 from . import strings
-from .fit import crop, fit_name
+from .fit import crop, cut_header, fit_name, tell_apart
 
 NAME_WIDTH = 12
 """At most this many cells for a name; a longer one is cut."""
@@ -150,10 +150,14 @@ def grid_layout(rows: Sequence[BoardRow], width: int = DEFAULT_WIDTH) -> GridLay
     def total() -> int:
         return 2 + name_width + sum(dish_widths()) + extra_width
 
+    def shorter(dish: int) -> str:
+        return cut_header(names[dish], cell_len(headers[dish]) - 1)
+
     while total() > width:
         candidates = [
             dish for dish in range(len(DISHES))
             if cell_len(headers[dish]) > max(MIN_HEADER + 1, longest_cell[dish])
+            and shorter(dish) not in headers  # two columns never read alike
         ]
         if not candidates:
             break
@@ -161,6 +165,7 @@ def grid_layout(rows: Sequence[BoardRow], width: int = DEFAULT_WIDTH) -> GridLay
         size = cell_len(headers[widest]) - 1
         headers[widest] = crop(names[widest], size - 1).rstrip() + "."
         cut.add(widest)
+    tell_apart(headers, names)
     while total() > width and name_width > 6:
         name_width -= 1
     return GridLayout(name_width, tuple(headers), tuple(dish_widths()), extra_width,

@@ -67,6 +67,37 @@ def wrap_cells(text: str, cells: int) -> list[str]:
     return lines
 
 
+def cut_header(title: str, cells: int) -> str:
+    """``title`` cut to ``cells`` cells, the cut marked by a final ``.``."""
+    return crop(title, cells - 1).rstrip() + "."
+
+
+def tell_apart(headers: list[str], titles: Sequence[str]) -> None:
+    """Lengthen cut headers that read alike ("bánh." for both bánh mì and bánh ngọt) until
+    they differ, or are whole again."""
+    while True:
+        seen: dict[str, list[int]] = {}
+        for index, header in enumerate(headers):
+            seen.setdefault(header, []).append(index)
+        alike = [group for group in seen.values() if len(group) > 1]
+        grown = False
+        for group in alike:
+            for index in group:
+                if headers[index] == titles[index]:
+                    continue
+                cells = cell_len(headers[index])
+                longer = headers[index]
+                while longer == headers[index] and cells < cell_len(titles[index]):
+                    cells += 1
+                    longer = cut_header(titles[index], cells)
+                if cells >= cell_len(titles[index]):
+                    longer = titles[index]
+                grown = grown or longer != headers[index]
+                headers[index] = longer
+        if not grown:
+            return
+
+
 @dataclass(frozen=True, slots=True)
 class Columns:
     """Headers fitted to a width: the header shown for each column, the cells each column
@@ -125,6 +156,7 @@ def fit_columns(
             index for index in range(len(titles))
             if index != flexible and cell_len(headers[index]) > max(MIN_HEADER + 1,
                                                                      contents[index])
+            and cut_header(titles[index], cell_len(headers[index]) - 1) not in headers
         ]
         if not candidates:
             break
@@ -132,6 +164,7 @@ def fit_columns(
         size = cell_len(headers[widest]) - 1
         headers[widest] = crop(titles[widest], size - 1).rstrip() + "."
         cut.add(widest)
+    tell_apart(headers, titles)
     final = widths()
     if flexible is not None and sum(final) < room:
         final[flexible] += room - sum(final)

@@ -17,18 +17,25 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
-from textual.widgets import Static
+from textual.containers import Vertical, VerticalScroll
+from textual.css.scalar import Scalar
+from textual.widgets import Footer, Static
 
-from kingsbreakfast.engine import Action, IllegalActionError, Scoring
+from kingsbreakfast.engine import Action, IllegalActionError, Scoring, View
 from kingsbreakfast.i18n import N_, _
 from kingsbreakfast.lesson import LEARNER, Lesson, lesson_names, lesson_record, scoring_lines
 from kingsbreakfast.narrate import DEFAULT_NAMES
 
 from .app import DEFAULT_SPEED, GameScreen, PlayApp
+from .moves import FEED, moves
 from .saving import Autosaver
 from .screens import ScoreScreen
 from .session import Game, LogEntry, Seat
+from .widgets import Board, MoveList, StatusBar, screen_order
+
+BOTTOM_ROWS = 5
+"""The move list never gets fewer lines than this (three moves and its border); the lesson's
+text gives up its lines first, and scrolls (PgUp/PgDn)."""
 
 LESSON_BOT = "lesson"
 """The bots' kind in a lesson: they play the lesson's script, not a level."""
@@ -76,11 +83,23 @@ def step_heading(lesson: Lesson) -> str:
     )
 
 
+def asked_move(view: View, example: Action) -> int | None:
+    """Where the move a step asks for (its ``example``) stands in the move list: feeding is
+    one entry (``f``) whatever the dishes."""
+    for index, move in enumerate(screen_order(moves(view))):
+        if move.action == example or (move.action == FEED and example.kind == "feed"):
+            return index
+    return None
+
+
 class LessonScreen(GameScreen):
     """The game screen with the lesson's panel; the lesson judges each move first."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "leave_lesson", N_("leave the lesson")),
+        # the move list is short: these keys are the lesson text's, wherever the focus is
+        Binding("pagedown", "lesson_text(1)", N_("more"), show=False, priority=True),
+        Binding("pageup", "lesson_text(-1)", N_("back"), show=False, priority=True),
     ]
 
     @property
@@ -89,20 +108,86 @@ class LessonScreen(GameScreen):
         return self.game
 
     def above_board(self) -> ComposeResult:
-        with VerticalScroll(id="lesson"):
-            yield Static("", id="lesson-step")
+        with Vertical(id="lesson"):
+            yield Static("", id="lesson-task")
+            with VerticalScroll(id="lesson-text"):
+                yield Static("", id="lesson-step")
+
+    compact = False
+    """A short terminal: the panel has no frame, the step and its task share one line."""
 
     def redraw(self, full: bool = False) -> None:
         super().redraw(full)
         lesson = self.session.lesson
-        panel = self.query_one("#lesson-step", Static)
-        text = Text(step_heading(lesson), style="bold")
         step = lesson.step
-        if step is not None:  # the move asked for first: it shows even when the text scrolls
-            text.append("\n" + _(step.task), style="bold underline")
-            text.append("\n" + lesson.text())
-        panel.update(text)
-        self.query_one("#lesson", VerticalScroll).border_title = _("Lesson")
+        # the step and the move asked for stay in sight; only the explanation scrolls
+        if step is not None and self.compact:
+            heading = Text(f"{lesson.number}/{lesson.total()} ", style="bold")
+            heading.append(_(step.task), style="bold underline")
+        else:
+            heading = Text(step_heading(lesson), style="bold")
+            if step is not None:
+                heading.append("\n" + _(step.task), style="bold underline")
+        self.query_one("#lesson-task", Static).update(heading)
+        self.query_one("#lesson-step", Static).update(
+            Text(lesson.text() if step is not None else ""))
+        self.query_one("#lesson", Vertical).border_title = _("Lesson")
+        if step is not None and not step.to_the_end and self.awaiting_human:
+            self._highlight_asked(step.example)
+        self.call_after_refresh(self.fit_lesson)
+
+    def _highlight_asked(self, example: Action) -> None:
+        """The move the step asks for is highlighted, so that a short list scrolls to it
+        (the draw comes last, under every dish)."""
+        index = asked_move(self.game.view(self.watcher.seat), example)
+        if index is not None:
+            move_list = self.query_one(MoveList)
+            move_list.highlighted = index
+            self.call_after_refresh(move_list.scroll_to_highlight)
+
+    def fit_lesson(self) -> None:
+        """Give the lesson's text the lines the board and the moves leave, so that the
+        screen itself never scrolls (the step's task off the top); on a short terminal the
+        panel drops its frame."""
+        panel = self.query_one("#lesson", Vertical)
+        text = self.query_one("#lesson-text", VerticalScroll)
+        fixed = sum(
+            widget.outer_size.height for widget in (
+                self.query_one(StatusBar), self.query_one(Board),
+                self.query_one("#message", Static), self.query_one(Footer))
+            if widget.display
+        )
+        spare = self.size.height - fixed - BOTTOM_ROWS
+        task = self.query_one("#lesson-task", Static).outer_size.height
+        if not self.compact and spare < task + 3:  # a frame and one line of text
+            self.compact = True
+            panel.set_class(True, "compact")
+            self.redraw()
+            return
+        rows = spare - task - (0 if self.compact else 2)
+        # tighter still (a long board in a long language): the moves give up lines for one
+        # line of text; the asked move is highlighted, and so stays in sight
+        bottom = Scalar.from_number(max(3, BOTTOM_ROWS + min(0, rows - 1)))
+        if self.query_one("#bottom").styles.min_height != bottom:
+            self.query_one("#bottom").styles.min_height = bottom
+        rows = max(1, rows)
+        if text.styles.max_height != Scalar.from_number(rows):
+            text.styles.max_height = rows
+        more = text.virtual_size.height > rows
+        panel.border_subtitle = _("PgDn: more") if more else ""
+        # the list's room may have changed: the highlighted (asked) move back in sight
+        self.call_after_refresh(self.query_one(MoveList).scroll_to_highlight)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.fit_lesson)
+
+    def say(self, message: str) -> None:
+        super().say(message)  # the line comes and goes: the text's room changes
+        self.call_after_refresh(self.fit_lesson)
+
+    def action_lesson_text(self, pages: int) -> None:
+        text = self.query_one("#lesson-text", VerticalScroll)
+        text.scroll_to(y=text.scroll_y + pages * max(1, text.size.height - 1), animate=False)
 
     def play(self, action: Action) -> None:
         """The lesson's word first: a move the step does not ask for changes nothing."""

@@ -57,8 +57,10 @@ class _EndOfInput(Exception):
     """Standard input closed: the game is saved and the player told how to resume."""
 
 
-CLEAR_ALL = "\x1b[3J\x1b[H\x1b[2J"
-"""Erase the terminal's scrollback, go home, erase the screen (xterm, VT, tmux, Linux)."""
+CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"
+"""Go home, erase the screen, then erase the scrollback (xterm, VT, tmux, Linux). In this
+order: a terminal that keeps a cleared screen in its scrollback (tmux, xterm, VTE) has
+pushed the screen there by the time the scrollback is erased."""
 
 
 class PlainGame:

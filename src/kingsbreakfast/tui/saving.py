@@ -19,6 +19,7 @@ import platformdirs
 
 from kingsbreakfast.engine import Record, RecordError, read_record
 from kingsbreakfast.i18n.errors import explain
+from kingsbreakfast.narrate import narrate
 
 from . import strings
 from .session import LANGUAGE_TAG, Game, record_game_id
@@ -154,6 +155,9 @@ class SavedGame:
     game_id: str | None = None
     language: str | None = None
     error: str | None = None
+    moves: int = 0
+    last: str = ""
+    """The last move, as every player saw it (nothing hidden), to tell games apart."""
 
 
 def saved_games(folder: Path | None = None) -> list[SavedGame]:
@@ -178,10 +182,24 @@ def saved_games(folder: Path | None = None) -> list[SavedGame]:
         found.append(
             SavedGame(path, tuple(record.players), state.round,
                       saved if isinstance(saved, str) else _modified(path),
-                      record_game_id(record), language if isinstance(language, str) else None)
+                      record_game_id(record), language if isinstance(language, str) else None,
+                      moves=len(record.actions), last=_last_move(record))
         )
     found.sort(key=lambda game: (game.saved, game.path.name), reverse=True)
     return found
+
+
+def _last_move(record: Record) -> str:
+    """The record's last action told as a spectator hears it (no drawn card named)."""
+    if not record.actions:
+        return ""
+    state = record.start()
+    for action in record.actions[:-1]:
+        state.apply(action)
+    before = state.view(None)
+    state.apply(record.actions[-1])
+    lines = narrate(before, record.actions[-1], state.view(None), record.players)
+    return lines[0] if lines else ""
 
 
 def _modified(path: Path) -> str:
@@ -195,3 +213,66 @@ def _modified(path: Path) -> str:
 def delete_saved(saved: SavedGame) -> None:
     """Remove an entry from the autosave folder (its file; OSError when that fails)."""
     saved.path.unlink(missing_ok=True)
+
+
+# --- one window a game -------------------------------------------------------------------
+
+
+class GameInUse(Exception):
+    """The game is open in another window: resuming it here too would let the two windows
+    overwrite each other's moves (the last save would win)."""
+
+    def __init__(self, path: Path, pid: int) -> None:
+        super().__init__(strings.game_in_use(str(path), pid))
+        self.pid = pid
+
+
+class GameLock:
+    """``FILE.lock`` beside a game's autosave, holding the id of the process playing it.
+
+    A lock whose process is gone (a crash, a killed terminal) is stale and taken over; one
+    whose process runs refuses the second window.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.game = path
+        self.path = path.with_name(path.name + ".lock")
+        self.held = False
+
+    def acquire(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        for _attempt in range(2):
+            try:
+                descriptor = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
+                owner = self._owner()
+                if owner is not None and owner != os.getpid() and _running(owner):
+                    raise GameInUse(self.game, owner) from None
+                self.path.unlink(missing_ok=True)  # stale: its process is gone
+                continue
+            with os.fdopen(descriptor, "w") as handle:
+                handle.write(f"{os.getpid()}\n")
+            self.held = True
+            return
+        raise GameInUse(self.game, self._owner() or 0)
+
+    def _owner(self) -> int | None:
+        try:
+            return int(self.path.read_text().strip())
+        except (OSError, ValueError):
+            return None
+
+    def release(self) -> None:
+        if self.held and self._owner() == os.getpid():
+            self.path.unlink(missing_ok=True)
+        self.held = False
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True

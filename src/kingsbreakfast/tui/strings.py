@@ -401,6 +401,19 @@ def saved_game_line(number: int, players: str, round_number: int, saved: str) ->
     )
 
 
+def saved_game_last(moves: int, last: str) -> str:
+    """The second line of a saved game in the list: how far it went, its last move."""
+    if not moves:
+        return _("no move yet")
+    return ngettext("{count} move, the last: {last}", "{count} moves, the last: {last}",
+                    moves).format(count=moves, last=last)
+
+
+def game_in_use(path: str, pid: int) -> str:
+    return _("This game is open in another window (process {pid}): finish or leave it "
+             "there first. ({path})").format(pid=pid, path=path)
+
+
 def saved_game_unreadable(number: int, name: str, reason: str) -> str:
     return _("{number}: {file} · cannot be resumed: {reason}").format(
         number=number, file=name, reason=reason)

@@ -6,7 +6,9 @@ CSS = """
 Screen { layout: vertical; }
 #status { height: 1; padding: 0 1; background: $primary; color: auto 90%; }
 #board { height: auto; padding: 0 1; }
-#lesson { height: auto; max-height: 8; padding: 0 1; border: round $accent; }
+#lesson { height: auto; padding: 0 1; border: round $accent; }
+#lesson.compact { border: none; padding: 0 1; }
+#lesson-text { height: auto; max-height: 4; }
 #lesson-scoring { margin-bottom: 1; }
 #bottom { height: 1fr; min-height: 5; }
 #moves { width: 36; max-width: 45%; height: 1fr; border: round $primary; }

@@ -21,7 +21,7 @@ from kingsbreakfast.engine import HandView, View, score_hand
 from . import strings
 from .board import board_notes, board_rows, board_table
 from .language import app_language
-from .moves import moves
+from .moves import DISH_KEYS, Move, moves
 
 
 class StatusBar(Static):
@@ -89,12 +89,41 @@ class MoveList(OptionList):
             self.border_subtitle = ""
             return
         self.border_title = strings.actions_title()
-        for move in moves(view):
+        for move in screen_order(moves(view)):
             self.add_option(Option(_key_and_label(move.key, move.label), id=move.key))
         self.highlighted = 0
         hand = view.my_hand
+        self._points = None
         if hand is not None and hand.cards is not None:
-            self.border_subtitle = strings.provisional_short(*score_hand(view.king, hand.cards))
+            self._points = score_hand(view.king, hand.cards)
+        self._fit_points()
+
+    _points: tuple[int, int] | None = None
+
+    def _fit_points(self) -> None:
+        """The hand's points on the frame's bottom line, shortened to the points alone
+        where the whole line would be cut (the board marks the discarded dishes with !)."""
+        if self._points is None:
+            self.border_subtitle = ""
+            return
+        points, discarded = self._points
+        line = strings.provisional_short(points, discarded)
+        room = self.size.width - 4  # the corners and a cell of frame on each side
+        if room > 0 and cell_len(line) > room:
+            line = strings.provisional_short(points, 0)
+        self.border_subtitle = line
+
+    def on_resize(self) -> None:
+        with app_language(self):
+            self._fit_points()
+
+
+def screen_order(listed: Sequence[Move]) -> list[Move]:
+    """Draw, feed, place and pass before the dishes: on a short screen the list scrolls,
+    and the dishes one may take are on the board's table row, under their keys' numbers,
+    while nothing else on the screen shows the other moves."""
+    return [*(m for m in listed if m.key not in DISH_KEYS),
+            *(m for m in listed if m.key in DISH_KEYS)]
 
 
 def _key_and_label(key: str, label: str) -> Table:

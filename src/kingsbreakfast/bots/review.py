@@ -50,6 +50,7 @@ class ReviewedMoveDict(TypedDict):
     round: int
     action: str
     best: str
+    position: str
     choices: int
     expected_points: float
     best_points: float
@@ -82,6 +83,9 @@ class ReviewedMove:
     round: int
     chosen: Action
     best: Action
+    position: str
+    """The seat's view of the position, as one line (``View.to_text``): the deck by its size
+    and the others' drawn cards by their count, so it shows nothing the seat could not see."""
     choices: int
     """How many legal actions the seat had."""
     expected_points: float
@@ -112,6 +116,7 @@ class ReviewedMove:
             "round": self.round,
             "action": str(self.chosen),
             "best": str(self.best),
+            "position": self.position,
             "choices": self.choices,
             "expected_points": self.expected_points,
             "best_points": self.best_points,
@@ -211,6 +216,7 @@ def _judged(index: int, view: View, chosen: Action, ranking: list[ActionEstimate
         round=view.round,
         chosen=chosen,
         best=best.action,
+        position=view.to_text(),
         choices=len(ranking),
         expected_points=mine.expected_points,
         best_points=best.expected_points,

@@ -53,6 +53,9 @@ class ReviewedMoveOut(BaseModel):
     """The seat's choice, as the record's short text (``take ham``)."""
     best: str
     """The master bot's first choice from the same view."""
+    position: str
+    """The seat's view at the decision as one line (``View.to_text``: docs/engine.md); it
+    shows only what the seat could see."""
     choices: int
     expected_points: float
     best_points: float

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from finishes import Outcome, dragon_finishes, every_finish, with_unknown_deck
 from kingsbreakfast.bots.settled import Settled, settle
 from kingsbreakfast.engine import Action, State, sample_world
-from finishes import Outcome, dragon_finishes, every_finish, with_unknown_deck
 
 
 def last_round(seed: int, players: int, extra: int) -> State | None:

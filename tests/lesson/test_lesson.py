@@ -186,6 +186,7 @@ def _asked(step_key: str, game: LessonGame) -> set[Action]:
         # R9, R11: the learner holds more cheese than the king, so taking more is wrong;
         # the step asks for the fruit
         assert mine[cheese] > view.king[cheese] and view.table[cheese] > 0
+        assert view.table[fruit] > 0
         return {Action.take("fruit")}
     if step_key == "feed":
         # R8: two of the king's wine leave, and the wine taker then holds more than the king

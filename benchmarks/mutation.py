@@ -13,6 +13,9 @@ Then it prints the score of each module, Markdown, as mutation_score.py does: ca
     python benchmarks/mutation.py lesson --survivors # and name each survivor
     python benchmarks/mutation.py --list             # the sets
 
+Each survivor is run once more in a fresh process (:func:`recheck`), which catches the
+mutants of code that runs at import.
+
 The scratch copy is kept in ``mutants-beyond/SET`` (git ignores it); each run starts mutmut
 afresh there (its cached verdicts would not see new tests), and ``--report-only`` prints the
 last run's table again.
@@ -36,13 +39,6 @@ CAUGHT = {"killed", "timeout", "caught by type check", "segfault"}
 GOAL = 90.0
 COPIED = ("src", "tests", "examples", "babel.cfg", "README.md")
 
-FRESH_IMPORTS = ('process_isolation = "forkserver"\n'
-                 'forkserver_warmup = "none"\n')
-"""For modules that do their work at import (the lesson's steps and rounds are built
-there): each mutant's tests import the project afresh, under the mutant, instead of
-forking a process that imported it unmutated. Slower (an import per mutant), but such a
-mutant is otherwise never run at all."""
-
 SETS: dict[str, tuple[list[str], list[str]]] = {
     "settled": (
         ["src/kingsbreakfast/bots/settled.py", "src/kingsbreakfast/bots/last_turns.py"],
@@ -58,8 +54,6 @@ SETS: dict[str, tuple[list[str], list[str]]] = {
     ),
 }
 """Set name -> (files mutmut mutates, the tests run against each mutant)."""
-SET_OPTIONS = {"lesson": FRESH_IMPORTS}
-"""More of ``[tool.mutmut]`` for a set."""
 
 _RESULT = re.compile(r"^\s*(kingsbreakfast\.[\w.]+?\.x\S*__mutmut_\d+):\s*(.+?)\s*$")
 
@@ -101,7 +95,6 @@ def prepare(name: str) -> Path:
         f"only_mutate = {_toml_list(mutate)}\n"
         'pytest_add_cli_args = ["--hypothesis-profile=mutation", "-p", "no:cacheprovider"]\n'
         f"pytest_add_cli_args_test_selection = {_toml_list(tests)}\n"
-        + SET_OPTIONS.get(name, "")
     )
     (work / "pyproject.toml").write_text(text[:start] + section + text[end:])
     return work
@@ -131,6 +124,28 @@ def results(work: Path) -> list[tuple[str, str, str]]:
             module = ".".join(mutant.split(".")[:-1]).removeprefix("kingsbreakfast.")
             rows.append((mutant, module, match.group(2)))
     return rows
+
+
+def recheck(work: Path, name: str, rows: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    """Each survivor run again in a fresh process. mutmut forks its test runs from a process
+    that has imported the project unmutated, so a mutant of code that runs at import (the
+    lesson's steps and rounds are built there) is never active in them; a fresh process
+    imports the project under the mutant. A survivor its tests now fail on is caught."""
+    tests = SETS[name][1]
+    env = {**os.environ, "PYTHONPATH": str(work / "mutants" / "src")}
+    checked = []
+    for mutant, module, status in rows:
+        if status == "survived":
+            run_again = subprocess.run(
+                [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+                 "--hypothesis-profile=mutation", *tests],
+                cwd=work / "mutants", env={**env, "MUTANT_UNDER_TEST": mutant},
+                capture_output=True, check=False,
+            )
+            if run_again.returncode not in (0, 5):
+                status = "killed"
+        checked.append((mutant, module, status))
+    return checked
 
 
 def table(rows: list[tuple[str, str, str]], survivors: bool) -> bool:
@@ -187,7 +202,7 @@ def main() -> None:
             work = prepare(name)
             run(work, args.max_children)
         print(f"\n### {name}\n")
-        met &= table(results(work), args.survivors)
+        met &= table(recheck(work, name, results(work)), args.survivors)
     print(f"\ngoal {GOAL:.0f}% per module: " + ("met" if met else "missed"))
 
 

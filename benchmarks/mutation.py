@@ -50,7 +50,7 @@ SETS: dict[str, tuple[list[str], list[str]]] = {
     ),
     "review": (
         ["src/kingsbreakfast/server/routes/review.py"],
-        ["tests/server/test_server_review.py"],
+        ["tests/server/test_server_review.py", "tests/server/test_server_review_route.py"],
     ),
 }
 """Set name -> (files mutmut mutates, the tests run against each mutant)."""

@@ -173,3 +173,23 @@ def test_pinned_positions_settle_to_what_every_finish_gives(
         assert len({points for points, _, _ in finishes}) > 1
     else:
         assert finishes == {(known.points, known.discarded, known.result)}
+
+
+def test_a_mover_with_no_drawn_card_is_settled_alike_from_any_view() -> None:
+    """A mover who drew nothing (R7) hides nothing: a spectator's view of it settles every
+    move exactly as the mover's own view does."""
+    compared = 0
+    for seed in range(2, 120):
+        state = last_round(seed, 3 + seed % 3, seed % 4)
+        if state is None or state.is_chance:
+            continue
+        mover = state.to_move
+        own = state.view(mover)
+        if own.hands[mover].hidden:
+            continue
+        spectator = state.view(None)
+        for action in own.legal_actions():
+            settled = settle(own, action)
+            assert settle(spectator, action) == settled
+            compared += settled is not None
+    assert compared >= 5

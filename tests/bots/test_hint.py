@@ -242,3 +242,23 @@ def test_the_searched_hint_depends_on_the_view_and_keeps_twins_alike() -> None:
     assert twins[0].win_chance == twins[1].win_chance == twins[2].win_chance
     with pytest.raises(ValueError, match="seat to move"):
         rank_actions(state.view((seat + 1) % 4), search=True)
+
+
+def test_a_hint_refused_names_its_position_by_the_view_s_line() -> None:
+    """The refusal names the position as the view's line (View.to_text): what the asking
+    seat may see, the others' drawn cards only by their count (R7)."""
+    rng = random.Random(3)
+    state = State.new(4, rng)
+    for _ in range(12):
+        state.apply(state.legal_actions()[0])
+    other = (state.to_move + 1) % 4
+    view = state.view(other)
+    with pytest.raises(ValueError) as refused:
+        rank_actions(view, search=True)
+    assert view.to_text() in str(refused.value)
+    assert str(refused.value).count("?") == sum(1 for h in view.hands if h.draws is None)
+    while not state.is_over:
+        state.apply(state.legal_actions()[0])
+    with pytest.raises(ValueError, match="game is over") as refused:
+        rank_actions(state.view(0))
+    assert state.view(0).to_text() in str(refused.value)

@@ -18,6 +18,7 @@ from kingsbreakfast.bots.master import MasterBot, view_rows
 from kingsbreakfast.bots.settled import settle
 from kingsbreakfast.engine import (
     UNSHUFFLED_DECK,
+    Action,
     State,
     sample_world,
 )
@@ -172,3 +173,19 @@ def test_the_hint_shows_the_played_out_numbers_where_nothing_is_settled() -> Non
             assert estimate.expected_points == pytest.approx(points, abs=1e-6)
             rows_checked += 1
     assert rows_checked >= 10
+
+
+def test_worlds_that_differ_only_in_the_deck_s_order_are_played_each() -> None:
+    """Seat 2 moves last in the last round, every hand known (no hidden card anywhere): the
+    worlds differ only in the deck's order, so the card a draw turns up (R7) is the only
+    luck. Drawing fruit scores 30, drawing bread 28 (R11); the draw's mean must lie between,
+    as only worlds played one by one, each with its own deck, can give."""
+    state = State.from_text(
+        "kb1 3 f1 0 12 0 2 =44446 00302000 ddaf0f0 2000003.0000000/0200003.0000000/"
+        "0020100.0000000 0000808.5.0 -"
+    )
+    view = state.view(2)
+    assert is_played_out(view)
+    numbers = dict(zip(view.legal_actions(), played_out(view), strict=True))
+    _, points = numbers[Action.parse("draw")]
+    assert 28 < points < 30

@@ -167,3 +167,63 @@ def test_any_move_is_played_only_when_the_rules_and_the_step_allow_it(tries: lis
             assert game.state == before and game.lesson.step is step
         assert last <= game.lesson.index <= last + 1 or game.over
         last = game.lesson.index
+
+
+def _asked(step_key: str, game: LessonGame) -> set[Action]:
+    """What each step asks for, worked out from its rules and the position (not from the
+    step's own ``accepts``): the oracle for the test below."""
+    view = game.view()
+    legal = set(view.legal_actions())
+    cheese, fruit, wine = (DISHES.index(d) for d in ("cheese", "fruit", "wine"))
+    mine = view.hands[LEARNER].cards
+    assert mine is not None
+    if step_key == "take":  # R6: the cheese, all 3 of it
+        assert view.table[cheese] == 3
+        return {Action.take("cheese")}
+    if step_key in ("draw", "dragon_draw"):  # R7
+        return {Action(DRAW_ID)}
+    if step_key == "king":
+        # R9, R11: the learner holds more cheese than the king, so taking more is wrong;
+        # the step asks for the fruit
+        assert mine[cheese] > view.king[cheese] and view.table[cheese] > 0
+        assert view.table[fruit] > 0
+        return {Action.take("fruit")}
+    if step_key == "feed":
+        # R8: two of the king's wine leave, and the wine taker then holds more than the king
+        assert view.table_dragons >= 1 and view.king[wine] == 3
+        assert any(hand.takes[wine] == 2 for seat, hand in enumerate(view.hands)
+                   if seat != LEARNER)
+        return {Action.feed("wine", "wine")}
+    if step_key == "dragon":  # R7a: use the drawn dragon or place it, nothing else
+        assert view.pending_dragon
+        return {a for a in legal if a.kind == "feed"} | {Action(PLACE_DRAGON_ID)}
+    assert step_key == "end"  # R10: any legal move
+    return legal
+
+
+def test_every_step_accepts_exactly_what_its_rules_ask_for() -> None:
+    """At every step (all of them, in order), every legal move is offered to a copy of the
+    game: the step takes exactly the moves the oracle above names (the king step refuses
+    taking cheese, the feed step any other feed), the refused ones change nothing."""
+    import copy
+
+    game = LessonGame("You")
+    reached: list[str] = []
+    while not game.over:
+        step = game.lesson.step
+        assert step is not None
+        if not reached or reached[-1] != step.key:
+            reached.append(step.key)
+        asked = _asked(step.key, game)
+        legal = game.view().legal_actions()
+        assert asked <= set(legal)
+        for action in legal:
+            trial = copy.deepcopy(game)
+            before = trial.state.clone()
+            word = trial.offer(action)
+            assert (word is None) == (action in asked), (step.key, str(action))
+            if word is not None:
+                assert trial.state == before
+        move = step.example if step.example in asked else sorted(asked)[0]
+        assert game.offer(move) is None
+    assert reached == [step.key for step in STEPS]

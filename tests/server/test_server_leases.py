@@ -15,9 +15,9 @@ from kingsbreakfast.engine import State
 from kingsbreakfast.server.leases import searches_now
 from kingsbreakfast.server.master import Master
 from kingsbreakfast.server.storage import Storage
-from kingsbreakfast.server.store import GameStore, LeaseLost, Renewal, SeatRecord
+from kingsbreakfast.server.store import GameStore, LeaseLost, Renewal, SeatRecord, StorageError
 from kingsbreakfast.server.wire import CLOSE_MOVED
-from server.kb_harness import Capture, act, seated_table
+from server.kb_harness import Capture, act, seated_table, until
 
 
 def fixed_dealer(n: int) -> tuple[tuple[int, ...], int]:
@@ -303,11 +303,41 @@ def test_after_a_database_outage_every_process_keeps_its_own_tables() -> None:
         assert await a.own(created.id) is not None and a.leases.holds(created.id)
         b.leases.renew_every = 0.02  # B looks for orphans far more often than A renews
         a.leases.renew_every = 0.25
-        await asyncio.sleep(0.3)
+        loop = asyncio.get_running_loop()
+        renewals: list[tuple[str, float, bool]] = []  # (owner, when, went through)
+        searches: list[float] = []  # when someone looked for orphaned tables
+        renew, orphans = store.renew_process, store.orphans
+
+        def watched_renew(owner: str, *args: Any, **kwargs: Any) -> Any:
+            try:
+                answer = renew(owner, *args, **kwargs)
+            except StorageError:
+                renewals.append((owner, loop.time(), False))
+                raise
+            renewals.append((owner, loop.time(), True))
+            return answer
+
+        def watched_orphans(limit: int) -> list[str]:
+            searches.append(loop.time())
+            return orphans(limit)
+
+        store.renew_process = watched_renew  # type: ignore[method-assign]
+        store.orphans = watched_orphans  # type: ignore[method-assign]
+
+        def renewed(owner: str, since: float, went: bool, times: int = 1) -> bool:
+            return sum(o == owner and t > since and ok == went
+                       for o, t, ok in renewals) >= times
+
+        await until(lambda: renewed("A", 0.0, True) and renewed("B", 0.0, True))
         store.failing = True
-        await asyncio.sleep(0.8)  # longer than a lease: every lease has run out
+        away = loop.time()
+        # away longer than a lease: both keepers have failed to renew after it ran out
+        await until(lambda: all(renewed(o, away + 0.3, False) for o in ("A", "B")))
         store.failing = False
-        await asyncio.sleep(0.6)  # B has had many rounds, A has renewed since
+        back = loop.time()
+        # back: A has renewed, B has had many rounds and has looked for orphans since
+        await until(lambda: renewed("A", back, True) and renewed("B", back, True, 10)
+                    and any(t > back for t in searches))
         assert a.leases.holds(created.id) and created.id in a.actors
         assert created.id not in b.actors
         await b.close()

@@ -13,10 +13,18 @@ from kingsbreakfast.server import consent
 from kingsbreakfast.server.lobby import LobbyError
 from kingsbreakfast.server.master import Master
 from kingsbreakfast.server.memory_store import MemoryStore
-from kingsbreakfast.server.presence import PRESENCE_SECONDS, WATCHER_CHUNK, Fanout
-from kingsbreakfast.server.tables import OPEN
+from kingsbreakfast.server.presence import WATCHER_CHUNK, Fanout
+from kingsbreakfast.server.tables import OPEN, Table
 from kingsbreakfast.server.wire import SeatAnswer
 from server.kb_harness import Capture, seated_table, until
+
+
+async def presence_told(master: Master, table: Table) -> None:
+    """Wait for the table's batched presence update under way (if any) to go out: after it
+    nothing more is told until someone else comes or goes."""
+    pending = master.actor(table).presence._pending
+    if pending is not None:
+        await pending
 
 
 def kinds(conn: Capture, start: int = 0) -> list[str]:
@@ -30,7 +38,7 @@ def test_spectators_cost_a_seated_player_nothing_and_players_a_small_update() ->
         table, _ = await seated_table(master, 2, seats=3)
         ann = Capture(0)
         master.actor(table).attach(ann)
-        await asyncio.sleep(PRESENCE_SECONDS * 2)  # let Ann's own arrival be told
+        await presence_told(master, table)  # Ann's own arrival is told
         start = len(ann.frames)
         crowd = [Capture(None) for _ in range(200)]
         for conn in crowd:
@@ -41,7 +49,8 @@ def test_spectators_cost_a_seated_player_nothing_and_players_a_small_update() ->
         bob = Capture(1)
         master.actor(table).attach(bob)
         await until(lambda: len(ann.frames) > start)
-        await asyncio.sleep(PRESENCE_SECONDS * 2)
+        await presence_told(master, table)
+        assert master.actor(table).presence._pending is None  # nothing more is to come
         assert kinds(ann, start) == ["presence"]  # the crowd and Bob: one small update
         update = ann.decoded()[-1]
         assert [s["connected"] for s in update["seats"]] == [True, True, False]
@@ -147,10 +156,9 @@ def test_a_crowd_gets_frames_in_chunks_never_going_backwards() -> None:
         crowd = [Capture(None) for _ in range(WATCHER_CHUNK * 3 + 5)]
         fanout.send(crowd, "v1")
         assert sum(c.frames == ["v1"] for c in crowd) == WATCHER_CHUNK  # the first chunk now
-        await asyncio.sleep(0)
+        await until(lambda: sum(c.frames == ["v1"] for c in crowd) > WATCHER_CHUNK)
         fanout.send(crowd, "v2")  # a newer frame takes the round over
-        for _ in range(5):
-            await asyncio.sleep(0)
+        await until(lambda: all(c.frames and c.frames[-1] == "v2" for c in crowd))
         assert all(c.frames[-1] == "v2" for c in crowd)
         assert all(c.frames in (["v1", "v2"], ["v2"]) for c in crowd)
         assert len(sent) == len(few) + sum(len(c.frames) for c in crowd)

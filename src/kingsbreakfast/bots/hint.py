@@ -164,10 +164,11 @@ def rank_actions(
     from .master import MasterBot, row_values, view_rows
 
     del rng
-    if view.to_move is None:
-        raise ValueError("the game is over: there is no action to rank")
+    if view.to_move is None:  # the view's line names the position (it shows nothing hidden)
+        raise ValueError(f"the game is over: there is no action to rank ({view.to_text()})")
     if search and view.seat != view.to_move:
-        raise ValueError("the search hints only the seat to move, from its own view")
+        raise ValueError("the search hints only the seat to move, from its own view "
+                         f"({view.to_text()})")
     legal, features = view_rows(view)
     numbers: dict[int, tuple[float, float]] = {}
     if is_played_out(view):

@@ -60,6 +60,9 @@ class ReviewedMoveDict(TypedDict):
     """The seat's choice, as the record's short text (``take ham``)."""
     best: str
     """The master bot's first choice from the same view."""
+    position: str
+    """The seat's view at the decision as one line (``View.to_text``: docs/engine.md); it
+    shows only what the seat could see."""
     choices: int
     expected_points: float
     best_points: float
@@ -92,6 +95,9 @@ class ReviewedMove:
     round: int
     chosen: Action
     best: Action
+    position: str
+    """The seat's view of the position, as one line (``View.to_text``): the deck by its size
+    and the others' drawn cards by their count, so it shows nothing the seat could not see."""
     choices: int
     """How many legal actions the seat had."""
     expected_points: float
@@ -122,6 +128,7 @@ class ReviewedMove:
             "round": self.round,
             "action": str(self.chosen),
             "best": str(self.best),
+            "position": self.position,
             "choices": self.choices,
             "expected_points": self.expected_points,
             "best_points": self.best_points,
@@ -221,6 +228,7 @@ def _judged(index: int, view: View, chosen: Action, ranking: list[ActionEstimate
         round=view.round,
         chosen=chosen,
         best=best.action,
+        position=view.to_text(),
         choices=len(ranking),
         expected_points=mine.expected_points,
         best_points=best.expected_points,

@@ -418,6 +418,23 @@ class State(StateReading):
         other._turns = self._turns
         return other
 
+    def to_text(self) -> str:
+        """The whole state as one line (:mod:`.text`): secret, since it holds the deck and
+        every drawn card; for tests and the server's own records, never for a player."""
+        from .text import state_text
+
+        return state_text(self)
+
+    @classmethod
+    def from_text(cls, text: str) -> State:
+        """The state :meth:`to_text` wrote; a malformed line raises :class:`SetupError`
+        (code ``bad_state_text``) naming the field at fault."""
+        from .text import state_from_text
+
+        state = cls.__new__(cls)
+        state_from_text(text, state)
+        return state
+
     def __deepcopy__(self, memo: dict[int, Any]) -> State:
         """``copy.deepcopy`` (how OpenSpiel copies a Python game's state) is ``clone``: the
         immutable parts are shared, and it is several times faster than copying field by

@@ -181,6 +181,13 @@ class View:
             return None
         return score(self.king, [c for c in cards if c is not None])
 
+    def to_text(self) -> str:
+        """What this view shows as one line (:func:`.text.view_text`): the deck by its size
+        and others' drawn cards by their count, so a player may be shown it."""
+        from .text import view_text
+
+        return view_text(self)
+
     def to_dict(self) -> ViewDict:
         """A JSON-ready form with dish ids as keys (what a client is sent)."""
         return {

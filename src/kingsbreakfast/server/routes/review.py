@@ -21,6 +21,7 @@ asks arriving while it is being worked out wait for that one answer.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections import OrderedDict
 from typing import Annotated, Final
 
@@ -68,7 +69,9 @@ _working: dict[tuple[str, int], asyncio.Task[SeatReviewOut]] = {}
 def _seat(asked: str | None, players: int) -> int:
     """The seat asked for, or a refusal that names what is wrong and what is allowed."""
     text = (asked or "").strip()
-    if not text.lstrip("-").isdigit() or not 0 <= int(text) < players:
+    # an optional minus and ASCII digits only: int() alone would take "--1" to an error
+    # and "1_0" or "١" to a seat
+    if not re.fullmatch(r"-?[0-9]+", text) or not 0 <= int(text) < players:
         raise LobbyError(
             422, "bad_review_seat",
             f"there is no seat {text!r} in this game: choose a seat from 0 to {players - 1}",

@@ -133,7 +133,8 @@ def test_two_accounts_play_rated_rematch_and_chat(server: LiveServer, browser: A
         assert seen["rating"] != "Rating: 0.00"
         assert seen["rating"].endswith("provisional")  # one game, one opponent
         assert page.locator("abbr.provisional").get_attribute("title") == (
-            "A rating is established after 10 rated games against 5 different players."
+            "A rating is established after 10 rated games against 5 different established "
+            "players, once its uncertainty is small enough."
         )
         assert page.locator("figure img").get_attribute("alt")
         axe_clean(page)

@@ -10,7 +10,7 @@ order is dealt by the key of each step), so the rest of the deck needs no shuffl
 
 A search that must not peek (ISMCTS, or mctx over sampled worlds) steps each world with the
 environment as usual; no world depends on the hidden cards of the state it came from
-(tests/jax_env/test_worlds.py: every world agrees with the view, and the worlds are
+(tests/jax_env/test_sample_world.py: every world agrees with the view, and the worlds are
 distributed as the engine's sampler deals them, by a χ² test).
 """
 

@@ -165,6 +165,7 @@ class LessonScreen(GameScreen):
             self.redraw()
             return
         rows = spare - task - (0 if self.compact else 2)
+        self.query_one("#bottom").styles.max_height = None  # trim_overflow's, measured anew
         # tighter still (a long board in a long language): the moves give up lines for one
         # line of text; the asked move is highlighted, and so stays in sight
         bottom = Scalar.from_number(max(3, BOTTOM_ROWS + min(0, rows - 1)))
@@ -177,6 +178,18 @@ class LessonScreen(GameScreen):
         panel.border_subtitle = _("PgDn: more") if more else ""
         # the list's room may have changed: the highlighted (asked) move back in sight
         self.call_after_refresh(self.query_one(MoveList).scroll_to_highlight)
+        self.call_after_refresh(self.trim_overflow)
+
+    def trim_overflow(self) -> None:
+        """Measured after the layout: when the board or the message came out taller than
+        the sizes above assumed (a legend or a message wrapping to a second line), the
+        moves give up the lines the screen lacks, down to three, so nothing scrolls off."""
+        over = self.virtual_size.height - self.size.height  # what the screen would scroll
+        bottom = self.query_one("#bottom")
+        if over > 0 and bottom.outer_size.height > 3:
+            bottom.styles.min_height = max(3, bottom.outer_size.height - over)
+            bottom.styles.max_height = bottom.styles.min_height
+            self.call_after_refresh(self.query_one(MoveList).scroll_to_highlight)
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.fit_lesson)

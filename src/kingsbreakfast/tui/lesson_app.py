@@ -169,6 +169,10 @@ class LessonScreen(GameScreen):
         # tighter still (a long board in a long language): the moves give up lines for one
         # line of text; the asked move is highlighted, and so stays in sight
         bottom = Scalar.from_number(max(3, BOTTOM_ROWS + min(0, rows - 1)))
+        if self.compact and self.query_one("#message", Static).display:
+            # the lesson's word (two lines in a long language) must be read whole: on a
+            # short terminal the moves keep one line, the asked one, while it is shown
+            bottom = Scalar.from_number(3)
         if self.query_one("#bottom").styles.min_height != bottom:
             self.query_one("#bottom").styles.min_height = bottom
         rows = max(1, rows)
@@ -196,6 +200,7 @@ class LessonScreen(GameScreen):
 
     def say(self, message: str) -> None:
         super().say(message)  # the line comes and goes: the text's room changes
+        self.fit_lesson()  # the room is given with the line itself, not a frame later
         self.call_after_refresh(self.fit_lesson)
 
     def action_lesson_text(self, pages: int) -> None:

@@ -228,6 +228,26 @@ class TableActor:
             self._changed()
         return number, token
 
+    async def open_seat_locked(self, number: int, why: str) -> None:
+        """Seat ``number`` opened (stored first, put back if the store refuses) and its
+        sockets closed with ``why``; the caller holds the lock. Leaving and play now's
+        seats given back both come here."""
+        table = self.table
+        seat = table.seats[number]
+        old = (seat.kind, seat.name, seat.token_hash)
+        seat.kind, seat.name, seat.token_hash = OPEN, "", None
+        try:
+            await self.journal.call(
+                self.journal.store.save_seat, table.id, SeatRecord(number, OPEN, "", None),
+                self.journal.fence(),
+            )
+        except StorageError:
+            seat.kind, seat.name, seat.token_hash = old
+            raise
+        for conn in [c for c in self.audience.connections if c.seat == number]:
+            self.audience.connections.discard(conn)
+            conn.close(CLOSE_LEFT, why)
+
     async def free_seat(self, token: str) -> None:
         """Free the token's seat and invalidate the token; its sockets are closed."""
         table = self.table
@@ -237,20 +257,7 @@ class TableActor:
                 raise LobbyError(403, "bad_token", "this token holds no seat at this table")
             if self.phase is Phase.OVER:
                 raise LobbyError(409, "game_over", "this game is over")
-            seat = table.seats[number]
-            old = (seat.kind, seat.name, seat.token_hash)
-            seat.kind, seat.name, seat.token_hash = OPEN, "", None
-            try:
-                await self.journal.call(
-                    self.journal.store.save_seat, table.id, SeatRecord(number, OPEN, "", None),
-                    self.journal.fence(),
-                )
-            except StorageError:
-                seat.kind, seat.name, seat.token_hash = old
-                raise
-            for conn in [c for c in self.audience.connections if c.seat == number]:
-                self.audience.connections.discard(conn)
-                conn.close(CLOSE_LEFT, "you left this seat")
+            await self.open_seat_locked(number, "you left this seat")
             log.info("table %s: seat %d left", table.id, number)
             if self.phase is Phase.PLAYING:
                 await self.consent.note_holders([number])  # a bot holds it from here

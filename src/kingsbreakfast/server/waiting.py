@@ -27,9 +27,8 @@ from .lobby import LobbyError
 from .matching import ARRIVAL, Member
 from .play_pool import PoolStore
 from .sessions import seat_cookie
-from .store import SeatRecord, StorageError
-from .tables import HUMAN, OPEN, token_digest
-from .wire import CLOSE_LEFT
+from .store import StorageError
+from .tables import HUMAN, token_digest
 
 if TYPE_CHECKING:
     from .actor import Dealer, TableActor
@@ -158,19 +157,8 @@ async def give_back(actor: TableActor, keep: frozenset[str]) -> None:
     for number, seat in enumerate(table.seats):
         if seat.kind != HUMAN or seat.token_hash in keep:
             continue
-        old = (seat.kind, seat.name, seat.token_hash)
-        seat.kind, seat.name, seat.token_hash = OPEN, "", None
-        try:
-            await actor.journal.call(
-                actor.journal.store.save_seat, table.id, SeatRecord(number, OPEN, "", None),
-                actor.journal.fence(),
-            )
-        except StorageError:
-            seat.kind, seat.name, seat.token_hash = old
-            raise
-        for conn in [c for c in actor.audience.connections if c.seat == number]:
-            actor.audience.connections.discard(conn)
-            conn.close(CLOSE_LEFT, "your seat was given back: you were not at the table")
+        await actor.open_seat_locked(
+            number, "your seat was given back: you were not at the table")
         log.info("table %s: seat %d given back (nobody came)", table.id, number)
         changed = True
     if changed:

@@ -10,6 +10,12 @@ same code (:mod:`kingsbreakfast.bots.outside`), with the same timeout and fallba
 Reconnecting follows the close codes: a restart, an overloaded server or a table moved to
 another process of a cluster (1001, 1006, 1011, 1012, 1013) is retried with a growing pause;
 a token that no longer holds a seat (4001, 4003) or a missing table (4004) ends the relay.
+
+A frozen process (stopped, or cut off behind the proxy) keeps its sockets open and silent, so
+the relay heartbeats as the browser does (``web/static/heartbeat.js``): a WebSocket ping
+after :data:`BEAT_SECONDS` and the socket given up when no pong comes within
+:data:`ANSWER_SECONDS`; it then reconnects through the proxy to whichever process holds the
+table now, and the player keeps their seat.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from kingsbreakfast.bots.outside import OutsideBot
@@ -40,6 +46,11 @@ RETRY_CLOSES: Final = frozenset({1001, 1006, 1011, 1012, 1013})
 error, a restart or a table moved to another process (1012), try again later (1013)."""
 GONE_SEAT: Final = frozenset({4001, 4003})
 NO_TABLE: Final = 4004
+BEAT_SECONDS: Final = 2.5
+"""How often the relay pings the server (the browser's ``BEAT_MS``)."""
+ANSWER_SECONDS: Final = 3.5
+"""How long a ping may go unanswered before the socket is given up (``ANSWER_MS``): a frozen
+process is noticed within about 6 s."""
 MAX_RETRIES: Final = 8
 """Failed connections in a row (no state frame in between) before the relay gives up, by
 default: with pauses growing to 4 s, about 20 s, long enough for a server to restart."""
@@ -156,6 +167,9 @@ class Played:
     moves: int = 0
     forfeits: int = 0
     reconnects: int = 0
+    acted: set[int] = field(default_factory=set)
+    """The versions at which the relay sent a move: the history index its move takes, so a
+    move of the seat at any other index was not the agent's (a bot's, or the clock's)."""
 
 
 class Relay:
@@ -199,7 +213,10 @@ class Relay:
             code: int | None = None
             reason = ""
             try:
-                with connect(self.address.socket, open_timeout=15, close_timeout=5) as socket:
+                with connect(
+                    self.address.socket, open_timeout=BEAT_SECONDS + ANSWER_SECONDS,
+                    ping_interval=BEAT_SECONDS, ping_timeout=ANSWER_SECONDS, close_timeout=1,
+                ) as socket:
                     socket.send(json.dumps({"type": "hello", "token": self.token}))
                     for text in socket:
                         frame = json.loads(text)
@@ -258,6 +275,7 @@ class Relay:
             self.played.forfeits += 1
             self.on_forfeit(you, self.agent.forfeit_reasons[-1], action)
         self._acted = frame["version"]
+        self.played.acted.add(frame["version"])
         self.played.moves += 1
         send(json.dumps(
             {"type": "act", "version": frame["version"], "action": action.to_record()}

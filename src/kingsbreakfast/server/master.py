@@ -326,6 +326,15 @@ class Master:
         log.info("table %s created (%d seats)", table.id, seats)
         return table, 0, token
 
+    async def discard_lobby(self, table_id: str) -> None:
+        """Forget a table that never started (e.g. one stored for a play-now group that
+        was not needed after all): held here, it is closed too."""
+        actor = self.actors.get(table_id)
+        if actor is not None:
+            await actor.expire()
+        else:
+            await self.journal.call(self.storage.discard_lobby, table_id)
+
     async def join(
         self, table_id: str, name: str, token: str | None = None, holder: str | None = None
     ) -> tuple[int, str]:

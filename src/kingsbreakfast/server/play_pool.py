@@ -103,34 +103,43 @@ class PoolStore:
             return None
 
     def seat(
-        self, wish: Wish, new_table: str, wait: float, token_for: Callable[[str], str],
-        digest: Callable[[str], str],
-    ) -> Seating:
+        self, wish: Wish, new_table: str | None, wait: float,
+        token_for: Callable[[str], str], digest: Callable[[str], str],
+    ) -> Seating | None:
         """Seat a newcomer: their own seat again for the same wish, else the group that
-        suits them, else a new group at ``new_table`` (its table is the caller's to
-        create), the seat reserved under ``token_for(table)``. Asking for another size or
-        speed gives up the seat held elsewhere."""
+        suits them, else a new group at ``new_table``, a table the caller has already
+        stored; None, with nothing changed, when no group suits and ``new_table`` is None
+        (the caller stores a table and asks again). A group therefore never stands in the
+        pool before its table does: a stranger matched to it on any process finds the table.
+        The seat is reserved under ``token_for(table)``. Asking for another size or speed
+        gives up the seat held elsewhere."""
         with self._locked() as (connection, now):
             pool = _pool(connection)
-            left: Member | None = None
-            left_table: str | None = None
+            held: tuple[Group, Member] | None = None
             for group in pool.groups.values():
                 for member in group.members:
                     if not _same_person(member, wish):
                         continue
                     if group.seats == wish.seats and group.speed == wish.speed:
                         return Seating(group, member.seat, again=True)
-                    connection.execute(delete(WaitingPlayerRow).where(
-                        WaitingPlayerRow.table_id == group.table,
-                        WaitingPlayerRow.seat == member.seat,
-                    ))
-                    group.members.remove(member)
-                    left, left_table = member, group.table
-                    break
+                    held = group, member
             chosen = pool.choose(wish.seats, wish.speed, wish.name, wish.account, wish.rating,
                                  wish.avoids)
+            if chosen is None and new_table is None:
+                return None
+            left: Member | None = None
+            left_table: str | None = None
+            if held is not None:
+                group, left = held
+                connection.execute(delete(WaitingPlayerRow).where(
+                    WaitingPlayerRow.table_id == group.table,
+                    WaitingPlayerRow.seat == left.seat,
+                ))
+                group.members.remove(left)
+                left_table = group.table
             opened = chosen is None
             if chosen is None:
+                assert new_table is not None
                 chosen = pool.open(new_table, wish.seats, wish.speed, now + wait)
                 connection.execute(insert(WaitingGroupRow).values(
                     table_id=new_table, seats=wish.seats, speed=wish.speed,
@@ -149,11 +158,6 @@ class PoolStore:
             chosen.members.append(member)
             return Seating(chosen, seat, token, opened=opened, left=left,
                            left_table=left_table)
-
-    def drop(self, table_id: str) -> None:
-        """Forget a group (its table could not be opened, or it was dealt)."""
-        with self._locked() as (connection, _now):
-            _forget(connection, table_id)
 
     # -- arriving, and the deal -------------------------------------------------------------
     def reserved(self, table_id: str, digests: frozenset[str]) -> Member | None:
@@ -236,11 +240,6 @@ def _same_person(member: Member, wish: Wish) -> bool:
     return member.token in wish.mine or (
         wish.account is not None and member.account == wish.account
     )
-
-
-def _forget(connection: Connection, table_id: str) -> None:
-    connection.execute(delete(WaitingPlayerRow).where(WaitingPlayerRow.table_id == table_id))
-    connection.execute(delete(WaitingGroupRow).where(WaitingGroupRow.table_id == table_id))
 
 
 def _member(row: Any) -> Member:

@@ -109,20 +109,27 @@ async def play_now(
         if again is not None:  # one person waits at one table: the same seat back
             return _waiting(again.group, again.seat)
         await openers.admit(address(request.client))  # a seat counts as a table opened
-        seating = await master.journal.call(
-            room.pool.seat, wish, secrets.token_urlsafe(9), WAIT, token_for, token_digest
-        )
-        group, token = seating.group, seating.token
-        if seating.opened and token is not None:  # opened before this process seats another
-            try:
+        stored: str | None = None  # a table stored for a new group, before the group
+        try:
+            while True:
+                seating = await master.journal.call(
+                    room.pool.seat, wish, stored, WAIT, token_for, token_digest
+                )
+                if seating is not None:
+                    break
+                stored = secrets.token_urlsafe(9)  # no group suits: its table comes first
                 await master.create_table(
                     name, seats=body.seats, rules={}, bot_level=BOT_LEVEL,
-                    clock_seconds=SPEEDS[body.speed], public=False, table_id=group.table,
-                    token=token,
+                    clock_seconds=SPEEDS[body.speed], public=False, table_id=stored,
+                    token=token_for(stored),
                 )
-            except BaseException:
-                await master.journal.call(room.pool.drop, group.table)
-                raise
+        except BaseException:
+            if stored is not None:
+                await master.discard_lobby(stored)
+            raise
+        if stored is not None and not seating.opened:  # a group opened meanwhile: joined
+            await master.discard_lobby(stored)
+        group, token = seating.group, seating.token
     if seating.again or token is None:
         return _waiting(group, seating.seat)
     if seating.left is not None and seating.left_table is not None:

@@ -16,8 +16,8 @@ Bots fill the seats nobody took, play for a player whose clock ran out while awa
 mode, until they return) and for a seat whose player left. A bot whose registry entry says it
 thinks long plays in the process's bot thread, so the event loop every table shares stays free.
 
-Why about 500 lines: the order of checks, commit-then-broadcast, the bots' turns and the
-phase changes share the lock and must be read together.
+The order of checks, commit-then-broadcast, the bots' turns and the phase changes share the
+lock and are read together here; what needs only the table is in :mod:`.seating`.
 """
 
 from __future__ import annotations
@@ -27,9 +27,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Coroutine
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 from pydantic import JsonValue
@@ -41,22 +39,14 @@ from . import metrics
 from .answers import Answers
 from .audience import Audience, Outbox
 from .consent import SeatConsent
-from .lifecycle import Closed, CloseReason, Phase, TableEvents
+from .hall import Dealer, Hall
+from .lifecycle import Closed, CloseReason, Phase
 from .lobby import LobbyError, is_turn_based
 from .persistence import Journal
 from .presence import Fanout, Presence, WatcherFrame
+from .seating import bot_action, dealt_seats, store_seat
 from .store import LeaseLost, SeatRecord, StorageError
-from .tables import (
-    BOT,
-    HUMAN,
-    OPEN,
-    Seat,
-    Table,
-    new_token,
-    state_frame,
-    state_frames,
-    token_digest,
-)
+from .tables import HUMAN, OPEN, Table, new_token, state_frame, state_frames, token_digest
 from .wire import (
     CLOSE_LEFT,
     CLOSE_MOVED,
@@ -74,35 +64,7 @@ from .wire import (
 log = logging.getLogger("kingsbreakfast.server")
 
 T = TypeVar("T")
-Dealer = Callable[[int], tuple[tuple[int, ...], int]]  # a shuffled deck and the first cook
 MOVED = "this table moved to another server: reconnect"
-
-
-@dataclass(slots=True)
-class Hall:
-    """What every table of one process shares: the bots' pace, the clocks' time, the thread
-    a long-thinking bot thinks in, the events tables announce, and the work in flight that
-    closing the process must wait for."""
-
-    bot_delay: float = 0.6
-    """Seconds a bot waits before moving, so people can follow the game."""
-    zombie_grace: float = 30.0
-    """How long a disconnected player's turn waits when the table has no clock."""
-    reconnect_grace: float = 15.0
-    """After a table is taken over from another process (which died or froze), how long
-    its players have to reconnect before their turn is played for them: a browser notices
-    a silent socket and reconnects within about ten seconds (docs/server.md), and a
-    failover is no player's doing, so nobody is called a leaver for it."""
-    wall_clock: Callable[[], float] = time.time
-    events: TableEvents = field(default_factory=TableEvents)
-    tasks: set[asyncio.Task[None]] = field(default_factory=set)
-    bot_thread: ThreadPoolExecutor = field(
-        default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-bot")
-    )
-
-    def keep(self, task: asyncio.Task[Any]) -> None:
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
 
 
 class TableActor:
@@ -179,8 +141,7 @@ class TableActor:
         self.hall.events.closed.emit(Closed(self, reason))
 
     async def expire(self) -> bool:
-        """Delete a lobby table that never started (it has no record worth keeping) and
-        close it; False when it is no longer in the lobby."""
+        """Delete and close a lobby table that never started; False once it has started."""
         async with self.lock:
             if self.phase is not Phase.LOBBY:
                 return False
@@ -212,18 +173,9 @@ class TableActor:
                 raise LobbyError(409, "seat_name_taken", "a player at this table has this name")
             number = free[0]
             token = token or new_token()
-            seat = table.seats[number]
-            old = (seat.kind, seat.name, seat.token_hash)
-            seat.kind, seat.name, seat.token_hash = HUMAN, display, token_digest(token)
-            try:
-                await self.journal.call(
-                    self.journal.store.save_seat, table.id,
-                    SeatRecord(number, HUMAN, display, seat.token_hash), self.journal.fence(),
-                )
-            except StorageError:
-                seat.kind, seat.name, seat.token_hash = old
-                raise
-            seat.zombie = False
+            await store_seat(self.journal, table, SeatRecord(
+                number, HUMAN, display, token_digest(token)))
+            table.seats[number].zombie = False
             log.info("table %s: seat %d joined", table.id, number)
             self._changed()
         return number, token
@@ -232,18 +184,7 @@ class TableActor:
         """Seat ``number`` opened (stored first, put back if the store refuses) and its
         sockets closed with ``why``; the caller holds the lock. Leaving and play now's
         seats given back both come here."""
-        table = self.table
-        seat = table.seats[number]
-        old = (seat.kind, seat.name, seat.token_hash)
-        seat.kind, seat.name, seat.token_hash = OPEN, "", None
-        try:
-            await self.journal.call(
-                self.journal.store.save_seat, table.id, SeatRecord(number, OPEN, "", None),
-                self.journal.fence(),
-            )
-        except StorageError:
-            seat.kind, seat.name, seat.token_hash = old
-            raise
+        await store_seat(self.journal, self.table, SeatRecord(number, OPEN, "", None))
         for conn in [c for c in self.audience.connections if c.seat == number]:
             self.audience.connections.discard(conn)
             conn.close(CLOSE_LEFT, why)
@@ -283,14 +224,7 @@ class TableActor:
         table = self.table
         deck, first_cook = dealer(table.num_seats)
         state = State(deck, table.num_seats, first_cook, table.rules)
-        seats = [
-            Seat(BOT, table.bot_level) if s.kind == OPEN  # a bot is named by its level
-            else Seat(s.kind, s.name, s.token_hash)
-            for s in table.seats
-        ]
-        records = [
-            SeatRecord(n, s.kind, s.name, s.token_hash) for n, s in enumerate(seats)
-        ]
+        seats, records = dealt_seats(table)
         await self.journal.call(
             self.journal.store.start_game, table.id, tuple(CARD_IDS[c] for c in deck),
             first_cook, records, self.journal.fence(),
@@ -304,8 +238,7 @@ class TableActor:
         self._changed()
 
     def _changed(self) -> None:
-        """Seats or phase changed: decide the next turn first (the frame carries the new
-        clock), then send everyone their view."""
+        """Seats or phase changed: the next turn first (the frame has its clock), then views."""
         self.schedule()
         self.broadcast()
 
@@ -549,24 +482,10 @@ class TableActor:
                 seat.zombie = True  # away when the clock ran out: a bot plays until return
             # (at a turn-based table a bot plays only the move whose clock ran out: nobody
             # is expected to be there between moves)
-            view = state.view(seat_no)
-            bot = self.bots[seat_no]
-            seed = self.rng.getrandbits(64)
-            try:
-                if self._thinks_long:  # the registry says so: keep the loop free
-                    loop = asyncio.get_running_loop()
-                    action = await loop.run_in_executor(
-                        self.hall.bot_thread, lambda: bot.act(view, random.Random(seed))
-                    )
-                else:
-                    action = bot.act(view, random.Random(seed))
-                trial = state.clone()
-                trial.play(action, seat=seat_no)
-            except Exception:  # a faulty bot must not stall a table: play a legal move
-                log.exception("table %s: the %s bot failed", table.id, table.bot_level)
-                action = random.Random(seed).choice(view.legal_actions())
-                trial = state.clone()
-                trial.play(action, seat=seat_no)
+            action, trial = await bot_action(
+                table, seat_no, self.bots[seat_no], self.rng.getrandbits(64),
+                self.hall.bot_thread if self._thinks_long else None,
+            )
             committed = await self._commit(seat_no, action, trial, None)
             if committed and seat.kind == HUMAN and seat_no not in self._timed_out:
                 # the player's time ran out: told once, and only by the process whose move

@@ -23,8 +23,9 @@ from pydantic import JsonValue
 
 from kingsbreakfast.engine import Record, State
 
-from .actor import Dealer, Hall, TableActor
+from .actor import TableActor
 from .expiry import keep_lobby_fresh
+from .hall import Dealer, Hall
 from .leases import Leases, keep_leases
 from .lifecycle import Closed, CloseReason, Phase, TableEvents
 from .lobby import (

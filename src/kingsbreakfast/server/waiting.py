@@ -31,7 +31,8 @@ from .store import StorageError
 from .tables import HUMAN, token_digest
 
 if TYPE_CHECKING:
-    from .actor import Dealer, TableActor
+    from .actor import TableActor
+    from .hall import Dealer
     from .site import Site
 
 log = logging.getLogger("kingsbreakfast.server")

@@ -29,6 +29,7 @@ from .routes import (
     pages,
     play,
     play_now,
+    reports,
     results,
     review,
     shell,
@@ -107,8 +108,8 @@ def create_app(
     app.state.openers = openers
     app.add_middleware(BodyLimit, limit=bounds.body_bytes)
     install_errors(app)
-    areas = (accounts, at_table, leaving, learn, play_now, results, review, shell, tables, pages,
-             health, play)
+    areas = (accounts, at_table, leaving, learn, play_now, reports, results, review, shell,
+             tables, pages, health, play)
     for area in areas:
         app.include_router(area.router)
     static = static_dir()

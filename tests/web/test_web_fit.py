@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 
 from server.kb_live import LiveServer
-from web.playing import play_to_the_end
+from web.playing import open_solo_table, play_to_the_end
 
 PHONE = {
     "viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
@@ -59,10 +59,12 @@ def pages(table_id: str) -> dict[str, str]:
 
 
 WIDTH = "document.documentElement.scrollWidth"
+# A checkbox is reached through its label: the label is the target then.
 SMALL_TARGETS = """() => [...document.querySelectorAll(
     'header a, header button, header select, #app button, #app .button, #app select,'
-    + ' #app input:not([type=hidden]), #app label.check, .seat-pick a, .costliest-list a')]
+    + ' #app input:not([type=hidden]), .seat-pick a, .costliest-list a')]
   .filter((el) => el.offsetParent !== null && !el.closest('.game:not(.replay)'))
+  .map((el) => (el.type === 'checkbox' && el.closest('label')) ? el.closest('label') : el)
   .map((el) => [el.textContent.trim().slice(0, 20) || el.id || el.className,
                 el.getBoundingClientRect()])
   .filter(([, r]) => r.width < 44 || r.height < 44)
@@ -94,3 +96,30 @@ def test_no_page_is_wider_than_a_phone(
     wide = {path: entry["width"] for path, entry in found.items() if entry["width"] > 390}
     assert wide == {}, wide
 
+
+def test_every_control_outside_the_game_is_a_finger_wide(
+    server: LiveServer, browser: Any, played: dict[str, Any],
+) -> None:
+    found = measure(browser, server.base, played["state"], played["id"])
+    print({path: len(entry["small"]) for path, entry in found.items()})
+    small = {path: entry["small"] for path, entry in found.items() if entry["small"]}
+    assert small == {}, small
+
+
+def test_the_desktop_table_passes_axe_target_size(
+    server: LiveServer, browser: Any,
+) -> None:
+    """WCAG 2.5.8 on a desktop: the table's checkboxes (the keyboard's and the sound's) are
+    24 px at least, not the browser's 13 px."""
+    axe = pytest.importorskip("axe_playwright_python.sync_playwright").Axe()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    open_solo_table(page, server.base, name="Cy", seats=3)
+    page.wait_for_selector(".game.my-turn")
+    results = axe.run(page, options={"runOnly": ["target-size"]})
+    found = [
+        " ".join(map(str, node["target"]))
+        for violation in results.response["violations"] for node in violation["nodes"]
+    ]
+    assert found == [], found
+    context.close()

@@ -161,3 +161,23 @@ def test_nothing_is_reviewed_while_the_game_is_played(
     page.locator(".review-page [role=alert]").wait_for()
     assert page.locator(".review-page [role=alert]").inner_text() == "There is no such table."
     context.close()
+
+
+def test_the_choices_are_numbered_in_order_and_a_small_loss_reads_clearly(
+    finished: dict[str, Any],
+) -> None:
+    """The seat's choices count 1, 2, 3… (the game's move numbers jumped, the other seats'
+    turns between), each with its game move beside it; a points loss is "0", "under 0.1" or
+    a tenth and more, never "0.0" beside a lost win chance; the page says why the two
+    losses differ."""
+    page = finished["page"]
+    rows = page.locator(".review-table tbody tr")
+    numbers = [int(re.match(r"\d+", text).group())  # type: ignore[union-attr]
+               for text in page.locator(".review-table tbody th").all_inner_texts()]
+    assert numbers == list(range(1, rows.count() + 1))
+    notes = page.locator(".review-table tbody th .move-note").all_inner_texts()
+    games = [int(re.search(r"\d+", note).group()) for note in notes]  # type: ignore[union-attr]
+    assert games == sorted(games) and len(set(games)) == len(games)
+    for text in page.locator(".review-table tbody td:nth-child(5)").all_inner_texts():
+        assert text == "0" or text == "under 0.1" or float(text) >= 0.1, text
+    assert "measured apart" in page.locator(".two-measures").inner_text()

@@ -12,6 +12,9 @@ import { actionText } from "./hint.js";
 
 const pct = (share) => `${(100 * share).toFixed(1)}%`;
 const points = (value) => value.toFixed(1);
+// a loss shown to a tenth: a real but tiny one reads "under 0.1", not "0.0" (which beside a
+// win chance lost read as a contradiction); none at all reads "0"
+const lost = (value) => (value <= 0 ? "0" : value < 0.05 ? t("review.under", { value: (0.1).toFixed(1) }) : points(value));
 
 export class ReviewPage {
   constructor(root, gameId, seat, navigate) {
@@ -54,30 +57,34 @@ export class ReviewPage {
     const name = (i) => displayName(d.players[i]);
     const seats = d.players.map((_, i) => `<li><a href="/review/${esc(d.id)}?seat=${i}" data-seat="${i}" class="button${i === d.seat ? " primary" : ""}" ${i === d.seat ? 'aria-current="page"' : ""}>${esc(name(i))}</a></li>`).join("");
     const biggest = new Set(d.biggest);
+    // the seat's own choices are numbered 1, 2, 3…: the game's move numbers jump (the other
+    // seats and the forced turns come between), so each says its game move beside it
+    const number = new Map(d.moves.map((m, i) => [m.move, i + 1]));
     const rows = d.moves.map((m) => {
       const same = m.action === m.best;
       const mark = m.big_loss ? ` <strong class="loss-mark">${esc(t("review.bigLoss"))}</strong>` : "";
       return `<tr id="move-${m.move}" class="${m.big_loss ? "big-loss" : ""}${biggest.has(m.move) ? " costliest" : ""}">
-        <th scope="row">${m.move}<span class="round-note">${esc(t("game.round", { round: m.round }))}</span></th><td class="round-col">${m.round}</td>
+        <th scope="row">${number.get(m.move)}<span class="move-note">${esc(t("review.ofGame", { move: m.move }))}</span><span class="round-note">${esc(t("game.round", { round: m.round }))}</span></th><td class="round-col">${m.round}</td>
         <td class="choice">${esc(actionText(m.action))}${mark}</td>
         <td class="choice">${same ? `<span aria-hidden="true">=</span><span class="visually-hidden">${esc(t("review.same"))}</span>` : esc(actionText(m.best))}</td>
-        <td>${points(m.points_lost)}</td><td>${pct(m.win_lost)}</td></tr>`;
+        <td>${esc(lost(m.points_lost))}</td><td>${pct(m.win_lost)}</td></tr>`;
     }).join("");
     const costly = d.biggest.map((move) => {
       const m = d.moves.find((x) => x.move === move);
-      return `<li><a href="#move-${m.move}" data-move="${m.move}">${esc(t("review.costlyItem", { move: m.move, action: actionText(m.action), share: pct(m.win_lost) }))}</a></li>`;
+      return `<li><a href="#move-${m.move}" data-move="${m.move}">${esc(t("review.costlyChoice", { number: number.get(m.move), move: m.move, action: actionText(m.action), share: pct(m.win_lost) }))}</a></li>`;
     }).join("");
     const threshold = `${Math.round(100 * d.big_loss_threshold)}%`;
     const table = d.moves.length ? `<div class="scroll" tabindex="0" role="region" aria-label="${esc(t("review.choicesOf", { name: name(d.seat) }))}">
         <table class="review-table"><thead><tr>
-          <th scope="col">${esc(t("review.move"))}</th><th scope="col" class="round-col">${esc(t("review.round"))}</th>
+          <th scope="col">${esc(t("review.choice"))}</th><th scope="col" class="round-col">${esc(t("review.round"))}</th>
           <th scope="col" class="choice">${esc(t("review.played"))}</th><th scope="col" class="choice">${esc(t("review.best"))}</th>
-          <th scope="col">${esc(t("review.pointsLost"))}</th><th scope="col">${esc(t("review.winLost"))}</th>
+          <th scope="col">${esc(t("review.pointsExpected"))}</th><th scope="col">${esc(t("review.winLost"))}</th>
         </tr></thead><tbody>${rows}</tbody></table></div>` : `<p>${esc(t("review.none"))}</p>`;
     this.root.innerHTML = `<div class="review-page">
       <section class="panel review-head"><h1 tabindex="-1">${esc(t("review.title", { name: name(d.seat) }))}</h1>
         <nav aria-label="${esc(t("review.seats"))}"><ul class="seat-pick">${seats}</ul></nav>
-        <p class="explained">${esc(t("review.explained", { threshold }))}</p></section>
+        <p class="explained">${esc(t("review.explained", { threshold }))}</p>
+        <p class="two-measures">${esc(t("review.twoMeasures"))}</p></section>
       <section class="panel review-summary" aria-labelledby="review-summary"><h2 id="review-summary">${esc(t("review.summary"))}</h2>
         <ul>
           <li>${esc(tCount("review.decisionsOne", "review.decisions", d.decisions))}</li>

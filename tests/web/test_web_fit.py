@@ -14,6 +14,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 
 from server.kb_live import LiveServer
+from web.browsing import shot
 from web.playing import open_solo_table, play_to_the_end
 
 PHONE = {
@@ -83,6 +84,8 @@ def measure(
         page.wait_for_selector(f"html[lang={code}]")
         page.wait_for_selector(ready)
         found[path] = {"width": page.evaluate(WIDTH), "small": page.evaluate(SMALL_TARGETS)}
+        if path in ("/", "/me"):
+            shot(page, f"fit-phone-{'lobby' if path == '/' else 'my-games'}-{code}")
     context.close()
     return found
 

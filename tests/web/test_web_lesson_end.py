@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 
 from server.kb_live import LiveServer
-from web.browsing import shot
+from web.browsing import shots
 from web.test_web_learn import DESKTOP, Learner, open_lesson, play_lesson
 
 
@@ -32,5 +32,5 @@ def test_the_end_shows_every_hand_and_ranks_the_results(
     points = [int(re.findall(r"(\d+) points?", line)[-1]) for line in lines]
     assert points == sorted(points, reverse=True), lines
     assert "winner" in (page.locator(".lesson-points li").first.get_attribute("class") or "")
-    shot(page, "learn-end-ranked-en")
+    shots(page, "learn-end-ranked", "en")
     context.close()

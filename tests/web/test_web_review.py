@@ -14,7 +14,7 @@ pytest.importorskip("numpy")
 
 from server.kb_live import LiveServer
 from web.auditing import assert_accessible
-from web.browsing import no_sideways_scroll, shot
+from web.browsing import no_sideways_scroll, shot, shots
 from web.playing import open_solo_table, play_to_the_end
 
 
@@ -209,4 +209,4 @@ def test_each_choice_shows_its_position_and_reasons_and_a_graph_shows_every_seat
     assert page.locator(".review-board .players .card.private").count() == 0
     assert page.locator(".review-board .players .hidden-count").count() == 2
     assert_accessible(page, "the review with its board and graph")
-    shot(page, "review-board-en")
+    shots(page, "review-board", "en")

@@ -20,7 +20,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 
 from server.kb_live import LiveServer
-from web.browsing import server_port, shot
+from web.browsing import server_port, shots
 from web.playing import open_solo_table
 from web.test_web_e2e import wait_for_a_turn_or_the_end
 
@@ -102,7 +102,7 @@ def test_an_unknown_address_answers_a_page_to_a_browser_and_json_to_the_api(
     page.wait_for_selector("html[lang=de]")
     assert page.locator("h1").inner_text() == "Seite nicht gefunden"
     assert page.locator("form#create").count() == 0  # not the lobby under a wrong address
-    shot(page, "not-found-de")
+    shots(page, "not-found", "de")
     page.click("a:has-text('Zurück zur Lobby')")
     page.wait_for_selector("form#create")
     context.close()
@@ -141,7 +141,7 @@ def test_a_rated_table_says_so_and_offers_no_hint(server: LiveServer, browser: A
     mover = ann if ann.locator(".game.my-turn").count() else bob
     assert mover.locator("button[data-act=draw]").count() == 1
     assert mover.locator("button[data-act=hint]").count() == 0
-    shot(mover, "rated-table-en")
+    shots(mover, "rated-table", "en")
     for context in contexts:
         context.close()
     # a guest's solo table is not rated: the hint is there
@@ -171,7 +171,7 @@ def test_a_play_now_table_does_not_send_its_players_waiting_for_a_host(
     # the second player: the countdown says when the game starts, nobody else is waited for
     assert "The host starts the game" not in pages[1].locator(".waiting").inner_text()
     assert "starts in" in pages[1].locator("#match-clock").inner_text()
-    shot(pages[1], "play-now-second-player-en")
+    shots(pages[1], "play-now-second-player", "en")
     for context in contexts:
         context.close()
 
@@ -191,7 +191,7 @@ def test_offline_the_lobby_says_so_and_the_rules_are_still_there(
     page.goto(server.base + "/")
     page.wait_for_selector("#offline")
     assert "offline" in page.locator("#offline").inner_text()
-    shot(page, "offline-lobby-en")
+    shots(page, "offline-lobby", "en")
     page.click("#rules-link")
     page.wait_for_selector(".rules h1")
     assert page.locator(".rules [role=alert]").count() == 0

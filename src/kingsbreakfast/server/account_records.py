@@ -65,6 +65,9 @@ class Totals:
     points: int
     favourites: dict[str, int]
     """How many games each dish was the one the player held most of."""
+    scored: int = 0
+    """The games whose points were the player's own (not left to a bot): what the average
+    points are over."""
 
 
 @dataclass(frozen=True, slots=True)

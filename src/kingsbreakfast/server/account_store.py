@@ -349,23 +349,28 @@ class AccountStore:
             return [_result(row) for row in reversed(rows)]
 
     def totals(self, account_id: int) -> Totals:
-        """An account's counts over every result it has (not only the ones listed)."""
+        """An account's counts over every result it has (not only the ones listed). The
+        points and dishes of a game it left were a bot's finish, not its own: they count
+        for nothing (the game and its loss still count)."""
         with self._session() as session:
-            games, wins, points = session.execute(
+            left = select(LeaverRow.game_id).where(LeaverRow.account_id == account_id)
+            own = GameResultRow.game_id.not_in(left)
+            games, wins, points, scored = session.execute(
                 select(
                     func.count(),
                     func.coalesce(func.sum(case((GameResultRow.won, 1), else_=0)), 0),
-                    func.coalesce(func.sum(GameResultRow.points), 0),
+                    func.coalesce(func.sum(case((own, GameResultRow.points), else_=0)), 0),
+                    func.coalesce(func.sum(case((own, 1), else_=0)), 0),
                 ).where(GameResultRow.account_id == account_id)
             ).one()
             dishes = session.execute(
                 select(GameResultRow.favourite, func.count())
                 .where(GameResultRow.account_id == account_id,
-                       GameResultRow.favourite.is_not(None))
+                       GameResultRow.favourite.is_not(None), own)
                 .group_by(GameResultRow.favourite)
             ).all()
             return Totals(int(games), int(wins), int(points),
-                          {str(dish): int(n) for dish, n in dishes})
+                          {str(dish): int(n) for dish, n in dishes}, int(scored))
 
     # -- chat -----------------------------------------------------------------------------
     def add_chat(self, game_id: str, seat: int, name: str, text: str, at: float) -> ChatLine:

@@ -182,17 +182,17 @@ class TableActor:
             self._changed()
         return number, token
 
-    async def open_seat_locked(self, number: int, why: str) -> None:
-        """Seat ``number`` opened (stored first, put back if the store refuses) and its
-        sockets closed with ``why``; the caller holds the lock. Leaving and play now's
-        seats given back both come here."""
-        await store_seat(self.journal, self.table, SeatRecord(number, OPEN, "", None))
+    async def open_seat_locked(self, number: int, why: str, keep_name: bool = False) -> None:
+        """Seat ``number`` opened (stored, put back if refused), sockets closed with ``why``,
+        under the caller's lock; ``keep_name``: the leaver's name stays on the seat."""
+        name = self.table.seats[number].name if keep_name else ""
+        await store_seat(self.journal, self.table, SeatRecord(number, OPEN, name, None))
         for conn in [c for c in self.audience.connections if c.seat == number]:
             self.audience.connections.discard(conn)
             conn.close(CLOSE_LEFT, why)
 
     async def free_seat(self, token: str) -> None:
-        """Free the token's seat and invalidate the token; its sockets are closed."""
+        """Free the token's seat (in play, its name stays: "Bot (was Ann)"); sockets closed."""
         table = self.table
         async with self.lock:
             number = table.seat_of(token)
@@ -200,7 +200,7 @@ class TableActor:
                 raise LobbyError(403, "bad_token", "this token holds no seat at this table")
             if self.phase is Phase.OVER:
                 raise LobbyError(409, "game_over", "this game is over")
-            await self.open_seat_locked(number, "you left this seat")
+            await self.open_seat_locked(number, "you left this seat", self.phase is Phase.PLAYING)
             log.info("table %s: seat %d left", table.id, number)
             if self.phase is Phase.PLAYING:
                 await self.consent.note_holders([number])  # a bot holds it from here

@@ -12,12 +12,13 @@ from typing import Any
 from .account_store import Account
 from .accounts import Accounts
 from .restore import restore
-from .tables import HUMAN, OVER, PLAYING, Table
+from .tables import HUMAN, OPEN, OVER, PLAYING, Table
 
 
 def seat_list(table: Table) -> list[dict[str, Any]]:
     return [
-        {"kind": s.kind, "name": s.name if s.kind == HUMAN else "", "level": table.bot_level}
+        {"kind": s.kind, "name": s.name if s.kind in (HUMAN, OPEN) else "",
+         "level": table.bot_level}
         for s in table.seats
     ]
 

@@ -318,7 +318,7 @@ def profile_body(account: Account, totals: Totals, results: list[Result]) -> dic
         "games": games,
         "wins": totals.wins,
         "win_share": round(totals.wins / games, 3) if games else None,
-        "average_points": round(totals.points / games, 2) if games else None,
+        "average_points": round(totals.points / totals.scored, 2) if totals.scored else None,
         "favourite_dish": (
             min(favourites, key=lambda d: (-favourites[d], DISHES.index(d)))
             if favourites else None

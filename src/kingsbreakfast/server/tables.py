@@ -126,7 +126,7 @@ class Table:
         seats: list[SeatInfo] = [
             {
                 "kind": seat.kind,
-                "name": seat.name if seat.kind == HUMAN else "",
+                "name": seat.name if seat.kind in (HUMAN, OPEN) else "",
                 "connected": number in present,
                 "zombie": seat.zombie,
             }

@@ -28,6 +28,7 @@ from kingsbreakfast.i18n import _
 
 if TYPE_CHECKING:
     from kingsbreakfast.server.limits import ServerLimits
+    from kingsbreakfast.server.mail import MailSettings
 
 
 class WebSocketLayer(StrEnum):
@@ -178,6 +179,25 @@ class ServeSettings:
         HttpLayer, typer.Option(help="uvicorn's HTTP/1.1 parser")
     ] = HttpLayer.AUTO
 
+    smtp_host: Annotated[
+        str,
+        typer.Option(
+            help="the SMTP server that sends the site's mail (address verification, "
+            "password reset); none: the site sends no mail"
+        ),
+    ] = ""
+    smtp_port: Annotated[int, typer.Option(help="the SMTP server's port")] = 25
+    mail_from: Annotated[
+        str, typer.Option(help="the sender of the site's mail (noreply@cards.example)")
+    ] = ""
+    public_url: Annotated[
+        str,
+        typer.Option(
+            help="the site's address as players open it (https://cards.example): the links "
+            "in its mail start with it"
+        ),
+    ] = ""
+
     lang: LangOption = None
 
     @property
@@ -256,6 +276,12 @@ def check(settings: ServeSettings) -> None:
         raise fail(_("--lobby-expiry must not be negative"))
     if min(s.db_lock_timeout, s.db_statement_timeout, s.db_idle_timeout) < 0:
         raise fail(_("the database timeouts must not be negative"))
+    if s.smtp_host and (not s.mail_from or "@" not in s.mail_from
+                        or not s.public_url.startswith(("http://", "https://"))):
+        raise fail(_("--smtp-host needs --mail-from (an address) and --public-url "
+                     "(http://… or https://…)"))
+    if not 0 < s.smtp_port < 65536:
+        raise fail(_("--smtp-port must be a port number (1 to 65535)"))
 
 
 def serve_one(settings: ServeSettings) -> None:
@@ -270,7 +296,7 @@ def serve_one(settings: ServeSettings) -> None:
     app = create_app(
         s.db, bot_delay=s.bot_delay, zombie_grace=s.zombie_grace,
         lease_seconds=s.lease_seconds if s.shared else None, migrate=s.migrate,
-        limits=limits(s),
+        limits=limits(s), mail=mail_settings(s),
     )
     typer.echo(f"King's Breakfast server on http://{s.host}:{s.port}/ "
                f"(database: {_safe(s.db)})")
@@ -303,6 +329,16 @@ def limits(settings: ServeSettings) -> ServerLimits:
         registrations_per_hour=s.registrations_per_hour,
         registrations_per_day=s.registrations_per_day,
     )
+
+
+def mail_settings(settings: ServeSettings) -> MailSettings | None:
+    """Where the site's mail goes out, or None (no ``--smtp-host``: no mail)."""
+    from kingsbreakfast.server.mail import MailSettings
+
+    s = settings
+    if not s.smtp_host:
+        return None
+    return MailSettings(s.smtp_host, s.smtp_port, s.mail_from, s.public_url)
 
 
 def supervise(workers: int, host: str, port: int, db: str, migrate: bool) -> int:

@@ -15,7 +15,7 @@ import pytest
 from server.conftest import POSTGRES_URL
 from server.kb_browser import PASSWORD, Browser
 from server.kb_live import LiveServer
-from server.kb_mailbox import Mail, Mailbox
+from server.kb_mailbox import Mailbox
 from server.kb_schema import empty_database
 
 NEW_PASSWORD = "a brand new breakfast"

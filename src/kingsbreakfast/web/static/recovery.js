@@ -38,16 +38,19 @@ function forgotPage(app, navigate) {
       <label>${esc(t("recovery.who"))} <input name="who" required maxlength="254" autocomplete="username"></label>
       <button type="submit" class="primary">${esc(t("recovery.forgotButton"))}</button>
       <p class="error" role="alert" id="forgot-error"></p>
+      <p role="status" id="forgot-sent"></p>
     </form>
     <p><a href="/login" data-link>${esc(t("nav.login"))}</a></p></section>`;
   wire(app, navigate);
   app.querySelector("#forgot").addEventListener("submit", async (e) => {
     e.preventDefault();
     const box = app.querySelector("#forgot-error");
+    const sent = app.querySelector("#forgot-sent");
+    box.textContent = sent.textContent = "";
     await csrf();
     try {
       await call("POST", "/api/password/forgot", { who: new FormData(e.target).get("who") });
-      box.textContent = t("recovery.forgotSent");
+      sent.textContent = t("recovery.forgotSent");
       e.target.reset();
     } catch (err) { box.textContent = errorText(err); }
   });
@@ -100,6 +103,7 @@ export async function emailSection(root) {
       <p class="muted" id="email-hint">${esc(t("recovery.emailHint"))}</p>
       <button type="submit" class="primary">${esc(t("recovery.emailButton"))}</button>
       <p class="error" role="alert" id="email-error"></p>
+      <p role="status" id="email-sent"></p>
     </form></section>`);
   const state = root.querySelector("#email-state");
   const input = root.querySelector("#email input[name=address]");
@@ -112,11 +116,12 @@ export async function emailSection(root) {
   root.querySelector("#email").addEventListener("submit", async (e) => {
     e.preventDefault();
     const box = root.querySelector("#email-error");
-    box.textContent = "";
+    const sent = root.querySelector("#email-sent");
+    box.textContent = sent.textContent = "";
     try {
       const reply = await call("PUT", "/api/me/email", { address: new FormData(e.target).get("address"), language: language() });
       show(reply.email);
-      if (reply.email) box.textContent = t("recovery.mailSent", { address: reply.email.address });
+      if (reply.email) sent.textContent = t("recovery.mailSent", { address: reply.email.address });
     } catch (err) { box.textContent = errorText(err); }
   });
 }

@@ -87,12 +87,18 @@ def test_the_verification_link_verifies_once_and_the_address_stays_private(
     assert ann.call("PUT", "/api/me/email", {"address": "ann at home"})[1]["error"]["code"] \
         == "bad_email"
     assert ann.call("PUT", "/api/me/email", {"address": "a@b.c\r\nBcc: x@y.z"})[0] == 422
-    assert ann.call("PUT", "/api/me/email", {"address": "Ann@Example.org"})[0] == 200
+    german = ann.call("PUT", "/api/me/email", {"address": "ann@old.example", "language": "de"})
+    assert german[0] == 200
+    assert mailbox.next().message["Subject"] == "Bestätige deine E-Mail-Adresse für King Lui"
+    hungarian = ann.call("PUT", "/api/me/email", {"address": "Ann@Example.org"},
+                         {"accept-language": "hu-HU,hu;q=0.9"})
+    assert hungarian[0] == 200
     mail = mailbox.next()
+    assert mail.message["Subject"] == "Erősítsd meg az e-mail-címedet a King's Breakfast játékhoz"
     assert mail.to == ["ann@example.org"] and mail.message["To"] == "ann@example.org"
     (link,) = mail.links
     assert link.startswith("https://cards.example/verify-email#")
-    assert PASSWORD not in mail.text and "Ann" in mail.text
+    assert PASSWORD not in mail.text and "Ann" in mail.text and "old.example" not in mail.text
     stranger = machine(server)
     stranger.page()
     assert stranger.call("POST", "/api/email/verify", {"token": "x" * 43})[0] == 400
@@ -171,3 +177,23 @@ def test_the_reset_mails_are_limited_per_account_and_per_asker(
     answers = [forgot(server, "Nobody at all", asker)[0] for _ in range(6)]
     assert answers == [202] * 5 + [429]
     assert forgot(server, "Fay", asker)[0] == 429  # per address, whoever is asked for
+
+
+def test_two_processes_count_the_asking_together(
+    request: pytest.FixtureRequest, server: LiveServer, mailbox: Mailbox,
+    tmp_path: Path,
+) -> None:
+    """On PostgreSQL every process counts one client address's asking together: five from
+    one machine spread over two processes, then the sixth is refused on either."""
+    if server.db_url.startswith("sqlite"):
+        pytest.skip("one process serves a SQLite site")
+    other = LiveServer(server.db_url, log_path=tmp_path / "other.log",
+                       extra=mailbox.options()).start()
+    try:
+        host = machine(server).address
+        here, there = Browser(server, host), Browser(other, host)
+        answers = [forgot(server, "Nobody at all", (here, there)[n % 2])[0] for n in range(6)]
+        assert answers == [202] * 5 + [429]
+        assert forgot(other, "Nobody at all", there)[0] == 429
+    finally:
+        other.stop()

@@ -21,7 +21,7 @@ from .accounts import ADDRESS_FAILURES, ADDRESS_WINDOW
 from .limits import Allowance, BodyLimit, PerAddress, ServerLimits, SocketGate
 from .mail import Mailer, MailSettings
 from .master import Master
-from .recovery import Recovery
+from .recovery import Recovery, shared_asking
 from .routes import (
     accounts,
     at_table,
@@ -81,6 +81,7 @@ def create_app(
                           (ADDRESS_FAILURES, ADDRESS_WINDOW))
         )
         the_master.leases.sockets = gate = shared  # its counts go out with each renewal
+        mailed.asking = shared_asking(storage.engine, the_master.journal.call)
     metrics.watch(lambda: len(the_master.actors), lambda: gate.open)
 
     @asynccontextmanager

@@ -25,14 +25,17 @@ import secrets
 import unicodedata
 from typing import Final
 
+from sqlalchemy.engine import Engine
+
 from kingsbreakfast.i18n import LANGUAGES, _, language
 
 from .account_store import Account
 from .accounts import HASHER, NAME_KEY_CHARS, Accounts, check_password, name_key
-from .limits import PerAddress, Refused
+from .limits import Allowance, PerAddress, Refused
 from .lobby import LobbyError
 from .mail import Mailer, unavailable
 from .recovery_store import Email, RecoveryStore
+from .shared_counts import AddressEvents, Caller, SharedTaking
 from .workshops import PASSWORDS
 
 log = logging.getLogger("kingsbreakfast.server")
@@ -117,6 +120,17 @@ def reset_mail(name: str, link: str, lang: str) -> tuple[str, str]:
         ).format(name=name, link=link, minutes=int(RESET_SECONDS // 60))
 
 
+def shared_asking(engine: Engine, call: Caller) -> Allowance:
+    """The "forgot password" allowance every process of a site counts together (in
+    PostgreSQL): the bucket's sliding-window equal, ``FORGOT_BURST`` in any
+    ``FORGOT_BURST / FORGOT_PER_MINUTE`` minutes."""
+    return SharedTaking(
+        AddressEvents(engine), call, "resets",
+        [(int(FORGOT_BURST), FORGOT_BURST * 60.0 / FORGOT_PER_MINUTE)],
+        lambda wait: forgot_refused(FORGOT_PER_MINUTE, wait),
+    )
+
+
 class Recovery:
     """The e-mail addresses and mailed links of one site, seen from one process."""
 
@@ -124,7 +138,11 @@ class Recovery:
         self.accounts = accounts
         self.mailer = mailer
         self.store = RecoveryStore(accounts.store.engine)
-        self.asking = PerAddress(FORGOT_PER_MINUTE, FORGOT_BURST, refusal=forgot_refused)
+        self.asking: Allowance = PerAddress(
+            FORGOT_PER_MINUTE, FORGOT_BURST, refusal=forgot_refused
+        )
+        """Counted in this process, or by every process of a site (:func:`shared_asking`,
+        set by the app)."""
         self._tasks: set[asyncio.Task[None]] = set()
 
     def _mail(self) -> Mailer:
@@ -142,6 +160,10 @@ class Recovery:
             return None
         mailer = self._mail()
         clean = normalise_address(address)
+        now = await self.email(account)
+        if now is not None and now.address == clean and now.verified:
+            await self.accounts.call(self.store.set_email, account.id, clean, lang)
+            return await self.email(account)  # verified already: only the language changes
         await self.accounts.call(self.store.set_email, account.id, clean, lang)
         token = await self._link(account.id, "verify", clean, VERIFY_SECONDS, VERIFY_PER_HOUR)
         if token is None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from kingsbreakfast.server.accounts import FREE_FAILURES
 from server.conftest import POSTGRES_URL
 from server.kb_browser import PASSWORD, Browser
 from server.kb_live import LiveServer
@@ -142,6 +143,10 @@ def test_a_reset_link_works_once_and_logs_every_device_out(
     dan = with_verified_address(server, mailbox, "Dan")
     phone = machine(server)
     assert phone.login("Dan")[0] == 200
+    forgetful = machine(server)  # the owner guessed until held back, then asked
+    for n in range(FREE_FAILURES + 1):
+        assert forgetful.login("Dan", f"was it this one {n}")[0] == 401
+    assert forgetful.login("Dan")[0] == 401  # held back even with the right one
     assert forgot(server, "  DAN ")[0] == 202
     token = mailbox.next().token
     stranger = machine(server)
@@ -159,7 +164,7 @@ def test_a_reset_link_works_once_and_logs_every_device_out(
                           {"token": token, "password": "yet another one"})
     assert twice[0] == 400 and twice[1]["error"]["code"] == "bad_link"
     assert machine(server).login("Dan")[0] == 401
-    assert machine(server).login("Dan", NEW_PASSWORD)[0] == 200
+    assert forgetful.login("Dan", NEW_PASSWORD)[0] == 200  # the hold ended with the reset
 
 
 def test_the_reset_mails_are_limited_per_account_and_per_asker(

@@ -16,7 +16,13 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from .account_models import AccountEmailRow, AccountRow, AuthSessionRow, MailTokenRow
+from .account_models import (
+    AccountEmailRow,
+    AccountRow,
+    AuthSessionRow,
+    LoginFailureRow,
+    MailTokenRow,
+)
 from .database import unit_of_work
 
 KEEP_USED: float = 86_400.0
@@ -133,8 +139,10 @@ class RecoveryStore:
 
     def reset(self, token_hash: str, now: float, password_hash: str) -> int | None:
         """The account a reset link opens, with its new password set, every other reset link
-        of it spent and every session of it ended; None for a used, expired or unknown
-        link."""
+        of it spent, every session of it ended and every address's hold on its name lifted
+        (its owner may have guessed their way into one before asking); None for a used,
+        expired or unknown link. The name's count over every address stays: someone else
+        may be guessing still."""
         with self._session() as session:
             row = self._take(session, token_hash, "reset", now)
             if row is None:
@@ -148,6 +156,12 @@ class RecoveryStore:
             ).values(used=True))
             session.execute(delete(AuthSessionRow).where(
                 AuthSessionRow.account_id == account_id
+            ))
+            name_key = session.scalar(select(AccountRow.name_key).where(
+                AccountRow.id == account_id
+            ))
+            session.execute(delete(LoginFailureRow).where(
+                LoginFailureRow.name_key == name_key, LoginFailureRow.address != ""
             ))
             return account_id
 

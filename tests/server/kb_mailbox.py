@@ -51,10 +51,14 @@ class _Handler:
 
 
 class Mailbox:
-    def __init__(self) -> None:
+    """``settings`` go to aiosmtpd's server as they are (TLS, a required log-in)."""
+
+    def __init__(self, **settings: Any) -> None:
         self.box: queue.Queue[Mail] = queue.Queue()
         self.port = free_port()
-        self._controller = Controller(_Handler(self.box), hostname="127.0.0.1", port=self.port)
+        self._controller = Controller(
+            _Handler(self.box), hostname="127.0.0.1", port=self.port, **settings
+        )
 
     def start(self) -> Mailbox:
         self._controller.start()

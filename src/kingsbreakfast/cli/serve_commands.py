@@ -40,6 +40,18 @@ class WebSocketLayer(StrEnum):
     WSPROTO = "wsproto"
 
 
+class SmtpSecurity(StrEnum):
+    """How the connection to the SMTP server is protected."""
+
+    NONE = "none"
+    STARTTLS = "starttls"
+    TLS = "tls"
+
+
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
+"""SMTP hosts on this machine: the only ones a password may go to without TLS."""
+
+
 class HttpLayer(StrEnum):
     """uvicorn's HTTP parsers (``auto``: httptools when installed)."""
 
@@ -187,6 +199,29 @@ class ServeSettings:
         ),
     ] = ""
     smtp_port: Annotated[int, typer.Option(help="the SMTP server's port")] = 25
+    smtp_security: Annotated[
+        SmtpSecurity,
+        typer.Option(
+            help="how the connection to the SMTP server is protected: none (a relay on this "
+            "machine), starttls (usually port 587) or tls (usually port 465); the server's "
+            "certificate is checked"
+        ),
+    ] = SmtpSecurity.NONE
+    smtp_user: Annotated[
+        str,
+        typer.Option(
+            envvar="KINGSBREAKFAST_SMTP_USER",
+            help="the user name to log in to the SMTP server with (none: no log-in)",
+        ),
+    ] = ""
+    smtp_password: Annotated[
+        str,
+        typer.Option(
+            envvar="KINGSBREAKFAST_SMTP_PASSWORD", show_default=False,
+            help="the SMTP log-in's password: give it in KINGSBREAKFAST_SMTP_PASSWORD, "
+            "which keeps it out of the process list",
+        ),
+    ] = ""
     mail_from: Annotated[
         str, typer.Option(help="the sender of the site's mail (noreply@cards.example)")
     ] = ""
@@ -282,6 +317,10 @@ def check(settings: ServeSettings) -> None:
                      "(http://… or https://…)"))
     if not 0 < s.smtp_port < 65536:
         raise fail(_("--smtp-port must be a port number (1 to 65535)"))
+    if (s.smtp_user and s.smtp_security == SmtpSecurity.NONE
+            and s.smtp_host not in LOOPBACK and not s.smtp_host.startswith("127.")):
+        raise fail(_("--smtp-user needs --smtp-security starttls or tls: a password goes to "
+                     "another machine only over TLS"))
 
 
 def serve_one(settings: ServeSettings) -> None:
@@ -338,7 +377,10 @@ def mail_settings(settings: ServeSettings) -> MailSettings | None:
     s = settings
     if not s.smtp_host:
         return None
-    return MailSettings(s.smtp_host, s.smtp_port, s.mail_from, s.public_url)
+    return MailSettings(
+        s.smtp_host, s.smtp_port, s.mail_from, s.public_url, security=s.smtp_security.value,
+        user=s.smtp_user, password=s.smtp_password,
+    )
 
 
 def supervise(workers: int, host: str, port: int, db: str, migrate: bool) -> int:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import logging
 import smtplib
-from dataclasses import dataclass
+import ssl
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
@@ -38,6 +39,14 @@ class MailSettings:
     """The site's address as players reach it (``https://cards.example``): links in mails
     start with it, never with what a request's Host header claims."""
 
+    security: str = "none"
+    """``none`` (a relay on this machine), ``starttls`` (upgrade, port 587) or ``tls``
+    (TLS from the first byte, port 465); with either, the server's certificate is checked
+    against the system's authorities and the host name."""
+    user: str = ""
+    password: str = field(default="", repr=False)
+    """The log-in at the SMTP server (none without ``user``); never in a log line."""
+
     def link(self, path: str) -> str:
         return self.public_url.rstrip("/") + path
 
@@ -62,8 +71,17 @@ class Mailer:
         return message
 
     def _send(self, message: EmailMessage) -> None:
-        with smtplib.SMTP(self.settings.host, self.settings.port,
-                          timeout=SMTP_TIMEOUT) as smtp:
+        s = self.settings
+        context = ssl.create_default_context() if s.security != "none" else None
+        smtp = (
+            smtplib.SMTP_SSL(s.host, s.port, timeout=SMTP_TIMEOUT, context=context)
+            if s.security == "tls" else smtplib.SMTP(s.host, s.port, timeout=SMTP_TIMEOUT)
+        )
+        with smtp:
+            if s.security == "starttls":  # refused (SMTPNotSupportedError) if not offered
+                smtp.starttls(context=context)
+            if s.user:
+                smtp.login(s.user, s.password)
             smtp.send_message(message)
 
     async def send(self, to: str, subject: str, body: str) -> None:

@@ -17,8 +17,9 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 
 from server.kb_live import LiveServer, free_port  # noqa: E402
 from server.kb_mailbox import Mailbox  # noqa: E402
-from web.browsing import SIZES, server_port, shot  # noqa: E402
+from web.browsing import no_sideways_scroll, server_port, shot  # noqa: E402
 from web.test_web_accounts import axe_clean, register  # noqa: E402
+from web.test_web_phone import PHONE  # noqa: E402
 
 NEW_PASSWORD = "pancakes for the king"
 
@@ -64,11 +65,12 @@ def test_forgot_mail_reset_and_sign_in(
     laptop.goto(server.base + "/account")
     laptop.wait_for_selector("#email-state:has-text('quinn@example.org is verified')")
 
-    phone = browser.new_context(locale="en-GB", viewport=SIZES["phone-"]).new_page()
+    phone = browser.new_context(locale="en-GB", **PHONE).new_page()
     phone.goto(server.base + "/login")
     phone.click("text=Forgot your password?")
     phone.wait_for_url(re.compile(r".*/forgot$"))
     axe_clean(phone)
+    assert no_sideways_scroll(phone)
     phone.fill("#forgot input[name=who]", "quinn")
     phone.click("#forgot button[type=submit]")
     phone.wait_for_selector("#forgot-sent:has-text('a link is on its way')")
@@ -79,6 +81,7 @@ def test_forgot_mail_reset_and_sign_in(
     phone.wait_for_selector("form#reset")
     assert "#" not in phone.url
     axe_clean(phone)
+    assert no_sideways_scroll(phone)
     phone.fill("#reset input[name=password]", NEW_PASSWORD)
     phone.click("#reset button[type=submit]")
     phone.wait_for_selector("text=every device was logged out")

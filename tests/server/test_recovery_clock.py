@@ -56,3 +56,5 @@ def test_without_smtp_the_mail_routes_say_so(sqlite_url: str) -> None:
             assert reply.status_code == 503
             assert reply.json()["error"]["code"] == "mail_unavailable"
         assert ann.call("GET", "/api/me/email").json()["email"] is None
+        removed = ann.call("PUT", "/api/me/email", json={"address": ""})  # needs no mail
+        assert removed.status_code == 200 and removed.json()["email"] is None

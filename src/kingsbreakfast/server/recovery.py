@@ -53,6 +53,9 @@ ACCOUNTS_PER_ADDRESS: Final = 5
 FORGOT_PER_MINUTE: Final = 0.2
 FORGOT_BURST: Final = 5.0
 """Requests one client address may make: 5 at once, then one every five minutes."""
+PENDING: Final = 256
+"""Asks being looked up or mailed at once; past that a new one is dropped (and logged) with
+the same answer: a flood from many addresses cannot pile up work without end."""
 MAX_ADDRESS: Final = 254
 TOKEN_CHARS: Final = 43
 
@@ -204,6 +207,9 @@ class Recovery:
         await self.asking.admit(client)
         text = " ".join(who.split())[:MAX_ADDRESS] if isinstance(who, str) else ""
         if not text:
+            return
+        if len(self._tasks) >= PENDING:
+            log.warning("a password reset ask dropped: %d in hand", len(self._tasks))
             return
         task = asyncio.get_running_loop().create_task(self._send_resets(text))
         self._tasks.add(task)

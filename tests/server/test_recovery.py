@@ -56,7 +56,9 @@ def server(
 def with_verified_address(server: LiveServer, mailbox: Mailbox, name: str) -> Browser:
     player = machine(server)
     assert player.register(name)[0] == 201
-    status, body = player.call("PUT", "/api/me/email", {"address": f" {name}@Example.ORG "})
+    status, body = player.call(
+        "PUT", "/api/me/email", {"address": f" {name}@Example.ORG ", "password": PASSWORD}
+    )
     assert status == 200, body
     assert body["email"] == {"address": f"{name.lower()}@example.org", "verified": False}
     mail = mailbox.next()
@@ -85,13 +87,19 @@ def test_the_verification_link_verifies_once_and_the_address_stays_private(
 ) -> None:
     ann = machine(server)
     assert ann.register("Ann")[0] == 201
-    assert ann.call("PUT", "/api/me/email", {"address": "ann at home"})[1]["error"]["code"] \
-        == "bad_email"
-    assert ann.call("PUT", "/api/me/email", {"address": "a@b.c\r\nBcc: x@y.z"})[0] == 422
-    german = ann.call("PUT", "/api/me/email", {"address": "ann@old.example", "language": "de"})
+    odd = ann.call("PUT", "/api/me/email", {"address": "ann at home", "password": PASSWORD})
+    assert odd[1]["error"]["code"] == "bad_email"
+    header = {"address": "a@b.c\r\nBcc: x@y.z", "password": PASSWORD}
+    assert ann.call("PUT", "/api/me/email", header)[0] == 422
+    for wrong in ({"address": "ann@example.org"}, {"address": "", "password": "not it"}):
+        refused = ann.call("PUT", "/api/me/email", wrong)  # a stolen session is not enough
+        assert (refused[0], refused[1]["error"]["code"]) == (403, "bad_password_old")
+    german = ann.call("PUT", "/api/me/email",
+                      {"address": "ann@old.example", "language": "de", "password": PASSWORD})
     assert german[0] == 200
     assert mailbox.next().message["Subject"] == "Bestätige deine E-Mail-Adresse für King Lui"
-    hungarian = ann.call("PUT", "/api/me/email", {"address": "Ann@Example.org"},
+    hungarian = ann.call("PUT", "/api/me/email",
+                         {"address": "Ann@Example.org", "password": PASSWORD},
                          {"accept-language": "hu-HU,hu;q=0.9"})
     assert hungarian[0] == 200
     mail = mailbox.next()
@@ -120,7 +128,8 @@ def test_forgot_password_answers_the_same_whoever_is_asked_for(
     with_verified_address(server, mailbox, "Bea")
     unverified = machine(server)
     assert unverified.register("Cid")[0] == 201
-    assert unverified.call("PUT", "/api/me/email", {"address": "cid@example.org"})[0] == 200
+    cid = {"address": "cid@example.org", "password": PASSWORD}
+    assert unverified.call("PUT", "/api/me/email", cid)[0] == 200
     mailbox.next()  # Cid's verification mail, never opened
     answers = [forgot(server, who) for who in (
         "Nobody at all", "nobody@example.org", "Cid", "cid@example.org", "not an address@",

@@ -14,6 +14,7 @@ from kingsbreakfast.server.app import create_app
 from kingsbreakfast.server.mail import MailSettings
 from kingsbreakfast.server.recovery import RESET_SECONDS
 from server.kb_accounts import Player
+from server.kb_browser import PASSWORD
 from server.kb_mailbox import Mailbox
 
 
@@ -31,7 +32,8 @@ def test_a_reset_link_expires(db_url: str, mailbox: Mailbox) -> None:
     with TestClient(app) as client:
         ann = Player(client)
         ann.register("Ann")
-        put = ann.call("PUT", "/api/me/email", json={"address": "ann@example.org"})
+        ann_at = {"address": "ann@example.org", "password": PASSWORD}
+        put = ann.call("PUT", "/api/me/email", json=ann_at)
         assert put.status_code == 200
         verify = ann.post("/api/email/verify", json={"token": mailbox.next().token})
         assert verify.status_code == 200
@@ -50,11 +52,12 @@ def test_without_smtp_the_mail_routes_say_so(sqlite_url: str) -> None:
         ann = Player(client)
         ann.register("Ann")
         for reply in (
-            ann.call("PUT", "/api/me/email", json={"address": "ann@example.org"}),
+            ann.call("PUT", "/api/me/email", json={"address": "ann@x.org", "password": PASSWORD}),
             ann.post("/api/password/forgot", json={"who": "Ann"}),
         ):
             assert reply.status_code == 503
             assert reply.json()["error"]["code"] == "mail_unavailable"
         assert ann.call("GET", "/api/me/email").json()["email"] is None
-        removed = ann.call("PUT", "/api/me/email", json={"address": ""})  # needs no mail
+        none = {"address": "", "password": PASSWORD}
+        removed = ann.call("PUT", "/api/me/email", json=none)  # needs no mail server
         assert removed.status_code == 200 and removed.json()["email"] is None

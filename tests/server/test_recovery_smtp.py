@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
-from server.kb_browser import Browser
+from server.kb_browser import PASSWORD, Browser
 from server.kb_live import LiveServer
 from server.kb_mailbox import Mailbox
 
@@ -76,7 +76,9 @@ def served(
 def set_address(live: LiveServer, name: str) -> tuple[int, Any]:
     player = Browser(live)
     assert player.register(name)[0] == 201
-    return player.call("PUT", "/api/me/email", {"address": f"{name.lower()}@example.org"})
+    return player.call(
+        "PUT", "/api/me/email", {"address": f"{name.lower()}@example.org", "password": PASSWORD}
+    )
 
 
 def test_starttls_and_a_log_in(served: Any, certificate: tuple[Path, Path]) -> None:
@@ -86,6 +88,7 @@ def test_starttls_and_a_log_in(served: Any, certificate: tuple[Path, Path]) -> N
     assert box.next().to == ["ann@example.org"]
 
 
+@pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
 def test_tls_from_the_first_byte(served: Any, certificate: tuple[Path, Path]) -> None:
     # aiosmtpd counts only STARTTLS as TLS for AUTH; here every byte is TLS already
     box, live = served("tls", SECRET, ssl_context=server_context(certificate),

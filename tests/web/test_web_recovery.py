@@ -51,6 +51,7 @@ def test_forgot_mail_reset_and_sign_in(
     laptop.goto(server.base + "/account")
     laptop.wait_for_selector("#email-state:has-text('no e-mail address')")
     laptop.fill("#email input[name=address]", "Quinn@Example.org")
+    laptop.fill("#email input[name=password]", "a long enough password")
     laptop.click("#email button[type=submit]")
     laptop.wait_for_selector("#email-sent:has-text('We mailed a link to quinn@example.org')")
     laptop.wait_for_selector("#email-state:has-text('not verified yet')")

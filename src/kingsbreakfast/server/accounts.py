@@ -217,6 +217,18 @@ class Accounts:
         await self.call(self.store.login_succeeded, account.id, key, where, rehash)
         return account
 
+    async def confirm_password(self, account: Account, password: object, address: str) -> None:
+        """The current password, asked again before a change that would hand the account to
+        whoever holds a session (its e-mail address, where reset links go); a wrong one counts
+        against the address like a failed log-in."""
+        await self.address_failures.admit(address)
+        good = isinstance(password, str) and await PASSWORDS.run(
+            _verify, account.password_hash, password[:MAX_PASSWORD]
+        )
+        if not good:
+            await self.address_failures.count(address)
+            raise LobbyError(403, "bad_password_old", "the current password is wrong")
+
     async def change_password(self, account: Account, old: object, new: object) -> None:
         fresh = check_password(new)
         good = isinstance(old, str) and await PASSWORDS.run(

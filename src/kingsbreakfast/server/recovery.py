@@ -156,8 +156,13 @@ class Recovery:
     async def email(self, account: Account) -> Email | None:
         return await self.accounts.call(self.store.email, account.id)
 
-    async def set_email(self, account: Account, address: object, lang: str) -> Email | None:
-        """A new address, mailed a verification link at once; None or "" removes it."""
+    async def set_email(
+        self, account: Account, address: object, lang: str, password: object, client: str
+    ) -> Email | None:
+        """A new address, mailed a verification link at once; None or "" removes it. Either
+        needs the current password (ASVS V2.5): a stolen session alone cannot point the
+        account's reset links elsewhere."""
+        await self.accounts.confirm_password(account, password, client)
         if address is None or address == "":
             await self.accounts.call(self.store.set_email, account.id, None, lang)
             return None

@@ -61,16 +61,19 @@ async def my_email(request: Request, site: SiteDep, recovery: RecoveryDep) -> JS
 
 
 @router.put("/api/me/email", tags=["accounts"],
-            openapi_extra=body_schema("address", "language"))
+            openapi_extra=body_schema("address", "password", "language"))
 async def set_email(request: Request, site: SiteDep, recovery: RecoveryDep) -> JSONResponse:
     """A new address (unverified until the link mailed to it is opened), or none (an empty
-    address). Mails to it are written in ``language`` (else the browser's)."""
+    address); either needs the current ``password``. Mails to it are written in
+    ``language`` (else the browser's)."""
     account = await _me(request, site)
     body = await secret_body(request)
     lang = mail_language(
         body.get("language"), accept_language(request.headers.get("accept-language"))
     )
-    email = await recovery.set_email(account, body.get("address"), lang)
+    email = await recovery.set_email(
+        account, body.get("address"), lang, body.get("password"), address(request.client)
+    )
     return answer(request, email_body(email))
 
 

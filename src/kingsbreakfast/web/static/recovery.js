@@ -101,6 +101,7 @@ export async function emailSection(root) {
     <form id="email" class="form">
       <label>${esc(t("recovery.address"))} <input name="address" type="email" maxlength="254" autocomplete="email" aria-describedby="email-hint"></label>
       <p class="muted" id="email-hint">${esc(t("recovery.emailHint"))}</p>
+      <label>${esc(t("account.oldPassword"))} <input name="password" type="password" required autocomplete="current-password"></label>
       <button type="submit" class="primary">${esc(t("recovery.emailButton"))}</button>
       <p class="error" role="alert" id="email-error"></p>
       <p role="status" id="email-sent"></p>
@@ -119,7 +120,9 @@ export async function emailSection(root) {
     const sent = root.querySelector("#email-sent");
     box.textContent = sent.textContent = "";
     try {
-      const reply = await call("PUT", "/api/me/email", { address: new FormData(e.target).get("address"), language: language() });
+      const f = new FormData(e.target);
+      const reply = await call("PUT", "/api/me/email", { address: f.get("address"), password: f.get("password"), language: language() });
+      e.target.querySelector("input[name=password]").value = "";
       show(reply.email);
       if (reply.email) sent.textContent = t("recovery.mailSent", { address: reply.email.address });
     } catch (err) { box.textContent = errorText(err); }

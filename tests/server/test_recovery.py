@@ -117,6 +117,13 @@ def test_the_verification_link_verifies_once_and_the_address_stays_private(
     assert ann.call("GET", "/api/me/email")[1]["email"] == {
         "address": "ann@example.org", "verified": True,
     }
+    moved = {"address": "ann@new.example", "password": PASSWORD}
+    assert ann.call("PUT", "/api/me/email", moved)[0] == 200
+    both = sorted((mailbox.next(), mailbox.next()), key=lambda m: m.to)
+    assert [m.to for m in both] == [["ann@example.org"], ["ann@new.example"]]
+    notice = both[0]  # the verified address is told it is not the account's any more
+    assert notice.message["Subject"] == "Az e-mail-címed megváltozott a King's Breakfast játékban"
+    assert notice.links == [] and "new.example" not in notice.text
     seen = [stranger.call("GET", "/api/players/Ann")[1], ann.call("GET", "/api/account")[1]]
     assert "example.org" not in str(seen)
     assert stranger.call("GET", "/api/me/email")[0] == 401
@@ -169,6 +176,9 @@ def test_a_reset_link_works_once_and_logs_every_device_out(
     for old in (dan, phone):  # every old session ends
         status, body = old.call("GET", "/api/me/games")
         assert (status, body["error"]["code"]) == (401, "not_logged_in")
+    notice = mailbox.next()  # the verified address is told, with no link
+    assert notice.to == ["dan@example.org"] and notice.links == []
+    assert notice.message["Subject"] == "Your King's Breakfast password was changed"
     twice = stranger.call("POST", "/api/password/reset",
                           {"token": token, "password": "yet another one"})
     assert twice[0] == 400 and twice[1]["error"]["code"] == "bad_link"

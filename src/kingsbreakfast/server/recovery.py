@@ -23,7 +23,8 @@ import asyncio
 import logging
 import secrets
 import unicodedata
-from typing import Final
+from collections.abc import Coroutine
+from typing import Any, Final
 
 from sqlalchemy.engine import Engine
 
@@ -123,6 +124,24 @@ def reset_mail(name: str, link: str, lang: str) -> tuple[str, str]:
         ).format(name=name, link=link, minutes=int(RESET_SECONDS // 60))
 
 
+def notice_mail(kind: str, name: str, lang: str) -> tuple[str, str]:
+    """A mail that tells the account's verified address of a change to how it logs in (ASVS
+    V2.2.3): ``address`` (the account's address is another one now, or none) or
+    ``password`` (reset by a mailed link). It carries no link at all."""
+    with language(lang):
+        if kind == "address":
+            return _("Your King's Breakfast e-mail address was changed"), _(
+                "Hello {name},\n\nthe e-mail address of your King's Breakfast account is no "
+                "longer this one. If you did not change it, log in, change your password and "
+                "set your address again."
+            ).format(name=name)
+        return _("Your King's Breakfast password was changed"), _(
+            "Hello {name},\n\nthe password of your King's Breakfast account was just changed "
+            "through a link mailed here, and every device was logged out. If it was not you, "
+            "ask for a new link at once and choose another password."
+        ).format(name=name)
+
+
 def shared_asking(engine: Engine, call: Caller) -> Allowance:
     """The "forgot password" allowance every process of a site counts together (in
     PostgreSQL): the bucket's sliding-window equal, ``FORGOT_BURST`` in any
@@ -163,16 +182,19 @@ class Recovery:
         needs the current password (ASVS V2.5): a stolen session alone cannot point the
         account's reset links elsewhere."""
         await self.accounts.confirm_password(account, password, client)
+        now = await self.email(account)
         if address is None or address == "":
             await self.accounts.call(self.store.set_email, account.id, None, lang)
+            self._notice(now, "address")
             return None
         mailer = self._mail()
         clean = normalise_address(address)
-        now = await self.email(account)
         if now is not None and now.address == clean and now.verified:
             await self.accounts.call(self.store.set_email, account.id, clean, lang)
             return await self.email(account)  # verified already: only the language changes
         await self.accounts.call(self.store.set_email, account.id, clean, lang)
+        if now is not None and now.address != clean:
+            self._notice(now, "address")
         token = await self._link(account.id, "verify", clean, VERIFY_SECONDS, VERIFY_PER_HOUR)
         if token is None:
             raise LobbyError(
@@ -216,9 +238,7 @@ class Recovery:
         if len(self._tasks) >= PENDING:
             log.warning("a password reset ask dropped: %d in hand", len(self._tasks))
             return
-        task = asyncio.get_running_loop().create_task(self._send_resets(text))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._start(self._send_resets(text))
 
     async def _send_resets(self, text: str) -> None:
         mailer = self._mail()
@@ -260,6 +280,25 @@ class Recovery:
         if account_id is None:  # used or expired meanwhile
             raise bad_link()
         log.info("account %d: password reset by a mailed link", account_id)
+        self._notice(await self.accounts.call(self.store.email, account_id), "password")
+
+    def _notice(self, email: Email | None, kind: str) -> None:
+        """Tell a verified address of a change (:func:`notice_mail`), after the answer."""
+        if email is None or not email.verified or self.mailer is None:
+            return
+        self._start(self._send_notice(self.mailer, email, kind))
+
+    async def _send_notice(self, mailer: Mailer, email: Email, kind: str) -> None:
+        try:
+            await mailer.send(email.address, *notice_mail(kind, email.name, email.language))
+        except LobbyError:  # nobody waits for this task: Mailer.send logged why
+            return
+        log.info("account %d: %s change notice sent", email.account_id, kind)
+
+    def _start(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def close(self) -> None:
         for task in list(self._tasks):

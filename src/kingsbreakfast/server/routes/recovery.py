@@ -55,9 +55,11 @@ async def _me(request: Request, site: SiteDep) -> Account:
 
 @router.get("/api/me/email", tags=["accounts"])
 async def my_email(request: Request, site: SiteDep, recovery: RecoveryDep) -> JSONResponse:
-    """The account's own address and whether it is verified (null: none)."""
+    """The account's own address and whether it is verified (null: none), and whether this
+    site sends mail at all (``mail``)."""
     account = await _me(request, site)
-    return answer(request, email_body(await recovery.email(account)))
+    body = email_body(await recovery.email(account))
+    return answer(request, {**body, "mail": recovery.mailer is not None})
 
 
 @router.put("/api/me/email", tags=["accounts"],

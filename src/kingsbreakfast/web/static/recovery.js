@@ -113,7 +113,14 @@ export async function emailSection(root) {
     input.value = email.address;
     state.textContent = t(email.verified ? "recovery.isVerified" : "recovery.notVerified", { address: email.address });
   };
-  try { show((await call("GET", "/api/me/email")).email); } catch (err) { state.textContent = errorText(err); }
+  try {
+    const reply = await call("GET", "/api/me/email");
+    show(reply.email);
+    if (!reply.mail) {  // this site sends no mail: say so instead of a form that cannot work
+      root.querySelector("#email").outerHTML = `<p class="muted">${esc(t("error.mail_unavailable"))}</p>`;
+      return;
+    }
+  } catch (err) { state.textContent = errorText(err); }
   root.querySelector("#email").addEventListener("submit", async (e) => {
     e.preventDefault();
     const box = root.querySelector("#email-error");

@@ -61,6 +61,8 @@ _kb_services() {
   if [ "$("${psql[@]}" -c "SELECT 1 FROM pg_roles WHERE rolname = 'kingsbreakfast'")" != "1" ]; then
     "${psql[@]}" -c "CREATE ROLE kingsbreakfast LOGIN PASSWORD 'kingsbreakfast'" >&2
   fi
+  # each test worker (pytest-xdist) makes a database of its own beside kingsbreakfast_test
+  "${psql[@]}" -c "ALTER ROLE kingsbreakfast CREATEDB" >&2
   if [ "$("${psql[@]}" -c "SELECT 1 FROM pg_database WHERE datname = 'kingsbreakfast_test'")" != "1" ]; then
     "${psql[@]}" -c "CREATE DATABASE kingsbreakfast_test OWNER kingsbreakfast" >&2
   fi

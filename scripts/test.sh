@@ -41,4 +41,6 @@ trap 'rm -rf "$KINGSBREAKFAST_DIST"' EXIT
 .venv/bin/lint-imports
 .venv/bin/ruff check src tests
 .venv/bin/mypy
-.venv/bin/python -m pytest "$@"
+# Two workers (pytest-xdist) by default, each test module kept on one worker (its module
+# fixtures, a server or a cluster, start once); KINGSBREAKFAST_TEST_WORKERS=0 runs serially.
+.venv/bin/python -m pytest -n "${KINGSBREAKFAST_TEST_WORKERS:-2}" --dist loadgroup "$@"

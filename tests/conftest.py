@@ -50,6 +50,15 @@ def _fail_instead_of_skipping(report: pytest.TestReport | pytest.CollectReport) 
     )
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist's ``--dist loadgroup`` (scripts/test.sh), each module is one group,
+    run whole by one worker: its module-scoped fixtures (a live server, a cluster behind
+    HAProxy, a chromium) start once, and its tests never race each other for them."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+
+
 def pytest_configure(config: pytest.Config) -> None:
     if IN_CI:
         # A module whose import needs a missing extra is reported as failed at collection;
@@ -61,11 +70,8 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, None]:
     outcome = yield
     report: pytest.CollectReport = outcome.get_result()
-    if report.skipped:
-        if IN_CI:
-            _fail_instead_of_skipping(report)
-        else:
-            _skip_reasons[_reason(report.longrepr)] += 1
+    if report.skipped and IN_CI:
+        _fail_instead_of_skipping(report)
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -74,11 +80,20 @@ def pytest_runtest_makereport(
 ) -> Generator[None, Any, None]:
     outcome = yield
     report: pytest.TestReport = outcome.get_result()
+    if report.skipped and not hasattr(report, "wasxfail") and IN_CI:
+        _fail_instead_of_skipping(report)
+
+
+# Skips are counted where reports are logged, which under pytest-xdist is the controlling
+# process too (its workers hand their reports over), so the summary names every skip.
+def pytest_collectreport(report: pytest.CollectReport) -> None:
+    if report.skipped:
+        _skip_reasons[_reason(report.longrepr)] += 1
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if report.skipped and not hasattr(report, "wasxfail"):
-        if IN_CI:
-            _fail_instead_of_skipping(report)
-        else:
-            _skip_reasons[_reason(report.longrepr)] += 1
+        _skip_reasons[_reason(report.longrepr)] += 1
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

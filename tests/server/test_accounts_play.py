@@ -367,6 +367,53 @@ def test_my_games_lists_running_tables_your_move_first_then_finished_ones(
     assert Player(client).get("/api/me/games").status_code == 401
 
 
+def test_the_badge_counts_the_games_awaiting_your_move(client: TestClient) -> None:
+    """``/api/me/awaiting`` (the badge on every page): at a turn-based table of two accounts
+    exactly the account to move is awaited, the count follows each move, and a guest has
+    no badge."""
+    ann, bob = Player(client), Player(client)
+    ann.register("Ann")
+    bob.register("Bob")
+    table_id = ann.post("/api/tables", json={**TABLE, "clock_seconds": 86400}).json()[
+        "table"]["id"]
+    assert bob.post(f"/api/tables/{table_id}/join", json={"name": "x"}).json()["seat"] == 1
+    sockets = [hello(player, table_id, cookie=True) for player in (ann, bob)]
+    try:
+        assert ann.post(f"/api/tables/{table_id}/start").status_code == 200
+        seen = 0
+        version = -1
+        while seen < 4:  # four turns of the accounts, each checked from both sides
+            frame = sockets[0][1].receive_json()
+            if frame["type"] != "state" or frame["view"] is None or frame["version"] <= version:
+                continue
+            version = frame["version"]
+            to_move = frame["view"]["to_move"]
+            if to_move not in (0, 1):
+                continue  # the bot's turn: it moves at once
+            counts = [p.get("/api/me/awaiting").json() for p in (ann, bob)]
+            assert [c["count"] for c in counts] == [int(to_move == 0), int(to_move == 1)]
+            waiting = counts[to_move]["games"]
+            assert [(g["id"], g["seat"]) for g in waiting] == [(table_id, to_move)]
+            assert waiting[0]["deadline_ms"] is not None
+            mover = sockets[to_move][1]
+            mine = frame if to_move == 0 else _state_at(mover, version)
+            act(mover, mine)
+            seen += 1
+    finally:
+        for ws, _, _ in sockets:
+            ws.__exit__(None, None, None)
+    assert Player(client).get("/api/me/awaiting").status_code == 401
+
+
+def _state_at(socket: Any, version: int) -> dict[str, Any]:
+    """The socket's state frame of ``version`` (earlier ones skipped)."""
+    while True:
+        frame = socket.receive_json()
+        if frame["type"] == "state" and frame["view"] is not None and (
+                frame["version"] >= version):
+            return dict(frame)
+
+
 def test_chat_is_limited_sent_to_watchers_and_kept_out_of_the_game(client: TestClient) -> None:
     guest = Player(client)
     grant = guest.post("/api/tables", json={**TABLE, "name": "Gus"}).json()

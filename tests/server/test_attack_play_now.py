@@ -7,10 +7,12 @@ never dealt to absent players; the lobby sweep survives an account switching tab
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Iterator
 
 import pytest
 
+from kingsbreakfast.server.names import look_alike_key
 from server.conftest import POSTGRES_URL
 from server.kb_play_now import Player, Site, dealt, poll, start_site
 
@@ -54,6 +56,30 @@ def test_six_strangers_at_the_same_moment_all_play(site: Site) -> None:
 
     tables = asyncio.run(main())
     assert sorted(tables.count(t) for t in set(tables)) == [3, 3]
+
+
+def test_strangers_who_chose_one_name_play_together_told_apart(site: Site) -> None:
+    """Three guests all called Alex (one typed it in capitals) press Play now: one table,
+    dealt as soon as all three are there, the names made distinct at the table."""
+    players = [Player(site) for _ in range(3)]
+
+    async def main() -> list[str]:
+        answers = [p.play_now(name, 3) for p, name in zip(players, ["Alex", "ALEX", "Alex"],
+                                                           strict=True)]
+        assert all(status == 201 for status, _ in answers), answers
+        tables = {body["table"] for _, body in answers}
+        assert len(tables) == 1, "strangers with one name were kept apart"
+        (table,) = tables
+        await asyncio.gather(*(p.sit(table) for p in players))
+        frames = await asyncio.gather(*(p.state(dealt) for p in players))
+        for player in players:
+            await player.close()
+        return [seat["name"] for seat in frames[0]["table"]["seats"]]
+
+    names = asyncio.run(main())
+    assert len({look_alike_key(name) for name in names}) == 3, names  # told apart
+    assert all(re.fullmatch(r"(Alex|ALEX)( \([23]\))?", name) for name in names), names
+    assert sum(" (" not in name for name in names) == 1, names  # the first keeps the name
 
 
 def test_the_same_browser_gets_its_seat_back_from_any_process(site: Site) -> None:

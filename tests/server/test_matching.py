@@ -48,10 +48,11 @@ def test_accounts_meet_their_equals_when_enough_wait() -> None:
     assert pool.choose(3, "live", "G", None, None, frozenset()) is weak
 
 
-def test_never_a_group_where_someone_has_ones_name() -> None:
-    """The table refuses a second seat under one name, so the pool never sends them there."""
+def test_strangers_with_one_name_share_a_group() -> None:
+    """Two strangers who chose the same name are matched (the table tells them apart,
+    ``Alex (2)``), where a refusal used to keep them from ever meeting."""
     pool = Pool()
     group = pool.open("t", 4, "live")
     group.members = [member(0, "Ann")]
-    assert pool.choose(4, "live", "ANN", None, None, frozenset()) is None
+    assert pool.choose(4, "live", "ANN", None, None, frozenset()) is group
     assert pool.choose(4, "live", "Anna", None, None, frozenset()) is group

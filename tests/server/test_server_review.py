@@ -139,3 +139,33 @@ def test_asks_that_arrive_together_share_one_working_out(client: TestClient) -> 
     answers = client.portal.call(together)  # type: ignore[union-attr]
     assert REVIEWS.done - before == 1 and all(answer == answers[0] for answer in answers)
     assert not review_route._working  # nothing left behind once it is done
+
+
+def test_each_reviewed_choice_comes_with_its_position_as_that_seat_saw_it(
+    client: TestClient,
+) -> None:
+    """The board beside each reviewed choice is the seat's own view (its drawn cards, no one
+    else's, the deck by its size only) and the reasons of the move played and of the best."""
+    table_id, token = started_table(client)
+    play_out(client, table_id, token)
+    record = read_record(client.get(f"/games/{table_id}/record").content)
+    for seat in range(3):
+        data = client.get(f"/api/games/{table_id}/review?seat={seat}").json()
+        positions = data["positions"]
+        assert [p["move"] for p in positions] == [m["move"] for m in data["moves"]]
+        state = record.start()
+        seen: dict[int, dict[str, Any]] = {}
+        for index, action in enumerate(record.actions):
+            seen[index] = dict(state.view(seat).to_dict())
+            state.apply(action)
+        for position, move in zip(positions, data["moves"], strict=True):
+            view = position["view"]
+            assert view["seat"] == seat and view["to_move"] == seat
+            assert "history" not in view and isinstance(view["deck"], int)
+            for other, hand in enumerate(view["hands"]):
+                assert ("draws" in hand) == (other == seat)  # another's draws: never
+            # the same view the seat had: the record replayed to the move
+            expected = seen[move["action_index"]]
+            del expected["history"]
+            assert view == expected
+            assert position["played_reason"]["key"] and position["best_reason"]["key"]

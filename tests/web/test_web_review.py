@@ -14,7 +14,7 @@ pytest.importorskip("numpy")
 
 from server.kb_live import LiveServer
 from web.auditing import assert_accessible
-from web.browsing import no_sideways_scroll, shot
+from web.browsing import no_sideways_scroll, shot, shots
 from web.playing import open_solo_table, play_to_the_end
 
 
@@ -161,3 +161,52 @@ def test_nothing_is_reviewed_while_the_game_is_played(
     page.locator(".review-page [role=alert]").wait_for()
     assert page.locator(".review-page [role=alert]").inner_text() == "There is no such table."
     context.close()
+
+
+def test_the_choices_are_numbered_in_order_and_a_small_loss_reads_clearly(
+    finished: dict[str, Any],
+) -> None:
+    """The seat's choices count 1, 2, 3… (the game's move numbers jumped, the other seats'
+    turns between), each with its game move beside it; a points loss is "0", "under 0.1" or
+    a tenth and more, never "0.0" beside a lost win chance; the page says why the two
+    losses differ."""
+    page = finished["page"]
+    rows = page.locator(".review-table tbody tr")
+    numbers = [int(re.match(r"\d+", text).group())  # type: ignore[union-attr]
+               for text in page.locator(".review-table tbody th").all_inner_texts()]
+    assert numbers == list(range(1, rows.count() + 1))
+    notes = page.locator(".review-table tbody th .move-note").all_inner_texts()
+    games = [int(re.search(r"\d+", note).group()) for note in notes]  # type: ignore[union-attr]
+    assert games == sorted(games) and len(set(games)) == len(games)
+    for text in page.locator(".review-table tbody td:nth-child(5)").all_inner_texts():
+        assert text == "0" or text == "under 0.1" or float(text) >= 0.1, text
+    assert "measured apart" in page.locator(".two-measures").inner_text()
+
+
+def test_each_choice_shows_its_position_and_reasons_and_a_graph_shows_every_seat(
+    finished: dict[str, Any],
+) -> None:
+    """The board at a reviewed choice as that seat saw it (its own drawn cards, the others'
+    only counted), the reasons of the move played and of the better one, and a graph of
+    each seat's win chance over the game, one line a seat."""
+    page = finished["page"]
+    page.goto(page.url)
+    page.wait_for_selector(".review-position .review-board")
+    # every seat's line, the others' reviews fetched as well
+    page.wait_for_selector(".chance-graph .seat-line[data-seat='2']")
+    assert page.locator(".chance-graph .seat-line").count() == 3
+    assert page.locator(".chance-legend li").all_inner_texts()[0].strip() == "Ann"
+    # the position of the third choice, by its number's button
+    page.click(".review-table tbody tr:nth-child(3) th button")
+    page.wait_for_selector(".review-table tbody tr:nth-child(3) th button[aria-pressed=true]")
+    heading = page.locator("#review-position-title").inner_text()
+    assert heading.startswith("The position at choice 3 (move ") and heading.endswith("Ann saw it")
+    why = page.locator(".review-why dd").all_inner_texts()
+    assert len(why) == 2 and all(text.strip() for text in why)
+    played = page.locator(".review-table tbody tr:nth-child(3) td.choice").first.inner_text()
+    assert why[0].startswith(played.replace("Big loss", "").strip())
+    # only Ann's drawn cards are drawn: the others' are a count
+    assert page.locator(".review-board .players .card.private").count() == 0
+    assert page.locator(".review-board .players .hidden-count").count() == 2
+    assert_accessible(page, "the review with its board and graph")
+    shots(page, "review-board", "en")

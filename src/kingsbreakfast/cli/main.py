@@ -243,6 +243,7 @@ def rules(lang: LangOption = None) -> None:
 def _register_commands() -> None:
     """Commands that live in their own modules, one area each."""
     from kingsbreakfast.cli import (
+        admin_commands,
         agent_commands,
         dataset_commands,
         learn_commands,
@@ -256,7 +257,7 @@ def _register_commands() -> None:
 
     for module in (
         play_commands, sim_commands, research_commands, serve_commands, agent_commands,
-        dataset_commands, learn_commands,
+        dataset_commands, learn_commands, admin_commands,
     ):
         module.register(app)
     train_commands.register(app)

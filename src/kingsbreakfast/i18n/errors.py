@@ -119,6 +119,16 @@ _MESSAGES: dict[str, Callable[[Mapping[str, object]], str]] = {
     "already_started": lambda p: _("this game has already started"),
     "bad_name": lambda p: _("the display name must have 1 to 32 printable characters"),
     "reserved_name": lambda p: _("a person's name may not look like a bot's"),
+    "unreadable_name": lambda p: _(
+        "a name needs a visible letter, and no character that shows as nothing"
+    ),
+    # the operator's moderation commands (kingsbreakfast admin)
+    "no_such_account": lambda p: _("there is no account named {name}").format(
+        name=p.get("name")),
+    "no_such_report": lambda p: _("there is no report {id}").format(id=p.get("id")),
+    "no_such_chat_line": lambda p: _("there is no chat line {id}").format(id=p.get("id")),
+    "name_taken": lambda p: _("an account named {name} exists already").format(
+        name=p.get("name")),
     "no_table": lambda p: _("there is no such table"),
     "bad_token": lambda p: _("this token holds no seat at this table"),
     "too_many_tables": lambda p: _("too many tables opened from your address: wait a little"),

@@ -36,6 +36,7 @@ from .account_store import Account, AccountStore, Failures, NameTaken
 from .limits import Allowance, FailureWindow, Registrations, ServerLimits
 from .lobby import LobbyError, clean_name
 from .master import Master
+from .moderation import ModerationStore
 from .names import look_alike_key
 from .sessions import SESSION_COOKIE, SESSION_SECONDS, Keys, digest, new_session_id
 from .storage import Storage
@@ -211,6 +212,9 @@ class Accounts:
             )
             log.info("login refused from %s", address)
             raise LobbyError(401, "bad_login", "wrong name or password")
+        if await self.call(ModerationStore(self.store.engine).banned, account.id):
+            # told only to whoever knows the password: a ban is nobody else's business
+            raise LobbyError(403, "banned", "an operator banned this account")
         rehash = None
         if HASHER.check_needs_rehash(account.password_hash):
             rehash = await PASSWORDS.run(HASHER.hash, password)

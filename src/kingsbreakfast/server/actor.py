@@ -80,8 +80,7 @@ class TableActor:
         self.timer: asyncio.Task[None] | None = None
         """The pending bot move or clock of the player to move."""
         self.bots: dict[int, Bot] = {}
-        """A bot for every seat once dealt: each plays whenever its seat is a bot's, a
-        zombie's or empty."""
+        """Once dealt, a bot per seat: it plays when the seat is a bot's, a zombie's or empty."""
         self.rng = random.Random(secrets.randbits(64))
         """The bots' generator: seeded from the system, never sent anywhere."""
         self.active_at = time.monotonic()
@@ -151,12 +150,13 @@ class TableActor:
 
     # -- seats ----------------------------------------------------------------------------
     async def claim_seat(
-        self, display: str, token: str | None = None, holder: str | None = None
+        self, display: str, token: str | None = None, holder: str | None = None,
+        distinct: bool = False,
     ) -> tuple[int, str]:
-        """The first open seat goes to ``display`` in the lobby; during play a seat left is
-        only asked for, and the host decides (:mod:`.consent`). ``token``: the seat token to
-        use (an account's), else a new one; ``holder``: a token the newcomer already has,
-        refused if it holds a seat here (one person, one seat)."""
+        """The first open seat to ``display`` in the lobby; in play a seat left is asked for
+        and the host decides (:mod:`.consent`). ``token``: the seat's (an account's), else
+        new; ``holder``: one the newcomer has, refused if it holds a seat here; ``distinct``:
+        a name taken here told apart (``Alex (2)``), not refused (play now's strangers)."""
         table = self.table
         async with self.lock:
             self.active_at = time.monotonic()
@@ -169,6 +169,8 @@ class TableActor:
             free = [n for n, s in enumerate(table.seats) if s.kind == OPEN]
             if not free:
                 raise LobbyError(409, "table_full", "every seat at this table is taken")
+            if distinct:
+                display = table.distinct_name(display)
             if table.name_taken(display):
                 raise LobbyError(409, "seat_name_taken", "a player at this table has this name")
             number = free[0]
@@ -219,8 +221,7 @@ class TableActor:
             await self.deal_locked(dealer)
 
     async def deal_locked(self, dealer: Dealer) -> None:
-        """The deal itself, in the lobby: the caller holds the lock and decided that the
-        table starts (its host, or play now at its deadline)."""
+        """The deal itself, in the lobby, under the caller's lock (the host's, or play now's)."""
         table = self.table
         deck, first_cook = dealer(table.num_seats)
         state = State(deck, table.num_seats, first_cook, table.rules)
@@ -244,8 +245,7 @@ class TableActor:
 
     # -- connections ----------------------------------------------------------------------
     def authenticate(self, hello: Hello) -> int | None:
-        """The seat a hello's token holds; None for a spectator (or a newcomer whose request
-        for a seat waits for the host); ProtocolError otherwise."""
+        """The seat a hello's token holds; None: a spectator (or an asker); else refused."""
         if hello.token is None or self.consent.asked_with(hello.token) is not None:
             return None
         number = self.table.seat_of(hello.token)

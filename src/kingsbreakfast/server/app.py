@@ -32,6 +32,7 @@ from .routes import (
     play,
     play_now,
     recovery,
+    reports,
     results,
     review,
     shell,
@@ -116,8 +117,8 @@ def create_app(
     app.state.openers = openers
     app.add_middleware(BodyLimit, limit=bounds.body_bytes)
     install_errors(app)
-    areas = (accounts, at_table, leaving, learn, play_now, recovery, results, review, shell, tables,
-             pages, health, play)
+    areas = (accounts, at_table, leaving, learn, play_now, recovery, reports, results, review,
+             shell, tables, pages, health, play)
     for area in areas:
         app.include_router(area.router)
     static = static_dir()

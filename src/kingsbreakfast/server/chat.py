@@ -3,23 +3,38 @@ watching it as ``chat`` frames, never mixed into the game's history or log.
 
 Limits: a line has at most ``MAX_CHARS`` characters once control characters are dropped and
 blanks collapsed; a seat may send a burst of ``BURST`` lines, then one every ``EVERY``
-seconds. The server stores and sends the text as written: escaping is the page's job (the
-client writes chat only as text, never as markup), and a test tries a script in a line.
+seconds. A line holding a link (a web address, or an e-mail address) is refused, and so is a
+line its seat wrote already among its last ``REPEATS`` (the two ways strangers' chat is
+spammed); an account an operator muted writes nothing until the mute ends, and a line an
+operator hid is never sent again (:mod:`.moderation`). The server stores and sends the text
+as written: escaping is the page's job (the client writes chat only as text, never as
+markup), and a test tries a script in a line.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from collections import deque
 from typing import Any, Final
 
 from .accounts import Accounts
 from .actor import TableActor
 from .lobby import LobbyError
+from .moderation import ModerationStore
 from .wire import chat_frame
 
 MAX_CHARS: Final = 200
 BURST: Final = 5.0
 EVERY: Final = 2.0
+REPEATS: Final = 3
+"""How many of a seat's last lines a new line may not repeat."""
+_LINK: Final = re.compile(
+    r"(?:[a-z][a-z0-9+.-]*://|www\.|\w@\w)"  # a scheme, www., an e-mail address
+    r"|\b[a-z0-9-]{2,}(?:\.[a-z0-9-]{2,})*\s*\.\s*(?:com|net|org|io|de|hu|fr|vn|ru|co|uk"
+    r"|info|biz|xyz|app|gg|ly|me|tv|link|click|top|site|online|shop)\b(?:/|\s|$)",
+    re.IGNORECASE,
+)
 
 
 def clean_line(text: object) -> str:
@@ -35,10 +50,20 @@ def clean_line(text: object) -> str:
     return line
 
 
+def check_line(line: str, recent: deque[str]) -> None:
+    """Refuse a link, or a line the seat wrote among its last :data:`REPEATS`."""
+    if _LINK.search(unicodedata.normalize("NFKC", line)):
+        raise LobbyError(422, "chat_link", "links cannot be sent in the chat")
+    if line.casefold() in recent:
+        raise LobbyError(429, "chat_repeat", "you wrote this already")
+
+
 class Chat:
     def __init__(self, accounts: Accounts) -> None:
         self.accounts = accounts
+        self.moderation = ModerationStore(accounts.store.engine)
         self._allowance: dict[tuple[str, int], tuple[float, float]] = {}
+        self._recent: dict[tuple[str, int], deque[str]] = {}
 
     def _spend(self, table_id: str, seat: int, now: float) -> None:
         allowance, last = self._allowance.get((table_id, seat), (BURST, now))
@@ -56,7 +81,19 @@ class Chat:
         table = actor.table
         line = clean_line(text)
         now = self.accounts.wall_clock()
+        call = self.accounts.call
+        owner = (await call(self.accounts.store.seat_owners, table.id)).get(seat)
+        if owner is not None:
+            until = await call(self.moderation.muted_until, owner)
+            if until > now:
+                raise LobbyError(403, "muted", "an operator muted you: you cannot chat for now",
+                                 until_ms=int(until * 1000))
+        recent = self._recent.setdefault((table.id, seat), deque(maxlen=REPEATS))
+        check_line(line, recent)
         self._spend(table.id, seat, now)
+        recent.append(line.casefold())
+        if len(self._recent) > 50_000:
+            self._recent.pop(next(iter(self._recent)))
         name = table.names()[seat]
         stored = await self.accounts.call(
             self.accounts.store.add_chat, table.id, seat, name, line, now
@@ -65,8 +102,10 @@ class Chat:
         return _line(stored.id, seat, name, line, now)
 
     async def lines(self, table_id: str) -> list[dict[str, Any]]:
+        """The table's chat so far, without the lines an operator hid."""
         rows = await self.accounts.call(self.accounts.store.chat, table_id)
-        return [_line(r.id, r.seat, r.name, r.text, r.at) for r in rows]
+        hidden = await self.accounts.call(self.moderation.hidden_lines, table_id)
+        return [_line(r.id, r.seat, r.name, r.text, r.at) for r in rows if r.id not in hidden]
 
 
 def _line(line_id: int, seat: int, name: str, text: str, at: float) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from typing import Any
 from .account_store import Account
 from .accounts import Accounts
 from .restore import restore
-from .tables import HUMAN, OVER, Table
+from .tables import HUMAN, OVER, PLAYING, Table
 
 
 def seat_list(table: Table) -> list[dict[str, Any]]:
@@ -53,3 +53,29 @@ async def my_games(accounts: Accounts, account: Account) -> dict[str, list[dict[
             running.append(entry)
     running.sort(key=lambda e: not e["your_move"])  # stable: newest first within each
     return {"running": running, "finished": finished}
+
+
+async def awaiting(accounts: Accounts, account: Account) -> list[dict[str, Any]]:
+    """The account's games in play where it is the account's move, soonest deadline first:
+    what the badge on every page counts. Only games in play are read (a finished game never
+    waits), each from this process's memory when it holds the table, else from the store,
+    so every process of a cluster answers alike."""
+    master = accounts.master
+    waiting: list[dict[str, Any]] = []
+    for game_id, seat, status in await accounts.call(accounts.store.account_seats, account.id):
+        if status != PLAYING:
+            continue
+        held = master.actors.get(game_id)
+        table = None if held is None else held.table
+        if table is None:
+            record = await accounts.call(master.storage.load, game_id)
+            if record is None:
+                continue
+            table = restore(record, replay=True)
+        state = table.state
+        if state is None or state.is_over or state.to_move != seat:
+            continue
+        deadline = None if table.deadline is None else int(table.deadline * 1000)
+        waiting.append({"id": game_id, "seat": seat, "deadline_ms": deadline})
+    waiting.sort(key=lambda game: (game["deadline_ms"] is None, game["deadline_ms"] or 0))
+    return waiting

@@ -7,8 +7,8 @@ suits them best:
 
 - never a group they already sit in (one person, one seat: the same account or the same
   browser gets its own seat back), nor one holding a player they muted or who muted them
-  (players name whom they muted; names compare case-insensitively), nor one where a player
-  has their name;
+  (players name whom they muted; names compare case-insensitively); strangers who chose
+  the same name sit together, told apart at the table (``Alex (2)``);
 - an account prefers a group whose accounts' mean rating (μ − 3σ) lies within
   :data:`RATING_BAND` of its own: when enough players wait, they play their equals; failing
   that, any group that suits them (so nobody waits longer for being rated);
@@ -71,8 +71,6 @@ class Group:
             if account is not None and member.account == account:
                 return False
             if member.name.casefold() in avoids or lowered in member.avoids:
-                return False
-            if member.name.casefold() == lowered:  # one name per table
                 return False
         return len(self.members) < self.seats
 

@@ -100,6 +100,20 @@ class Table:
         key = look_alike_key(display)
         return any(s.kind == HUMAN and look_alike_key(s.name) == key for s in self.seats)
 
+    def distinct_name(self, display: str, limit: int = 32) -> str:
+        """``display``, or else the first of ``display (2)``, ``display (3)``… that reads
+        like nobody's here: play now seats strangers who chose the same name at one table,
+        each told apart, instead of refusing them (``limit``: the longest name a seat
+        takes, :data:`~.lobby.MAX_NAME_CHARS`)."""
+        if not self.name_taken(display):
+            return display
+        for number in range(2, self.num_seats + 2):  # more numbers than people here
+            suffix = f" ({number})"
+            candidate = display[: limit - len(suffix)].rstrip() + suffix
+            if not self.name_taken(candidate):
+                return candidate
+        return display
+
     def names(self) -> list[str]:
         return [
             seat.name if seat.kind == HUMAN else bot_name(number, self.bot_level)

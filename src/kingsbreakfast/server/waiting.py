@@ -181,7 +181,7 @@ async def take_reserved(
             return held
         await give_back(actor, keep)
     with suppress(LobbyError):
-        number, _token = await actor.claim_seat(member.name, token)
+        number, _token = await actor.claim_seat(member.name, token, distinct=True)
         return number
     return None
 

@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import JsonValue
 
 from ..account_store import START_MU, START_SIGMA, Account
-from ..history import my_games
+from ..history import awaiting, my_games
 from ..lobby import LobbyError
 from ..rating_plot import rating_svg
 from ..ratings import ordinal, profile_body
@@ -136,6 +136,17 @@ async def games(request: Request, site: SiteDep) -> dict[str, list[dict[str, Any
     if account is None:
         raise LobbyError(401, "not_logged_in", "log in first")
     return await my_games(site.accounts, account)
+
+
+@router.get("/api/me/awaiting", tags=["accounts"])
+async def awaiting_games(request: Request, site: SiteDep) -> dict[str, Any]:
+    """The games in play awaiting the account's move (the badge every page shows): their
+    count and, soonest deadline first, each game's id, seat and deadline."""
+    account = await site.accounts.current(request)
+    if account is None:
+        raise LobbyError(401, "not_logged_in", "log in first")
+    games = await awaiting(site.accounts, account)
+    return {"count": len(games), "games": games}
 
 
 @router.get("/api/leaderboard", tags=["accounts"])

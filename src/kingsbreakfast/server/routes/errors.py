@@ -1,5 +1,8 @@
 """How a refused request is answered: ``{"error": {code, message, params}}`` with its HTTP
-status, the same shape for lobby refusals, limits and a database that is away."""
+status, the same shape for lobby refusals, limits and a database that is away. An address
+nobody serves answers a browser's page request with the client's page and status 404 (the
+client draws "Page not found" in the player's language), and everything else, the API first,
+with JSON as before."""
 
 from __future__ import annotations
 
@@ -7,10 +10,12 @@ import math
 from typing import Any, Final
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, JsonValue
+from starlette.exceptions import HTTPException
 
-from .. import metrics
+from .. import metrics, web_assets
 from ..limits import Refused
 from ..lobby import LobbyError
 from ..store import StorageError
@@ -48,8 +53,31 @@ def error_reply(
     )
 
 
+_NOT_PAGES: Final = ("/api/", "/ws/", "/assets/", "/static/", "/games/")
+"""Where the API, the socket and the files live: an unknown address there is a program's
+mistake, answered in JSON, never with a page."""
+
+
+def wants_page(request: Request) -> bool:
+    """A browser asking for a page (a GET for HTML) outside the API and the files."""
+    path = request.url.path
+    return (
+        request.method in ("GET", "HEAD")
+        and not path.startswith(_NOT_PAGES)
+        and "text/html" in request.headers.get("accept", "")
+    )
+
+
 def install_errors(app: FastAPI) -> None:
     """Answer the server's refusals in the one error shape."""
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException) -> Response:
+        if error.status_code == 404 and wants_page(request):
+            page = web_assets.client_page(request)
+            page.status_code = 404
+            return page
+        return await http_exception_handler(request, error)
 
     @app.exception_handler(Refused)
     async def refused(_request: Request, error: Refused) -> JSONResponse:

@@ -8,7 +8,9 @@ it would tell a player what the master bot thinks of the position.
 Anyone may ask for any seat of a finished game: the whole record is public once the game is
 over (``/games/{id}/record``), so a review says nothing the record does not. Each seat's
 review still uses only that seat's view at each decision, never the hidden cards, so it
-judges what the player could have known.
+judges what the player could have known; the positions it sends beside the moves (the board
+the browser draws at each reviewed choice, with the reasons of the move played and of the
+better one) are that same view too: the seat's own drawn cards, nobody else's, and no deck.
 
 A review takes the master bot a few milliseconds per decision (a third of a second a seat),
 so it runs in the reviews' own worker process (:mod:`..workshops`), never on the event loop
@@ -23,13 +25,14 @@ from __future__ import annotations
 import asyncio
 import re
 from collections import OrderedDict
-from typing import Annotated, Final
+from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Query, Request, Response
-from pydantic import BaseModel
+from pydantic import BaseModel, JsonValue
 
+from kingsbreakfast.bots.reasons import reason
 from kingsbreakfast.bots.review import BIG_LOSS, ReviewedMoveDict, SeatReview, review_seat
-from kingsbreakfast.engine import Record
+from kingsbreakfast.engine import Action, Record, View
 
 from ..lobby import LobbyError
 from ..master import Master
@@ -42,6 +45,24 @@ router = APIRouter()
 
 KEPT: Final = 2000
 """How many reviews stay in memory (a few kilobytes each)."""
+
+
+class ReasonOut(BaseModel):
+    """Why a move, in rules facts: a key and its parameters (as the hint's rows say it)."""
+
+    key: str
+    params: dict[str, str | int]
+
+
+class PositionOut(BaseModel):
+    """The board at one reviewed choice as the seat saw it (:meth:`View.to_dict` of the
+    seat's own view, its game history left out: the move list says it), with the reason of
+    the move played and of the master bot's best move."""
+
+    move: int
+    view: dict[str, JsonValue]
+    played_reason: ReasonOut
+    best_reason: ReasonOut
 
 
 class SeatReviewOut(BaseModel):
@@ -60,6 +81,8 @@ class SeatReviewOut(BaseModel):
     biggest: list[int]
     """Move numbers of the costliest choices, costliest first."""
     big_loss_threshold: float
+    positions: list[PositionOut]
+    """One per reviewed move, in the same order."""
 
 
 _kept: OrderedDict[tuple[str, int], SeatReviewOut] = OrderedDict()
@@ -80,14 +103,41 @@ def _seat(asked: str | None, players: int) -> int:
     return int(text)
 
 
-def _answer(game_id: str, names: list[str], review: SeatReview) -> SeatReviewOut:
+def _why(view: View, action: Action) -> ReasonOut:
+    found = reason(view, action)
+    return ReasonOut(key=found.key, params=dict(found.params))
+
+
+def positions(record: Record, review: SeatReview) -> list[PositionOut]:
+    """The seat's view at each reviewed decision: the record replayed to the decision, and
+    ``state.view(seat)`` taken there, so nothing another seat hid is in it."""
+    wanted = {move.action_index: move for move in review.moves}
+    state = record.start()
+    found: list[PositionOut] = []
+    for index, action in enumerate(record.actions):
+        move = wanted.get(index)
+        if move is not None:
+            view = state.view(review.seat)  # the reviewed seat's view, nothing more
+            shown: dict[str, Any] = dict(view.to_dict())
+            del shown["history"]
+            found.append(PositionOut(
+                move=move.move, view=shown, played_reason=_why(view, move.chosen),
+                best_reason=_why(view, move.best),
+            ))
+        state.apply(action)
+    return found
+
+
+def _answer(
+    game_id: str, names: list[str], review: SeatReview, record: Record,
+) -> SeatReviewOut:
     data = review.to_dict()
     return SeatReviewOut(
         id=game_id, seat=data["seat"], players=names,
         moves=data["moves"],
         decisions=data["decisions"], forced=data["forced"], points_lost=data["points_lost"],
         win_lost=data["win_lost"], big_losses=data["big_losses"], biggest=data["biggest"],
-        big_loss_threshold=BIG_LOSS,
+        big_loss_threshold=BIG_LOSS, positions=positions(record, review),
     )
 
 
@@ -115,7 +165,7 @@ async def seat_review(master: Master, game_id: str, asked: str | None) -> SeatRe
 
 
 async def _work(game_id: str, names: list[str], record: Record, seat: int) -> SeatReviewOut:
-    answer = _answer(game_id, names, await REVIEWS.work(review_seat, record, seat))
+    answer = _answer(game_id, names, await REVIEWS.work(review_seat, record, seat), record)
     _kept[game_id, seat] = answer
     while len(_kept) > KEPT:
         _kept.popitem(last=False)

@@ -4,7 +4,9 @@ whole site (a worker under ``/assets/<version>/`` could control only that folder
 The worker is written for the client version being served: it keeps that version's static
 shell (the modules, stylesheets, English strings and icons, all under ``/assets/<version>/``,
 which never change) and the page, and drops the caches of older versions. Play itself needs
-the server: the worker never answers an API call or the socket, and claims no offline play.
+the server: the worker never answers an API call or the socket, and claims no offline play,
+with one exception: the rules, in every language, are kept too (fresh from the network while
+there is one), so a player without a connection can still read them.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Final
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from .. import strings
 from ..web_assets import WebAssets
 
 router = APIRouter()
@@ -26,6 +29,7 @@ _WORKER: Final = """// King's Breakfast: the static shell of client version {ver
 const CACHE = "kb-shell-{version}";
 const PREFIX = {prefix};
 const SHELL = {shell};
+const RULES = "/api/rules/";
 self.addEventListener("install", (event) => {{
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL))
     .then(() => self.skipWaiting()));
@@ -49,6 +53,16 @@ self.addEventListener("fetch", (event) => {{
         if (reply.ok) cache.put(request, reply.clone());
         return reply;
       }}))));
+  }} else if (url.pathname.startsWith(RULES)) {{
+    // the rules: the network's, kept for later; the kept copy without a network
+    event.respondWith(fetch(request).then((reply) => {{
+      if (reply.ok) {{
+        const copy = reply.clone();
+        caches.open(CACHE).then((cache) => cache.put(request, copy));
+      }}
+      return reply;
+    }}).catch(() => caches.open(CACHE).then((cache) => cache.match(request))
+      .then((hit) => hit || Response.error())));
   }} else if (request.mode === "navigate") {{
     // the page names the current version: always the network's, the kept one only without it
     event.respondWith(fetch(request).catch(() => caches.open(CACHE)
@@ -62,7 +76,8 @@ self.addEventListener("fetch", (event) => {{
 @router.get("/sw.js", include_in_schema=False)
 async def service_worker(request: Request) -> Response:
     assets: WebAssets = request.app.state.web_assets
-    shell = ["/", *(f"{assets.prefix}{name}" for name in (*assets.modules(), *_SHELL_FILES))]
+    shell = ["/", *(f"{assets.prefix}{name}" for name in (*assets.modules(), *_SHELL_FILES)),
+             *(f"/api/rules/{entry['code']}" for entry in strings.languages())]
     body = _WORKER.format(
         version=assets.version, prefix=json.dumps(assets.prefix), shell=json.dumps(shell)
     )

@@ -20,6 +20,7 @@ import { hintTable } from "./hint.js";
 import { ReviewPage } from "./review.js";
 import { LessonPage } from "./learn.js";
 import { Heartbeat } from "./heartbeat.js";
+import { renderNotFound, sayOffline, watchConnection } from "./notices.js";
 
 const app = document.getElementById("app");
 const LOCK = '<svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true"><rect x="3" y="7" width="10" height="8" rx="1.5" fill="currentColor"/><path d="M5 7V5a3 3 0 0 1 6 0v2" stroke="currentColor" stroke-width="2" fill="none"/></svg>';
@@ -117,8 +118,11 @@ function route() {
   if (path === "/rules") { renderRules(); return; }
   if (path === "/learn") { session = new LessonPage(app, navigate); return; }
   if (routeAccount(path, app, navigate)) return;
+  if (path !== "/") { renderNotFound(app, navigate); return; }  // the server answered 404
   renderLobby();
 }
+// the lobby says when it is offline, and fills its lists again when the connection is back
+watchConnection(() => { if (location.pathname === "/" && !session) renderLobby(); });
 onAccountChange(() => renderHeader());
 
 // ---- the rules, written for each language (served as HTML made from our own text) ---------
@@ -147,7 +151,7 @@ async function renderLobby() {
   const me = account();  // an account plays under its own name: the form asks none
   const said = notice;
   notice = "";
-  app.innerHTML = `${said ? `<p class="panel notice" role="status" id="notice">${esc(said)}</p>` : ""}<section class="panel play-now" aria-labelledby="play-title">
+  app.innerHTML = `${said ? `<p class="panel notice" role="status" id="notice">${esc(said)}</p>` : ""}${navigator.onLine ? "" : `<p class="panel notice offline" role="status" id="offline">${esc(t("lobby.offline"))}</p>`}<section class="panel play-now" aria-labelledby="play-title">
       <h2 id="play-title">${esc(t("play.title"))}</h2>
       <p id="play-text">${playWait === null ? "" : esc(t("play.text", { time: durationText(playWait) }))}</p>
       <form id="play-now" class="form inline">
@@ -249,7 +253,9 @@ async function renderLobby() {
       const ended = await withResults(games, namesOf);
       if (app.querySelector("#archive") === archive) drawArchive(ended);
     }
-  } catch (_) { /* the lists are a convenience */ }
+  } catch (error) {  // the lists are a convenience, but a lobby without a connection says so
+    if (error && error.code === "network" && location.pathname === "/") sayOffline(app);
+  }
 }
 
 // ---- a live table ------------------------------------------------------------------------
@@ -274,6 +280,19 @@ class TableSession {
     api("GET", `/api/play-now/tables/${encodeURIComponent(tableId)}`).then((m) => { if (m) { this.match = m; this.render(); } }).catch(() => { /* said by the table itself */ });
     this.connect();
     this.render();
+  }
+
+  // A rated table (two accounts or more seated) gives no hints: the page asks once a game
+  // runs, and again when the seated players change, so it neither offers the Hint button
+  // there nor leaves the players unaware that the game counts.
+  askRated(frame) {
+    if (frame.table.status !== "playing" || frame.you === null) return;
+    const who = frame.table.seats.map((s) => (s.kind === "human" ? s.name : "")).join("\n");
+    if (who === this.ratedFor) return;
+    this.ratedFor = who;
+    api("GET", `/api/tables/${encodeURIComponent(this.id)}/leaving`).then((answer) => {
+      if (this.rated !== answer.rated) { this.rated = answer.rated; this.render(); }
+    }).catch(() => { /* the hint's refusal says it instead */ });
   }
 
   stop() {
@@ -347,6 +366,7 @@ class TableSession {
       if (turnBegins) announce(t("game.yourTurn"));
       turnCue(!!(view && view.to_move === frame.you && frame.you !== null), !!turnBegins);
       this.chat.seats(frame.you, frame.table.seats.map((s, i) => (s.kind === "human" ? this.seatName(i) : null)));
+      this.askRated(frame);
       this.render();
       // at the start of a turn the keyboard goes to the status line, which says what to do;
       // not while the player is typing elsewhere or a dialog holds focus
@@ -493,7 +513,7 @@ class TableSession {
       <label class="invite">${esc(t("wait.invite"))} <span class="row"><input readonly id="invite" value="${esc(invite)}"><button id="copy" type="button">${esc(t("wait.copy"))}</button></span></label>
       <ol class="seats">${seats}</ol>
       ${join}
-      ${isHost ? `<button id="start" class="primary" type="button">${esc(t("wait.start"))}</button>` : `<p class="muted">${esc(t("wait.onlyHost"))}</p>`}
+      ${isHost ? `<button id="start" class="primary" type="button">${esc(t("wait.start"))}</button>` : match ? "" : `<p class="muted">${esc(t("wait.onlyHost"))}</p>`}
       ${f.you !== null ? `<button id="leave" type="button">${esc(t("wait.leave"))}</button>` : ""}
       <p id="refusal" class="error" role="alert">${esc(this.error)}</p>
     </section>`;
@@ -609,7 +629,7 @@ class TableSession {
         <button data-act="draw" class="${legal.has("draw") ? "legal" : ""}" ${legal.has("draw") ? "" : "disabled"}>${esc(t("game.draw"))}</button>
         <button data-act="feed" class="${canFeed ? "legal" : ""}" ${canFeed ? "" : "disabled"}>${esc(t("game.feed"))}</button>
         ${legal.has("pass") ? `<button data-act="pass" class="legal">${esc(t("game.pass"))}</button>` : ""}
-        <button data-act="hint">${esc(t("game.hint"))}</button>
+        ${this.rated ? "" : `<button data-act="hint">${esc(t("game.hint"))}</button>`}
       </div>${this.hintHtml()}` : "";
     const picking = this.feedPicks ? `<div class="actions picking"><span>${esc(t("game.pickTwo", { picked: this.feedPicks.length }))}</span><button data-act="cancel">${esc(t("game.cancel"))}</button></div>` : "";
 
@@ -618,8 +638,9 @@ class TableSession {
         <h1 class="turn" id="turn" tabindex="-1">${esc(status)}</h1>
         <span>${esc(t("game.round", { round: v.round }))}</span>
         <span>${esc(t("game.cook", { name: this.seatName(v.cook) }))}</span>
-        <span>${esc(t("game.deck", { count: v.deck }))}</span>
+        <span>${esc(tCount("game.deckOne", "game.deck", v.deck))}</span>
         <span id="clock" class="clock"></span>
+        ${this.rated ? `<span class="rated-note" id="rated-note">${esc(t("game.rated"))}</span>` : ""}
         <span class="conn ${this.connected ? "ok" : "bad"}">${esc(this.connected ? t("game.connected") : t("game.reconnecting"))}</span>
         ${f.you === null ? `<span class="muted">${esc(t("game.spectating"))}</span>` : ""}
         ${f.you !== null && !f.score ? `<button type="button" id="leave-game" class="leave-game">${esc(t("leave.button"))}</button>` : ""}
@@ -811,7 +832,7 @@ class ReplayViewer {
     app.innerHTML = `<div class="game replay">
       <section class="panel status"><h1 class="turn">${esc(t("replay.title"))}</h1>
         <span>${esc(t("replay.step", { step: d.step, steps: d.steps }))}</span>
-        <span>${esc(t("game.round", { round: v.round }))}</span><span>${esc(t("game.deck", { count: v.deck }))}</span>
+        <span>${esc(t("game.round", { round: v.round }))}</span><span>${esc(tCount("game.deckOne", "game.deck", v.deck))}</span>
         <span>${esc(line)}</span></section>
       <section class="panel replay-controls">
         <button data-go="first">${esc(t("replay.first"))}</button><button data-go="prev">${esc(t("replay.prev"))}</button>

@@ -61,8 +61,30 @@ export function inkOf(kind) {
 // A card face: colour, symbol and the (translated) name; `count` drawn as a badge. The colours
 // come from the stylesheet (class card-<kind>), so the page needs no inline style and its
 // Content-Security-Policy can forbid them.
+// Where a dish's name may break on a narrow card, as a reader of its language would break
+// it: between syllables, with a hyphen. Chromium's automatic hyphenation needs a dictionary
+// that not every system has, and without one a long name was cut anywhere ("Chicke|n",
+// "Sárkán|y"); soft hyphens at the syllables (U+00AD, drawn only where the line breaks) work
+// everywhere. Keyed by the translated word, so a changed translation just breaks unaided.
+const SYLLABLES = new Map([
+  // en
+  ["chicken", "chick-en"], ["dragon", "drag-on"],
+  // de
+  ["Schinken", "Schin-ken"], ["Hähnchen", "Hähn-chen"], ["Kuchen", "Ku-chen"], ["Drache", "Dra-che"],
+  // hu
+  ["kenyér", "ke-nyér"], ["csirke", "csir-ke"], ["sonka", "son-ka"], ["gyümölcs", "gyü-mölcs"],
+  ["torta", "tor-ta"], ["sárkány", "sár-kány"],
+  // fr
+  ["fromage", "fro-mage"], ["jambon", "jam-bon"], ["poulet", "pou-let"], ["gâteau", "gâ-teau"],
+  // vi: one syllable a word, the spaces already break
+].map(([word, split]) => [word, split.replaceAll("-", "\u00ad")]));
+
+export function syllables(label) {
+  return SYLLABLES.get(label) ?? label;
+}
+
 export function cardHtml(kind, label, count = null, extraClass = "") {
   const badge = count === null ? "" : ` <span class="badge">${count}</span>`;
   return `<span class="card card-${kind} ${extraClass}">` +
-    `${symbolSvg(kind)}<span class="card-name">${label}</span>${badge}</span>`;
+    `${symbolSvg(kind)}<span class="card-name">${syllables(label)}</span>${badge}</span>`;
 }

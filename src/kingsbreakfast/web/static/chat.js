@@ -1,6 +1,7 @@
 // The table chat: a panel beside the game, never part of its log. Lines are written as
 // text only (textContent), so a line holding markup shows as the characters typed. A player
-// may mute another seat; the choice is kept for this tab only.
+// may mute another seat; the choice is kept for this tab only. Another's line may be
+// reported to the site's operator (POST /api/reports, with the table and the line's id).
 import { t, errorText } from "./strings.js";
 import { call, esc } from "./pages.js";
 
@@ -64,8 +65,9 @@ export class ChatPanel {
         <label>${esc(t("chat.label"))} <input name="text" maxlength="200" autocomplete="off" required></label>
         <button type="submit">${esc(t("chat.send"))}</button></form>`;
     this.el.innerHTML = `<h2 id="chat-title">${esc(t("chat.title"))}</h2><ol class="chat-lines" aria-live="polite"></ol>${form}
-      <p class="error" role="alert" id="chat-error"></p><p class="mutes">${mutes}</p>`;
+      <p class="error" role="alert" id="chat-error"></p><p class="mutes">${mutes}</p><div id="chat-report"></div>`;
     this.renderLines();
+    this.renderReport();
     this.el.querySelectorAll("[data-mute]").forEach((b) => b.addEventListener("click", () => this.toggle(Number(b.dataset.mute))));
     const f = this.el.querySelector("#chat-form");
     if (f) f.addEventListener("submit", (e) => { e.preventDefault(); this.send(e.target); });
@@ -95,8 +97,48 @@ export class ChatPanel {
       text.className = "chat-text";
       text.textContent = line.text;
       li.append(who, text);
+      if (this.you !== null && line.seat !== this.you) {
+        const report = document.createElement("button");
+        report.type = "button";
+        report.className = "link report";
+        report.textContent = t("chat.report");
+        report.setAttribute("aria-label", t("chat.reportLine", { name: line.name }));
+        report.addEventListener("click", () => { this.reporting = line; this.reported = ""; this.renderReport(); });
+        li.append(" ", report);
+      }
       list.append(li);
     }
+  }
+
+  // The form that reports one line (its reason in the reporter's words), or the thanks.
+  renderReport() {
+    const area = this.el.querySelector("#chat-report");
+    if (!area) return;
+    if (this.reported) {
+      area.innerHTML = `<p role="status">${esc(this.reported)}</p>`;
+      return;
+    }
+    const line = this.reporting;
+    if (!line) { area.replaceChildren(); return; }
+    area.innerHTML = `<form class="form" id="report-form">
+        <p>${esc(t("chat.reportWhat", { name: line.name }))} <q class="chat-text"></q></p>
+        <label>${esc(t("chat.reportReason"))} <textarea name="reason" maxlength="500" rows="2" required></textarea></label>
+        <button type="submit">${esc(t("chat.reportSend"))}</button>
+        <button type="button" class="link" id="report-cancel">${esc(t("chat.reportCancel"))}</button>
+        <p class="error" role="alert" id="report-error"></p></form>`;
+    area.querySelector("q").textContent = line.text;
+    area.querySelector("#report-cancel").addEventListener("click", () => { this.reporting = null; this.renderReport(); });
+    area.querySelector("#report-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const reason = e.target.querySelector("textarea").value;
+      try {
+        await call("POST", "/api/reports", { name: line.name, reason, table: this.id, chat_line: line.id });
+        this.reporting = null;
+        this.reported = t("chat.reported");
+        this.renderReport();
+      } catch (err) { area.querySelector("#report-error").textContent = errorText(err); }
+    });
+    area.querySelector("textarea").focus();
   }
 
   async send(form) {

@@ -106,10 +106,13 @@ export class LessonPage {
     const hand = `<section class="panel hand" aria-label="${esc(t("game.yourHand"))}"><h2>${esc(t("game.yourHand"))}</h2>
       <div class="hand-part"><h3>${esc(t("game.public"))}</h3><div class="cards">${cards(me.takes, "") || "—"}</div></div>
       <div class="hand-part private"><h3>${esc(t("game.private"))}</h3><div class="cards">${cards(me.draws, "private") || "—"}</div></div></section>`;
+    // at the end every hand is scored, so every hand is shown (R11): a bot's whole hand, its
+    // drawn cards too, comes from the final scoring; during the game only what it took
+    const whole = (i) => (r.score ? Object.fromEntries(r.score.players[i].dishes.map((d) => [d.dish, d.held])) : null);
     const players = v.hands.map((h, i) => i === 0 ? "" : `<li class="player ${v.to_move === i ? "to-move" : ""}" data-seat="${i}">
         <div class="player-head">${v.cook === i ? `<span class="tag cook">${esc(t("game.cookTag"))}</span>` : ""}<strong>${esc(this.nameOf(i))}</strong></div>
-        <div class="cards small">${cards(h.takes, "")}</div>
-        <div class="muted hidden-count">${esc(tCount("game.hiddenCountOne", "game.hiddenCount", h.hidden))}</div></li>`).join("");
+        <div class="cards small">${cards(whole(i) || h.takes, "")}</div>
+        ${whole(i) ? "" : `<div class="muted hidden-count">${esc(tCount("game.hiddenCountOne", "game.hiddenCount", h.hidden))}</div>`}</li>`).join("");
     const others = v.history.filter((e) => e.seat !== 0);
     const log = others.slice(-24).reverse().map((e) => `<li>${esc(this.logLine(e))}</li>`).join("");
 
@@ -128,12 +131,16 @@ export class LessonPage {
         ${legal.has("pass") ? `<button data-act="pass" class="legal">${esc(t("game.pass"))}</button>` : ""}</div>`;
     }
 
+    // the results as a ranking: the winners first, then by points, then by fewer cards
+    // discarded (R12), so the list's numbers are the places
+    const ranked = (score) => [...score.players].sort((a, b) => (score.winners.includes(b.seat) - score.winners.includes(a.seat))
+      || (b.points - a.points) || (a.discarded - b.discarded) || (a.seat - b.seat));
     const heading = step ? step.title : r.title;
     const number = step ? `<p class="lesson-number">${esc(t("learn.step", { number: step.number, total: step.total }))}</p>` : "";
     const body = step
       ? `<p id="lesson-text">${esc(step.text)}</p><p class="lesson-task"><strong>${esc(step.task)}</strong></p>`
       : `<ul class="lesson-scoring" id="lesson-scoring">${r.scoring.map((line) => `<li>${esc(line)}</li>`).join("")}</ul>
-         <ol class="lesson-points">${r.score.players.map((p) => `<li class="${r.score.winners.includes(p.seat) ? "winner" : ""}">${esc(tCount("learn.pointsOne", "learn.points", p.points, { name: this.nameOf(p.seat) }))}</li>`).join("")}</ol>
+         <ol class="lesson-points">${ranked(r.score).map((p) => `<li class="${r.score.winners.includes(p.seat) ? "winner" : ""}">${esc(tCount("learn.pointsOne", "learn.points", p.points, { name: this.nameOf(p.seat) }))}</li>`).join("")}</ol>
          <p class="row"><a class="button primary" href="/" id="real-game" data-link>${esc(t("learn.realGame"))}</a></p>`;
 
     this.app.innerHTML = `<div class="game lesson ${mine ? "my-turn" : ""}" data-step="${esc(step ? step.key : "scoring")}" data-moves="${this.moves.length}">
@@ -146,7 +153,7 @@ export class LessonPage {
       </section>
       <section class="panel status"><span>${esc(t("game.round", { round: v.round }))}</span>
         <span>${esc(t("game.cook", { name: this.nameOf(v.cook) }))}</span>
-        <span>${esc(t("game.deck", { count: v.deck }))}</span></section>
+        <span>${esc(tCount("game.deckOne", "game.deck", v.deck))}</span></section>
       <div class="main-col">
         <section class="panel king-panel"><h2>${esc(t("game.king"))}</h2><div class="stacks king">${kingStacks}</div></section>
         <section class="panel table-panel"><h2>${esc(t("game.table"))}</h2><div class="stacks">${tableStacks}</div>${actions}</section>

@@ -49,7 +49,7 @@ function changed() { for (const fn of listeners) fn(current); }
 export function accountNav() {
   const links = [`<a href="/leaderboard" data-link>${esc(t("nav.leaderboard"))}</a>`];
   if (current) {
-    links.push(`<a href="/me" data-link>${esc(t("nav.myGames"))}</a>`);
+    links.push(`<a href="/me" data-link>${esc(t("nav.myGames"))}<span id="awaiting" class="awaiting" hidden></span></a>`);
     links.push(`<a href="/players/${encodeURIComponent(current.name)}" data-link>${esc(current.name)}</a>`);
     links.push(`<a href="/account" data-link>${esc(t("nav.account"))}</a>`);
     links.push(`<button type="button" id="logout" class="link">${esc(t("nav.logout"))}</button>`);
@@ -59,7 +59,29 @@ export function accountNav() {
   return `<nav class="account-nav" aria-label="${esc(t("nav.account"))}">${links.join(" ")}</nav>`;
 }
 
+// The badge beside My games on every page: how many games in play await this account's
+// move (GET /api/me/awaiting), asked when the header is drawn, each minute, and when the tab
+// comes back into view, so whoever closed a turn-based game's tab sees it is their turn.
+let awaitingWatched = false;
+async function refreshAwaiting() {
+  const badge = document.getElementById("awaiting");
+  if (!badge || !current) return;
+  let count = 0;
+  try { count = (await call("GET", "/api/me/awaiting")).count || 0; } catch (_) { return; }
+  badge.hidden = count === 0;
+  badge.innerHTML = count ? `<span aria-hidden="true">${count}</span><span class="visually-hidden">${esc(t("nav.awaiting", { count }))}</span>` : "";
+}
+
+function watchAwaiting() {
+  refreshAwaiting();
+  if (awaitingWatched) return;
+  awaitingWatched = true;
+  setInterval(() => { if (!document.hidden) refreshAwaiting(); }, 60000);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshAwaiting(); });
+}
+
 export function wireNav(root, navigate) {
+  if (current) watchAwaiting();
   root.querySelectorAll(".account-nav [data-link]").forEach((a) => a.addEventListener("click", (e) => { e.preventDefault(); navigate(a.getAttribute("href")); }));
   const out = root.querySelector("#logout");
   if (out) out.addEventListener("click", async () => {

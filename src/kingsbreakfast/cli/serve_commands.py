@@ -28,6 +28,7 @@ from kingsbreakfast.i18n import _
 
 if TYPE_CHECKING:
     from kingsbreakfast.server.limits import ServerLimits
+    from kingsbreakfast.server.mail import MailSettings
 
 
 class WebSocketLayer(StrEnum):
@@ -37,6 +38,18 @@ class WebSocketLayer(StrEnum):
     WEBSOCKETS_SANSIO = "websockets-sansio"
     WEBSOCKETS = "websockets"
     WSPROTO = "wsproto"
+
+
+class SmtpSecurity(StrEnum):
+    """How the connection to the SMTP server is protected."""
+
+    NONE = "none"
+    STARTTLS = "starttls"
+    TLS = "tls"
+
+
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
+"""SMTP hosts on this machine: the only ones a password may go to without TLS."""
 
 
 class HttpLayer(StrEnum):
@@ -178,6 +191,48 @@ class ServeSettings:
         HttpLayer, typer.Option(help="uvicorn's HTTP/1.1 parser")
     ] = HttpLayer.AUTO
 
+    smtp_host: Annotated[
+        str,
+        typer.Option(
+            help="the SMTP server that sends the site's mail (address verification, "
+            "password reset); none: the site sends no mail"
+        ),
+    ] = ""
+    smtp_port: Annotated[int, typer.Option(help="the SMTP server's port")] = 25
+    smtp_security: Annotated[
+        SmtpSecurity,
+        typer.Option(
+            help="how the connection to the SMTP server is protected: none (a relay on this "
+            "machine), starttls (usually port 587) or tls (usually port 465); the server's "
+            "certificate is checked"
+        ),
+    ] = SmtpSecurity.NONE
+    smtp_user: Annotated[
+        str,
+        typer.Option(
+            envvar="KINGSBREAKFAST_SMTP_USER",
+            help="the user name to log in to the SMTP server with (none: no log-in)",
+        ),
+    ] = ""
+    smtp_password: Annotated[
+        str,
+        typer.Option(
+            envvar="KINGSBREAKFAST_SMTP_PASSWORD", show_default=False,
+            help="the SMTP log-in's password: give it in KINGSBREAKFAST_SMTP_PASSWORD, "
+            "which keeps it out of the process list",
+        ),
+    ] = ""
+    mail_from: Annotated[
+        str, typer.Option(help="the sender of the site's mail (noreply@cards.example)")
+    ] = ""
+    public_url: Annotated[
+        str,
+        typer.Option(
+            help="the site's address as players open it (https://cards.example): the links "
+            "in its mail start with it"
+        ),
+    ] = ""
+
     lang: LangOption = None
 
     @property
@@ -256,6 +311,16 @@ def check(settings: ServeSettings) -> None:
         raise fail(_("--lobby-expiry must not be negative"))
     if min(s.db_lock_timeout, s.db_statement_timeout, s.db_idle_timeout) < 0:
         raise fail(_("the database timeouts must not be negative"))
+    if s.smtp_host and (not s.mail_from or "@" not in s.mail_from
+                        or not s.public_url.startswith(("http://", "https://"))):
+        raise fail(_("--smtp-host needs --mail-from (an address) and --public-url "
+                     "(http://… or https://…)"))
+    if not 0 < s.smtp_port < 65536:
+        raise fail(_("--smtp-port must be a port number (1 to 65535)"))
+    if (s.smtp_user and s.smtp_security == SmtpSecurity.NONE
+            and s.smtp_host not in LOOPBACK and not s.smtp_host.startswith("127.")):
+        raise fail(_("--smtp-user needs --smtp-security starttls or tls: a password goes to "
+                     "another machine only over TLS"))
 
 
 def serve_one(settings: ServeSettings) -> None:
@@ -270,7 +335,7 @@ def serve_one(settings: ServeSettings) -> None:
     app = create_app(
         s.db, bot_delay=s.bot_delay, zombie_grace=s.zombie_grace,
         lease_seconds=s.lease_seconds if s.shared else None, migrate=s.migrate,
-        limits=limits(s),
+        limits=limits(s), mail=mail_settings(s),
     )
     typer.echo(f"King's Breakfast server on http://{s.host}:{s.port}/ "
                f"(database: {_safe(s.db)})")
@@ -302,6 +367,19 @@ def limits(settings: ServeSettings) -> ServerLimits:
         tables_per_minute=s.tables_per_minute, lobby_expiry=s.lobby_expiry,
         registrations_per_hour=s.registrations_per_hour,
         registrations_per_day=s.registrations_per_day,
+    )
+
+
+def mail_settings(settings: ServeSettings) -> MailSettings | None:
+    """Where the site's mail goes out, or None (no ``--smtp-host``: no mail)."""
+    from kingsbreakfast.server.mail import MailSettings
+
+    s = settings
+    if not s.smtp_host:
+        return None
+    return MailSettings(
+        s.smtp_host, s.smtp_port, s.mail_from, s.public_url, security=s.smtp_security.value,
+        user=s.smtp_user, password=s.smtp_password,
     )
 
 

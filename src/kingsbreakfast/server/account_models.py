@@ -178,3 +178,36 @@ class TurnClockRow(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     version: Mapped[int] = mapped_column(Integer)
     deadline: Mapped[float] = mapped_column(Float)
+
+
+class AccountEmailRow(Base):
+    """An account's own e-mail address (optional): where its verification and password
+    reset links go, and nowhere else. Never shown to other players, never exported."""
+
+    __tablename__ = "account_emails"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    address: Mapped[str] = mapped_column(String(254), index=True)
+    """Normalised (:func:`.recovery.normalise_address`): what a "forgot password" finds."""
+    verified: Mapped[bool] = mapped_column(server_default=false())
+    """A link mailed to it was opened: only then may a reset link go there."""
+    language: Mapped[str] = mapped_column(String(8))
+    """The language the account's mails are written in."""
+
+
+class MailTokenRow(Base):
+    """A link mailed to an account (verify the address, or reset the password), stored only
+    as a keyed digest of its token: single use (``used``) and expiring. Rows stay until a
+    day after they expire, so the mails sent per account can be counted (rate limits)."""
+
+    __tablename__ = "mail_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    purpose: Mapped[str] = mapped_column(String(8))
+    """``verify`` or ``reset``."""
+    address: Mapped[str] = mapped_column(String(254))
+    """The address the mail went to (a verify link verifies this one only)."""
+    created_at: Mapped[float] = mapped_column(Float, index=True)
+    expires_at: Mapped[float] = mapped_column(Float)
+    used: Mapped[bool] = mapped_column(server_default=false())

@@ -18,6 +18,8 @@ may fail :data:`ADDRESS_FAILURES` times in :data:`ADDRESS_WINDOW` whatever the n
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 import time
 import unicodedata
@@ -130,6 +132,7 @@ class Accounts:
         self.store = AccountStore(engine)
         self.wall_clock = wall_clock
         self.keys: Keys | None = None
+        self._mail_key = b""
 
     async def open(self, given_key: str | None = None) -> None:
         if self._own_engine:
@@ -138,6 +141,7 @@ class Accounts:
             Base.metadata.create_all(self.store.engine)
         key: str = given_key if given_key else await self.call(self.store.site_key, "site")
         self.keys = Keys(key)
+        self._mail_key = key.encode("utf-8")
 
     def close(self) -> None:
         if self._own_engine:
@@ -159,6 +163,13 @@ class Accounts:
                 409, "account_name", "an account has this name (or one that reads like "
                 "it): log in to use it, or choose another",
             )
+
+    def link_digest(self, purpose: str, token: str) -> str:
+        """What is stored of a mailed link's token (:mod:`.recovery`): keyed by the site
+        key, so neither a database dump nor a guess of the hash opens the link."""
+        assert self._mail_key, "accounts not opened"
+        message = f"mail-link:{purpose}\n{token}".encode()
+        return hmac.new(self._mail_key, message, hashlib.sha256).hexdigest()
 
     # -- register, log in, password ----------------------------------------------------------
     async def register(self, name: object, password: object, address: str) -> Account:
@@ -209,6 +220,18 @@ class Accounts:
             rehash = await PASSWORDS.run(HASHER.hash, password)
         await self.call(self.store.login_succeeded, account.id, key, where, rehash)
         return account
+
+    async def confirm_password(self, account: Account, password: object, address: str) -> None:
+        """The current password, asked again before a change that would hand the account to
+        whoever holds a session (its e-mail address, where reset links go); a wrong one counts
+        against the address like a failed log-in."""
+        await self.address_failures.admit(address)
+        good = isinstance(password, str) and await PASSWORDS.run(
+            _verify, account.password_hash, password[:MAX_PASSWORD]
+        )
+        if not good:
+            await self.address_failures.count(address)
+            raise LobbyError(403, "bad_password_old", "the current password is wrong")
 
     async def change_password(self, account: Account, old: object, new: object) -> None:
         fresh = check_password(new)

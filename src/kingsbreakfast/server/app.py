@@ -19,7 +19,9 @@ from fastapi.staticfiles import StaticFiles
 from . import collector, metrics, web_assets, workshops
 from .accounts import ADDRESS_FAILURES, ADDRESS_WINDOW
 from .limits import Allowance, BodyLimit, PerAddress, ServerLimits, SocketGate
+from .mail import Mailer, MailSettings
 from .master import Master
+from .recovery import Recovery, shared_asking
 from .routes import (
     accounts,
     at_table,
@@ -29,6 +31,7 @@ from .routes import (
     pages,
     play,
     play_now,
+    recovery,
     reports,
     results,
     review,
@@ -55,10 +58,12 @@ def create_app(
     migrate: bool = True,
     limits: ServerLimits | None = None,
     site_key: str | None = None,
+    mail: MailSettings | None = None,
 ) -> FastAPI:
     """The whole server as one ASGI app (give ``master`` to share one with a test). With
     ``lease_seconds`` the process shares its PostgreSQL database with others, holding each
-    table it serves by a lease of that length (docs/deploy.md)."""
+    table it serves by a lease of that length (docs/deploy.md). Without ``mail`` the site
+    sends no mail (the e-mail routes answer 503 ``mail_unavailable``)."""
     bounds = limits or ServerLimits()
     the_master = master or Master(
         Storage(db_url), bot_delay=bot_delay, zombie_grace=zombie_grace,
@@ -67,6 +72,7 @@ def create_app(
     gate: SocketGate = SocketGate(bounds.sockets_per_address, bounds.sockets_per_table)
     openers: Allowance = PerAddress(bounds.tables_per_minute, bounds.tables_burst)
     site = Site(the_master, site_key, bounds)
+    mailed = Recovery(site.accounts, None if mail is None else Mailer(mail))
     storage = the_master.storage
     if (the_master.leases is not None and isinstance(storage, Storage)
             and not storage.is_sqlite):
@@ -76,6 +82,7 @@ def create_app(
                           (ADDRESS_FAILURES, ADDRESS_WINDOW))
         )
         the_master.leases.sockets = gate = shared  # its counts go out with each renewal
+        mailed.asking = shared_asking(storage.engine, the_master.journal.call)
     metrics.watch(lambda: len(the_master.actors), lambda: gate.open)
 
     @asynccontextmanager
@@ -89,6 +96,7 @@ def create_app(
             yield
         finally:
             passes.cancel()
+            await mailed.close()
             collector.give_back(thresholds)
             await site.waiting.stop()
             await the_master.close()
@@ -104,12 +112,13 @@ def create_app(
     )
     app.state.master = the_master
     app.state.site = site
+    app.state.recovery = mailed
     app.state.gate = gate
     app.state.openers = openers
     app.add_middleware(BodyLimit, limit=bounds.body_bytes)
     install_errors(app)
-    areas = (accounts, at_table, leaving, learn, play_now, reports, results, review, shell,
-             tables, pages, health, play)
+    areas = (accounts, at_table, leaving, learn, play_now, recovery, reports, results, review,
+             shell, tables, pages, health, play)
     for area in areas:
         app.include_router(area.router)
     static = static_dir()

@@ -7,6 +7,7 @@
 import { t, errorText, dishName } from "./strings.js";
 import { timeLeft } from "./clock.js";
 import { finishedLine, withResults } from "./results.js";
+import { routeRecovery, emailSection, forgotLink } from "./recovery.js";
 
 let current = null; // the logged-in account, or null
 const listeners = new Set();
@@ -94,6 +95,7 @@ export function wireNav(root, navigate) {
 // The pages this module draws; false when the path is not one of them.
 export function routeAccount(path, app, navigate) {
   if (path === "/login") { loginPage(app, navigate); return true; }
+  if (routeRecovery(path, app, navigate)) return true;
   if (path === "/account") { accountPage(app, navigate); return true; }
   if (path === "/me") { myGamesPage(app, navigate); return true; }
   if (path === "/leaderboard") { leaderboardPage(app, navigate, Number(new URLSearchParams(location.search).get("page")) || 1); return true; }
@@ -116,8 +118,10 @@ function loginPage(app, navigate) {
       <p class="error" role="alert" id="${id}-error"></p>
     </form></section>`;
   app.innerHTML = form("login", t("account.loginTitle"), t("account.loginButton"), "current-password")
+      .replace("</form></section>", `</form>${forgotLink()}</section>`)
     + form("register", t("account.registerTitle"), t("account.registerButton"), "new-password")
     + `<p class="muted">${esc(t("account.guestNote"))}</p>`;
+  links(app, navigate);
   for (const id of ["login", "register"]) {
     app.querySelector("#" + id).addEventListener("submit", async (e) => {
       e.preventDefault();
@@ -152,6 +156,7 @@ function accountPage(app, navigate) {
       box.textContent = t("account.changed");
     } catch (err) { box.textContent = errorText(err); }
   });
+  emailSection(app);
 }
 
 export function seatName(seat, index) {

@@ -203,14 +203,13 @@ def test_the_reset_mails_are_limited_per_account_and_per_asker(
     assert forgot(server, "Fay", asker)[0] == 429  # per address, whoever is asked for
 
 
+@pytest.mark.parametrize("server", ["postgresql"], indirect=True)  # SQLite: one process
 def test_two_processes_count_the_asking_together(
     request: pytest.FixtureRequest, server: LiveServer, mailbox: Mailbox,
     tmp_path: Path,
 ) -> None:
     """On PostgreSQL every process counts one client address's asking together: five from
     one machine spread over two processes, then the sixth is refused on either."""
-    if server.db_url.startswith("sqlite"):
-        pytest.skip("one process serves a SQLite site")
     other = LiveServer(server.db_url, log_path=tmp_path / "other.log",
                        extra=mailbox.options()).start()
     try:

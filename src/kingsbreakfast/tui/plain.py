@@ -87,6 +87,8 @@ class PlainGame:
         self._sleep = sleep
         self._printed = 0
         self._saved = False
+        self._declined_file = False
+        """The player answered no to a file of their own on quitting."""
         self.autosaver = autosaver or Autosaver()
         self._hint_rng = random.Random(game.rng.random())
 
@@ -143,7 +145,11 @@ class PlainGame:
         if self.game.is_over:
             return
         self.autosaver.save(self.game)
-        if not self._saved:  # a save of the player's own has just said where it went
+        if self._saved:  # a save of the player's own has just said where it went
+            return
+        if self._declined_file and self.autosaver.written and self.autosaver.error is None:
+            self.say(strings.kept_without_file())  # not "saved in", just after "no"
+        else:
             self.say(self.autosaver.farewell())
 
     def _print_log(self) -> None:
@@ -331,6 +337,8 @@ class PlainGame:
         answer = self.ask(strings.plain_save_before_quit()).lower()
         if answer.startswith(strings.yes_letters()):
             self._save()
+        else:
+            self._declined_file = True
         self.say(strings.goodbye())
         return True
 

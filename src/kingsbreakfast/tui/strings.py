@@ -606,7 +606,16 @@ def plain_bad_dish() -> str:
 
 
 def plain_save_before_quit() -> str:
-    return _("Save the game before quitting? (y/n) ")
+    """Plain mode's question on quitting: the game is in the saved games whatever the
+    answer, so the question is about a file of the player's own."""
+    return _("Save the game to a file too before quitting? It stays in your saved games "
+             "either way. (y/n) ")
+
+
+def kept_without_file() -> str:
+    """The last line after declining the file: no file was written, the game can go on."""
+    return _("No file written. The game stays in your saved games; resume it with: "
+             "{program} play --resume").format(program=program())
 
 
 def plain_again() -> str:

@@ -58,16 +58,15 @@ def test_refusals_name_the_rule_and_change_nothing() -> None:
     game = Game(State(rigged_deck(*["bread"] * 4, *["cheese"] * 2), 3, 0),
                 tuple(seats(None, "random", "random")), random.Random(1))
     before = game.state.clone()
-    _, text = play_plain(game, "7\np\nf\nwhat\nfeed ham wine\nq\nn\n")
+    _, text = play_plain(game, "7\np\nf\nwhat\nfeed ham wine\nq\n")
     assert game.state == before
     assert "You can't take wine: wine is not on the table (R6)." in text
     assert "You can't place the dragon on the table: there is no drawn dragon" in text
     assert "You can't feed a dragon: there is no dragon on the table to feed (R8)." in text
     assert "Please answer with one of: " in text  # "what" is answered with the valid keys
     assert "You can't feed ham wine: there is no dragon on the table to feed (R8)." in text
-    # quitting without a save of one's own still leaves the game in the saved games
-    assert "The game stays in your saved games" in text
-    assert "kingsbreakfast play --resume" in text
+    # quitting before any move of one's own: a new game adds no entry, and says so
+    assert text.splitlines()[-1] == strings.not_kept()
 
 
 def test_no_to_a_file_on_quitting_is_not_followed_by_saved_in() -> None:

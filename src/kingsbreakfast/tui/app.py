@@ -302,7 +302,8 @@ class GameScreen(Screen[None]):
         self.app.push_screen(HelpScreen())
 
     def action_quit_game(self) -> None:
-        self.app.push_screen(QuitScreen(), self.kb_app.after_quit_question)
+        kept = self.kb_app.autosaver.worth_keeping(self.game)
+        self.app.push_screen(QuitScreen(kept), self.kb_app.after_quit_question)
 
 
 class PlayApp(App[None]):
@@ -366,7 +367,10 @@ class PlayApp(App[None]):
         would restore a terminal that no longer exists, and while bots play at zero pause
         that can block for ever on the dead terminal, leaving the process behind. The
         handler runs on the event loop, between two actions, so the save is whole."""
-        self.autosave()
+        if not self.autosaver.worth_keeping(self.game):
+            self.autosaver.discard()
+        else:
+            self.autosave()
         os._exit(128 + signal.SIGHUP)
 
     def action_leave(self) -> None:
@@ -381,7 +385,12 @@ class PlayApp(App[None]):
         if not self.game.is_over:
             # the player's file if no action came after it (bots move on), else the autosave
             current = self.saved and self._saved_actions == len(self.game.state.history)
-            self.farewell = self.autosaver.farewell(self.last_saved if current else None)
+            if not self.autosaver.worth_keeping(self.game):  # no human has moved in it
+                self.autosaver.discard()
+                self.farewell = strings.saved_to(str(self.last_saved)) if current else (
+                    strings.not_kept())
+            else:
+                self.farewell = self.autosaver.farewell(self.last_saved if current else None)
         super().exit(result, return_code, message)
 
     def action_switch_language(self) -> None:

@@ -144,6 +144,11 @@ class PlainGame:
         """Leaving an unfinished game: it is saved (after every action), say where."""
         if self.game.is_over:
             return
+        if not self.autosaver.worth_keeping(self.game):  # no human has moved in it
+            self.autosaver.discard()
+            if not self._saved:
+                self.say(strings.not_kept())
+            return
         self.autosaver.save(self.game)
         if self._saved:  # a save of the player's own has just said where it went
             return
@@ -331,7 +336,7 @@ class PlainGame:
         self.say(strings.saved_to(str(path)))
 
     def _confirm_quit(self) -> bool:
-        if self._saved:
+        if self._saved or not self.autosaver.worth_keeping(self.game):  # no question
             self.say(strings.goodbye())
             return True
         answer = self.ask(strings.plain_save_before_quit()).lower()

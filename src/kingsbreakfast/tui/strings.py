@@ -456,6 +456,21 @@ def no_saved_games(folder: str) -> str:
     return _("There are no unfinished saved games in {folder}.").format(folder=folder)
 
 
+def offer_saved_game(count: int) -> str:
+    """``play --offer-saved`` (scripts/play.sh): the unfinished games come before a new one."""
+    return ngettext(
+        "Resume it? (Enter: yes, n: a new game, d1: delete it, q: quit): ",
+        "Resume one? (1 to {count}, Enter: the newest, n: a new game, d and a number: "
+        "delete that one, q: quit): ",
+        count,
+    ).format(count=count)
+
+
+def not_kept() -> str:
+    """Leaving a game before any human moved: it is not added to the saved games."""
+    return _("No move was made yet, so the game is not kept among the saved games.")
+
+
 def pick_saved_game(count: int) -> str:
     return ngettext(
         "Which game? (1, Enter: the newest, d1: delete it, q: none): ",
@@ -482,6 +497,14 @@ def quit_question() -> str:
     return _(
         "Quit the game? s: save to a file and quit · q: quit (the game stays in your saved "
         "games) · Esc: stay"
+    )
+
+
+def quit_untouched() -> str:
+    """The quit question before any move of a human's: the new game would not be kept."""
+    return _(
+        "Quit the game? s: save to a file and quit · q: quit (no move yet: the game is not "
+        "kept) · Esc: stay"
     )
 
 

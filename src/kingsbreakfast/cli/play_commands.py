@@ -29,7 +29,7 @@ from kingsbreakfast.cli.options import (
 from kingsbreakfast.engine import KingsBreakfastError, Record, RecordError, read_record
 from kingsbreakfast.i18n import _, set_language
 from kingsbreakfast.tui import strings
-from kingsbreakfast.tui.plain import AGAIN, INTERRUPTED, PlainGame
+from kingsbreakfast.tui.plain import AGAIN, HUNG_UP, INTERRUPTED, PlainGame, hang_up_on_sighup
 from kingsbreakfast.tui.replay_plain import PlainReplay
 from kingsbreakfast.tui.saving import (
     Autosaver,
@@ -363,6 +363,7 @@ def _play_plain(
     hint_seconds: float,
     autosaver: Autosaver,
 ) -> None:
+    hang_up_on_sighup()
     while True:
         outcome = PlainGame(
             game, sys.stdin, sys.stdout, save_path=save, speed=speed, hint_seconds=hint_seconds,
@@ -370,6 +371,8 @@ def _play_plain(
         ).run()
         if outcome == INTERRUPTED:
             raise typer.Exit(130)  # the shell's code for Ctrl-C; the game is saved
+        if outcome == HUNG_UP:
+            raise typer.Exit(128 + 1)  # SIGHUP's code, as a shell reports it; saved too
         if outcome != AGAIN:
             return
         game = game.rematch()

@@ -55,7 +55,7 @@ from .screens import (
     place_action,
 )
 from .session import Game, Watcher
-from .style import CSS
+from .style import CSS, few_colours, sixteen_colour_variables
 from .widgets import Board, GameLog, MoveList, StatusBar
 
 SPEEDS = (0.0, 0.2, 0.5, 1.0, 2.0)
@@ -343,6 +343,15 @@ class PlayApp(App[None]):
         self.autosaver = autosaver or Autosaver()
         self.farewell: str | None = None
         """The line to print once the screen is gone (where the game was saved)."""
+
+    def get_css_variables(self) -> dict[str, str]:
+        """The theme's colours; on a terminal of 16 colours with a primary that keeps the
+        highlighted move and the status line readable there (:mod:`.style`)."""
+        variables = super().get_css_variables()
+        if few_colours(self.console.color_system):
+            variables = {**variables, **sixteen_colour_variables(self.current_theme)}
+            self.theme_variables = variables
+        return variables
 
     def on_mount(self) -> None:
         self.title = strings.title()

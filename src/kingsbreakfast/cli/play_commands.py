@@ -186,6 +186,7 @@ def play(
         lock.acquire()  # a second window on the same saved game is refused
     except GameInUse as error:
         raise fail(str(error)) from None
+    autosaver.lock = lock  # a rematch takes it along (Autosaver.next_game)
     try:
         if not full_screen:
             _play_plain(game, speed, save, hint_seconds, autosaver)
@@ -376,7 +377,7 @@ def _play_plain(
         if outcome != AGAIN:
             return
         game = game.rematch()
-        autosaver = Autosaver()
+        autosaver = autosaver.next_game()
 
 
 def step_replay(record: Record, plain: bool = False, light: bool = False) -> None:

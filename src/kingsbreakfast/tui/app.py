@@ -462,7 +462,7 @@ class PlayApp(App[None]):
         if answer == "again":
             self.game = self.game.rematch()
             self.saved = False
-            self.autosaver = Autosaver()
+            self.autosaver = self.autosaver.next_game()
             self.autosave()
             self.switch_screen(self.new_game_screen())
         elif answer == "quit":

@@ -10,6 +10,7 @@ the end of piped input — loses a game: ``kingsbreakfast play --resume`` lists 
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import os
 from dataclasses import dataclass
@@ -93,6 +94,17 @@ class Autosaver:
         self.written = False
         self.resumed = False
         """The game was resumed: its entry is kept even if left untouched (:meth:`discard`)."""
+        self.lock: GameLock | None = None
+        """The window's lock on this game (``play`` sets it), which a rematch takes along."""
+
+    def next_game(self) -> Autosaver:
+        """The autosave of a rematch in the same window; the window's lock moves to it, so
+        another window cannot resume the new game while it is played here."""
+        following = Autosaver()
+        if self.lock is not None:
+            self.lock.follow(following.path)
+            following.lock, self.lock = self.lock, None
+        return following
 
     def save(self, game: Game) -> bool:
         """Write the game so far; True when the file now holds it."""
@@ -296,6 +308,15 @@ class GameLock:
         if self.held and self._owner() == os.getpid():
             self.path.unlink(missing_ok=True)
         self.held = False
+
+    def follow(self, game: Path) -> None:
+        """Hold ``game``'s lock instead (a rematch's new autosave, which no other window
+        can know yet; were it taken all the same, this window would go on unlocked)."""
+        self.release()
+        self.game = game
+        self.path = game.with_name(game.name + ".lock")
+        with contextlib.suppress(GameInUse):
+            self.acquire()
 
 
 def _running(pid: int) -> bool:

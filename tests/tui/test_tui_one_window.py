@@ -84,7 +84,7 @@ class _Player(io.StringIO):
                 and GameLock(path).path.read_text().strip() == str(os.getpid())
                 for path in unfinished))
         self.turn += 1
-        return "d\n1\n2\n3\n4\n5\n6\n7\np\nx\n".split("\n")[self.turn % 10] + "\n"
+        return ["d", "1", "2", "3", "4", "5", "6", "7", "p", "x", ""][self.turn % 10] + "\n"
 
 
 def test_a_rematch_in_the_same_window_is_locked_too(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -33,6 +33,11 @@ fi
 cd "$start"
 launcher="$root/.venv/bin/kingsbreakfast"
 [ "$start" = "$root" ] && launcher=.venv/bin/kingsbreakfast
+# the unfinished games are offered before a new one, unless the arguments name what to play
+offer=(--offer-saved)
+for arg in "$@"; do
+  case $arg in --resume | --resume=* | --help) offer=() ;; esac
+done
 status=0
-"$launcher" play "$@" || status=$?
+"$launcher" play "${offer[@]}" "$@" || status=$?
 exit "$status"

@@ -108,3 +108,22 @@ def test_analyze_answers_for_each_table_size(tmp_path: Path) -> None:
     assert all(len(line) <= 80 for line in result.stdout.splitlines())
     bad = runner.invoke(app, ["analyze", "--players", "2,4", "--output", str(out)])
     assert bad.exit_code == 2 and "3 to 5" in bad.output
+
+
+@pytest.mark.parametrize(
+    ("lineup", "players", "german"),
+    [
+        ("random,greedy", "4", "nennt 2 Bots für 4 Plätze"),
+        ("random*x", "4", "die Wiederholung in 'random*x'"),
+        ("random,,greedy", "3", "enthält einen leeren Bot-Namen"),
+    ],
+)
+def test_a_wrong_tournament_line_up_is_told_in_the_player_s_language(
+    lineup: str, players: str, german: str, tmp_path: Path
+) -> None:
+    result = runner.invoke(app, ["--lang", "de", "tournament", "--bots", lineup, "--players",
+                                 players, "--games", "1", "--output", str(tmp_path / "t")])
+    assert result.exit_code == 2
+    assert german in result.output
+    for english in ("line-up", "seats", "empty bot name", "bad repeat"):
+        assert english not in result.output

@@ -10,8 +10,11 @@ from pathlib import Path
 from tui_helpers import game_reaching, seats
 
 from kingsbreakfast.engine import DISHES, State, read_record
+from kingsbreakfast.i18n import language
+from kingsbreakfast.tui import strings
 from kingsbreakfast.tui.moves import DISH_KEYS, action_label, first_dishes, second_dishes
 from kingsbreakfast.tui.plain import AGAIN, QUIT, PlainGame
+from kingsbreakfast.tui.saving import saved_games
 from kingsbreakfast.tui.session import Game
 from rigging import rigged_deck
 
@@ -55,15 +58,42 @@ def test_refusals_name_the_rule_and_change_nothing() -> None:
     game = Game(State(rigged_deck(*["bread"] * 4, *["cheese"] * 2), 3, 0),
                 tuple(seats(None, "random", "random")), random.Random(1))
     before = game.state.clone()
-    _, text = play_plain(game, "7\np\nf\nwhat\nfeed ham wine\nq\nn\n")
+    _, text = play_plain(game, "7\np\nf\nwhat\nfeed ham wine\nq\n")
     assert game.state == before
     assert "You can't take wine: wine is not on the table (R6)." in text
     assert "You can't place the dragon on the table: there is no drawn dragon" in text
     assert "You can't feed a dragon: there is no dragon on the table to feed (R8)." in text
     assert "Please answer with one of: " in text  # "what" is answered with the valid keys
     assert "You can't feed ham wine: there is no dragon on the table to feed (R8)." in text
-    # quitting without a save of one's own still leaves the game in the autosave folder
-    assert "The game is saved in " in text and "kingsbreakfast play --resume" in text
+    # quitting before any move of one's own: a new game adds no entry, and says so
+    assert text.splitlines()[-1] == strings.not_kept()
+
+
+def test_no_to_a_file_on_quitting_is_not_followed_by_saved_in() -> None:
+    """Answering no to the file is never followed by "The game is saved in": the player
+    reads that no file was written and that the game can still be resumed (it is kept in
+    the saved games, which the question said)."""
+    game = Game.new(seats(None, "random", "random"), seed=53)
+    _, text = play_plain(game, "d\nq\nn\n")
+    after = text.split(strings.plain_save_before_quit())[1]
+    assert "saved in" not in after
+    assert after.splitlines()[-1] == strings.kept_without_file()
+    assert [saved.moves for saved in saved_games()] == [len(game.state.history)]
+    for code in ("de", "hu", "fr", "vi"):
+        with language(code):
+            assert "{" not in strings.kept_without_file()
+            assert strings.kept_without_file() != "No file written. The game stays in " \
+                "your saved games; resume it with: kingsbreakfast play --resume"
+
+
+def test_yes_to_a_file_on_quitting_says_where_it_went(tmp_path: Path) -> None:
+    game = Game.new(seats(None, "random", "random"), seed=53)
+    mine = tmp_path / "mine.json"
+    _, text = play_plain(game, "d\nq\ny\n", save_path=mine)
+    after = text.split(strings.plain_save_before_quit())[1]
+    assert strings.saved_to(str(mine)) in after
+    assert strings.kept_without_file() not in after
+    assert read_record(mine.read_text()).actions
 
 
 def test_feeding_asks_for_two_dishes() -> None:

@@ -152,3 +152,16 @@ def test_plain_hotseat_wipes_the_screen_and_scrollback_between_players() -> None
     last = text.rindex(CLEAR_ALL)
     drew = [line for line in text.splitlines() if "draws a card (" in line]
     assert drew and all(text.index(line) < last for line in drew)
+
+
+def test_plain_hotseat_erases_the_scrollback_after_the_screen() -> None:
+    """The screen erase (``ESC [2J``) pushes the screen into the scrollback of tmux, xterm
+    and VTE, so the scrollback erase (``ESC [3J``) must come after it, every time: in the
+    other order the previous hand stays a scroll away (R7: drawn cards are hidden)."""
+    game = Game.new(seats(None, None, "random"), seed=78)
+    out = _Terminal()
+    PlainGame(game, io.StringIO("\nd\n\nq\nn\n"), out).run()
+    text = out.getvalue()
+    screens, scrollbacks = text.count("\x1b[2J"), text.count("\x1b[3J")
+    assert screens >= 2 and screens == scrollbacks
+    assert text.count("\x1b[2J\x1b[3J") == scrollbacks

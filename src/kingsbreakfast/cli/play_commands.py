@@ -29,7 +29,7 @@ from kingsbreakfast.cli.options import (
 from kingsbreakfast.engine import KingsBreakfastError, Record, RecordError, read_record
 from kingsbreakfast.i18n import _, set_language
 from kingsbreakfast.tui import strings
-from kingsbreakfast.tui.plain import AGAIN, INTERRUPTED, PlainGame
+from kingsbreakfast.tui.plain import AGAIN, HUNG_UP, INTERRUPTED, PlainGame, hang_up_on_sighup
 from kingsbreakfast.tui.replay_plain import PlainReplay
 from kingsbreakfast.tui.saving import (
     Autosaver,
@@ -46,6 +46,8 @@ from kingsbreakfast.tui.session import Game, plan_seats
 
 ASK = ""
 """``--resume`` given without a file: offer the saved games."""
+NEW = Path("")
+"""The answer of a player offered the saved games (``--offer-saved``) who wants a new one."""
 
 
 class _PlayCommand(TyperCommand):
@@ -141,6 +143,14 @@ def play(
             show_default=False,
         ),
     ] = None,
+    offer_saved: Annotated[
+        bool,
+        typer.Option(
+            "--offer-saved",
+            help="Offer the unfinished saved games before starting a new one (scripts/play.sh "
+            "does).",
+        ),
+    ] = False,
 ) -> None:
     """Play King's Breakfast in the terminal against bots, or hot-seat with friends."""
     try:
@@ -155,6 +165,12 @@ def play(
         source = _resume_source(resume) if resume is not None else None
         if resume is not None and source is None:
             return  # no saved game, or the player chose none
+        if resume is None and offer_saved and saved_games():
+            source = _resume_source(ASK, offer_new=True)
+            if source is None:
+                return  # the player quit
+            if source == NEW:
+                source = None
         start = _starter(players, bots, seat, hotseat, names, seed, variant or [], source)
         game = start()
     except KingsBreakfastError as error:  # bad seats, an unknown bot, a bad record
@@ -170,6 +186,7 @@ def play(
         lock.acquire()  # a second window on the same saved game is refused
     except GameInUse as error:
         raise fail(str(error)) from None
+    autosaver.lock = lock  # a rematch takes it along (Autosaver.next_game)
     try:
         if not full_screen:
             _play_plain(game, speed, save, hint_seconds, autosaver)
@@ -209,20 +226,26 @@ def _local_time(stamp: str) -> str:
         return stamp
 
 
-def _resume_source(resume: str) -> Path | None:
+def _resume_source(resume: str, offer_new: bool = False) -> Path | None:
     """The file to resume: the one named, or one the player picks from the autosaves
-    (``d`` and a number deletes that entry instead)."""
+    (``d`` and a number deletes that entry instead). ``offer_new``: the player may answer
+    ``n`` for a new game instead (:data:`NEW`), and once every entry is deleted a new game
+    starts."""
     if resume != ASK:
         return Path(resume)
     while True:
         games = saved_games()
         if not games:
+            if offer_new:
+                return NEW
             typer.echo(strings.no_saved_games(str(autosave_dir())))
             return None
         _list_saved(games)
-        if len(games) == 1 and not sys.stdin.isatty() and games[0].error is None:
+        if (len(games) == 1 and not offer_new and not sys.stdin.isatty()
+                and games[0].error is None):
             return games[0].path
-        typer.echo(strings.pick_saved_game(len(games)), nl=False)
+        ask = strings.offer_saved_game if offer_new else strings.pick_saved_game
+        typer.echo(ask(len(games)), nl=False)
         answer = sys.stdin.readline()
         if not answer:
             typer.echo()
@@ -235,13 +258,16 @@ def _resume_source(resume: str) -> Path | None:
             picked = games[int(answer) - 1]
         elif answer in ("q", "quit"):
             return None
+        elif offer_new and answer in ("n", "new"):
+            return NEW
         elif answer.startswith("d") and answer[1:].strip().isdigit():
             number = int(answer[1:].strip())
             if 1 <= number <= len(games):
                 _delete(games[number - 1], number)
                 continue
         if picked is None:
-            typer.echo(strings.valid_answers(f"1–{len(games)}, Enter, d1–d{len(games)}, q"))
+            new = ", n" if offer_new else ""
+            typer.echo(strings.valid_answers(f"1–{len(games)}, Enter{new}, d1–d{len(games)}, q"))
             continue
         if picked.error is not None:
             typer.echo(strings.saved_game_broken(picked.path.name, picked.error))
@@ -256,9 +282,17 @@ def _list_saved(games: list[SavedGame]) -> None:
             line = strings.saved_game_unreadable(number, saved.path.name, saved.error)
         else:
             line = strings.saved_game_line(
-                number, ", ".join(saved.players), saved.round, _local_time(saved.saved))
+                number, _seated(saved), saved.round, _local_time(saved.saved))
             line += "\n     " + strings.saved_game_last(saved.moves, saved.last)
         typer.echo("  " + line)
+
+
+def _seated(saved: SavedGame) -> str:
+    """The players with their bots' levels (``Ann, Bob (easy), Cid (hard)``): games with
+    the same names tell apart by their opponents."""
+    bots = saved.bots if len(saved.bots) == len(saved.players) else (None,) * len(saved.players)
+    return ", ".join(name if bot is None else strings.bot_label(name, bot)
+                     for name, bot in zip(saved.players, bots, strict=True))
 
 
 def _delete(saved: SavedGame, number: int) -> None:
@@ -330,6 +364,7 @@ def _play_plain(
     hint_seconds: float,
     autosaver: Autosaver,
 ) -> None:
+    hang_up_on_sighup()
     while True:
         outcome = PlainGame(
             game, sys.stdin, sys.stdout, save_path=save, speed=speed, hint_seconds=hint_seconds,
@@ -337,10 +372,12 @@ def _play_plain(
         ).run()
         if outcome == INTERRUPTED:
             raise typer.Exit(130)  # the shell's code for Ctrl-C; the game is saved
+        if outcome == HUNG_UP:
+            raise typer.Exit(128 + 1)  # SIGHUP's code, as a shell reports it; saved too
         if outcome != AGAIN:
             return
         game = game.rematch()
-        autosaver = Autosaver()
+        autosaver = autosaver.next_game()
 
 
 def step_replay(record: Record, plain: bool = False, light: bool = False) -> None:

@@ -19,7 +19,7 @@ from kingsbreakfast.cli.options import (
     parse_variants,
 )
 from kingsbreakfast.engine import KingsBreakfastError, read_record
-from kingsbreakfast.i18n import _
+from kingsbreakfast.i18n import _, ngettext
 
 
 def bots(lang: LangOption = None) -> None:
@@ -43,6 +43,32 @@ def bots(lang: LangOption = None) -> None:
         if entry.strength is not None:
             text += " " + _strength(entry.strength)
         print(f"{name}\n{_indented(text)}\n")
+
+
+def lineup_problem(text: str, players: int) -> str | None:
+    """What is wrong with a line-up's shape, in the player's language, before the bots'
+    own checks (``sim.parse_lineup``, whose words are English): an empty name, a repeat
+    that is not a number of at least 1 (``bot*3``), or not one bot a seat."""
+    seats = 0
+    for item in text.split(","):
+        name, star, times = item.strip().partition("*")
+        if not name.strip():
+            return _("the line-up {lineup} has an empty bot name").format(lineup=repr(text))
+        count = 1
+        if star:
+            count = int(times) if times.strip().isdigit() else 0
+            if count < 1:
+                return _("the repeat in {item} must be a number of at least 1: write "
+                         "bot*3").format(item=repr(item.strip()))
+        seats += count
+    if seats != players:
+        return ngettext(
+            "the line-up {lineup} names {count} bot for {players} seats: give one bot per "
+            "seat (use bot*k to repeat one)",
+            "the line-up {lineup} names {count} bots for {players} seats: give one bot per "
+            "seat (use bot*k to repeat one)", seats,
+        ).format(lineup=repr(text), count=seats, players=players)
+    return None
 
 
 def _strength(figure: Strength) -> str:
@@ -205,6 +231,9 @@ def tournament(
         if not agent_timeout > 0:
             raise ValueError(_("--agent-timeout must be more than 0 seconds, not {value}")
                              .format(value=agent_timeout))
+        problem = lineup_problem(bots, players)
+        if problem is not None:
+            raise ValueError(problem)
         lineup = parse_lineup(bots, players, agent_timeout)
         config = TournamentConfig(lineup, games, seed, rules)
     except (ValueError, KingsBreakfastError) as error:

@@ -55,7 +55,7 @@ from .screens import (
     place_action,
 )
 from .session import Game, Watcher
-from .style import CSS
+from .style import CSS, few_colours, sixteen_colour_variables
 from .widgets import Board, GameLog, MoveList, StatusBar
 
 SPEEDS = (0.0, 0.2, 0.5, 1.0, 2.0)
@@ -302,7 +302,8 @@ class GameScreen(Screen[None]):
         self.app.push_screen(HelpScreen())
 
     def action_quit_game(self) -> None:
-        self.app.push_screen(QuitScreen(), self.kb_app.after_quit_question)
+        kept = self.kb_app.autosaver.worth_keeping(self.game)
+        self.app.push_screen(QuitScreen(kept), self.kb_app.after_quit_question)
 
 
 class PlayApp(App[None]):
@@ -343,6 +344,15 @@ class PlayApp(App[None]):
         self.farewell: str | None = None
         """The line to print once the screen is gone (where the game was saved)."""
 
+    def get_css_variables(self) -> dict[str, str]:
+        """The theme's colours; on a terminal of 16 colours with a primary that keeps the
+        highlighted move and the status line readable there (:mod:`.style`)."""
+        variables = super().get_css_variables()
+        if few_colours(self.console.color_system):
+            variables = {**variables, **sixteen_colour_variables(self.current_theme)}
+            self.theme_variables = variables
+        return variables
+
     def on_mount(self) -> None:
         self.title = strings.title()
         translate_bindings(self)
@@ -366,7 +376,10 @@ class PlayApp(App[None]):
         would restore a terminal that no longer exists, and while bots play at zero pause
         that can block for ever on the dead terminal, leaving the process behind. The
         handler runs on the event loop, between two actions, so the save is whole."""
-        self.autosave()
+        if not self.autosaver.worth_keeping(self.game):
+            self.autosaver.discard()
+        else:
+            self.autosave()
         os._exit(128 + signal.SIGHUP)
 
     def action_leave(self) -> None:
@@ -381,7 +394,12 @@ class PlayApp(App[None]):
         if not self.game.is_over:
             # the player's file if no action came after it (bots move on), else the autosave
             current = self.saved and self._saved_actions == len(self.game.state.history)
-            self.farewell = self.autosaver.farewell(self.last_saved if current else None)
+            if not self.autosaver.worth_keeping(self.game):  # no human has moved in it
+                self.autosaver.discard()
+                self.farewell = strings.saved_to(str(self.last_saved)) if current else (
+                    strings.not_kept())
+            else:
+                self.farewell = self.autosaver.farewell(self.last_saved if current else None)
         super().exit(result, return_code, message)
 
     def action_switch_language(self) -> None:
@@ -444,7 +462,7 @@ class PlayApp(App[None]):
         if answer == "again":
             self.game = self.game.rematch()
             self.saved = False
-            self.autosaver = Autosaver()
+            self.autosaver = self.autosaver.next_game()
             self.autosave()
             self.switch_screen(self.new_game_screen())
         elif answer == "quit":

@@ -7,8 +7,11 @@ p, x) or the move in words ("take cheese"). Needs no Textual.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import random
 import shutil
+import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -49,12 +52,32 @@ from .opponents import rank_moves
 from .saving import Autosaver, default_save_path, finished_dir, write_record
 from .session import Game, Watcher
 
-AGAIN, QUIT, INTERRUPTED = "again", "quit", "interrupted"
-"""How a plain game ends: another game wanted, left, or left by Ctrl-C (exit status 130)."""
+AGAIN, QUIT, INTERRUPTED, HUNG_UP = "again", "quit", "interrupted", "hung up"
+"""How a plain game ends: another game wanted, left, left by Ctrl-C (exit status 130), or
+its terminal closed (exit status 129)."""
 
 
 class _EndOfInput(Exception):
     """Standard input closed: the game is saved and the player told how to resume."""
+
+
+_HUNG_UP = [False]
+"""Set by the SIGHUP handler: the terminal is gone (what the game reads or writes next
+fails with EIO or reads nothing, which ends it)."""
+
+
+def hang_up_on_sighup() -> None:
+    """Make a closed terminal end the plain game quietly (the main thread only). The
+    handler only takes note: the read or write the game is in, or its next, fails with
+    EIO or meets the end of input, which ends the game where it stands; the game is in its
+    autosave as of its last whole action. Under nohup (SIGHUP ignored) the EIO alone does."""
+
+    def hung_up(signum: int, frame: object) -> None:
+        _HUNG_UP[0] = True
+
+    with contextlib.suppress(AttributeError, ValueError):  # no SIGHUP, or not main thread
+        if signal.getsignal(signal.SIGHUP) != signal.SIG_IGN:
+            signal.signal(signal.SIGHUP, hung_up)
 
 
 CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"
@@ -87,6 +110,8 @@ class PlainGame:
         self._sleep = sleep
         self._printed = 0
         self._saved = False
+        self._declined_file = False
+        """The player answered no to a file of their own on quitting."""
         self.autosaver = autosaver or Autosaver()
         self._hint_rng = random.Random(game.rng.random())
 
@@ -117,6 +142,25 @@ class PlainGame:
     # -- the game ------------------------------------------------------------------------
     def run(self) -> str:
         """Play to the end; returns ``again`` when the players want another game."""
+        try:
+            outcome = self._run()
+        except OSError as error:  # the terminal answers EIO once it is closed
+            if error.errno != errno.EIO:
+                raise
+        else:
+            if not _HUNG_UP[0]:
+                return outcome
+        self._hung_up()
+        return HUNG_UP
+
+    def _hung_up(self) -> None:
+        """The terminal is gone: nothing can be said. The autosave holds the game as of its
+        last whole action (a save cut short leaves the file as it was); a new game no human
+        has moved in is not kept."""
+        if not self.game.is_over and not self.autosaver.worth_keeping(self.game):
+            self.autosaver.discard()
+
+    def _run(self) -> str:
         self.say(strings.title() + " · " + ", ".join(self.game.labels))
         self.autosaver.save(self.game)
         try:
@@ -142,8 +186,17 @@ class PlainGame:
         """Leaving an unfinished game: it is saved (after every action), say where."""
         if self.game.is_over:
             return
+        if not self.autosaver.worth_keeping(self.game):  # no human has moved in it
+            self.autosaver.discard()
+            if not self._saved:
+                self.say(strings.not_kept())
+            return
         self.autosaver.save(self.game)
-        if not self._saved:  # a save of the player's own has just said where it went
+        if self._saved:  # a save of the player's own has just said where it went
+            return
+        if self._declined_file and self.autosaver.written and self.autosaver.error is None:
+            self.say(strings.kept_without_file())  # not "saved in", just after "no"
+        else:
             self.say(self.autosaver.farewell())
 
     def _print_log(self) -> None:
@@ -325,12 +378,14 @@ class PlainGame:
         self.say(strings.saved_to(str(path)))
 
     def _confirm_quit(self) -> bool:
-        if self._saved:
+        if self._saved or not self.autosaver.worth_keeping(self.game):  # no question
             self.say(strings.goodbye())
             return True
         answer = self.ask(strings.plain_save_before_quit()).lower()
         if answer.startswith(strings.yes_letters()):
             self._save()
+        else:
+            self._declined_file = True
         self.say(strings.goodbye())
         return True
 

@@ -18,7 +18,7 @@ from .app import DARK, LIGHT, no_color, toggled
 from .language import TranslatedBindings
 from .replay_model import Replay
 from .screens import HelpScreen, score_table
-from .style import CSS
+from .style import CSS, few_colours, sixteen_colour_variables
 from .widgets import Board, GameLog, StatusBar
 
 
@@ -42,6 +42,14 @@ class ReplayApp(TranslatedBindings, App[None]):
         Binding("t", "toggle_theme", N_("colours"), show=False),
         Binding("q", "quit", N_("quit")),
     ]
+
+    def get_css_variables(self) -> dict[str, str]:
+        """As the game's (:meth:`.app.PlayApp.get_css_variables`): readable at 16 colours."""
+        variables = super().get_css_variables()
+        if few_colours(self.console.color_system):
+            variables = {**variables, **sixteen_colour_variables(self.current_theme)}
+            self.theme_variables = variables
+        return variables
 
     def __init__(self, record: Record, light: bool = False) -> None:
         super().__init__(ansi_color=no_color())

@@ -10,6 +10,7 @@ the end of piped input — loses a game: ``kingsbreakfast play --resume`` lists 
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import os
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from kingsbreakfast.i18n.errors import explain
 from kingsbreakfast.narrate import narrate
 
 from . import strings
-from .session import LANGUAGE_TAG, Game, record_game_id
+from .session import LANGUAGE_TAG, SEATS_TAG, Game, record_game_id, seats_from_tag
 
 DATA_DIR_VAR = "KINGSBREAKFAST_DATA_DIR"
 """Overrides the data folder (tests, portable installs)."""
@@ -91,6 +92,19 @@ class Autosaver:
         self.path = path
         self.error: str | None = None
         self.written = False
+        self.resumed = False
+        """The game was resumed: its entry is kept even if left untouched (:meth:`discard`)."""
+        self.lock: GameLock | None = None
+        """The window's lock on this game (``play`` sets it), which a rematch takes along."""
+
+    def next_game(self) -> Autosaver:
+        """The autosave of a rematch in the same window; the window's lock moves to it, so
+        another window cannot resume the new game while it is played here."""
+        following = Autosaver()
+        if self.lock is not None:
+            self.lock.follow(following.path)
+            following.lock, self.lock = self.lock, None
+        return following
 
     def save(self, game: Game) -> bool:
         """Write the game so far; True when the file now holds it."""
@@ -111,6 +125,24 @@ class Autosaver:
         self.written = True
         return True
 
+    def worth_keeping(self, game: Game) -> bool:
+        """Whether leaving ``game`` now leaves its entry: a resumed game always, a new one
+        once a human has moved in it (:attr:`.session.Game.untouched`)."""
+        return self.resumed or not game.untouched
+
+    def discard(self) -> None:
+        """Remove a new game's file: it was left before any human moved
+        (:attr:`.session.Game.untouched`), so it would only add an entry to the list. A
+        resumed game's entry is the player's choice and stays."""
+        if self.resumed or self.path.parent == finished_dir():
+            return
+        try:
+            self.path.unlink(missing_ok=True)
+        except OSError as error:
+            self.error = error.strerror or str(error)
+            return
+        self.written = False
+
     def farewell(self, saved: Path | None = None) -> str:
         """The last line on leaving an unfinished game: where it is, and how to resume.
 
@@ -128,18 +160,24 @@ class Autosaver:
         the autosave folder, else the autosave of the same game (``game_id``) if there is
         one, so resuming a file of the player's own twice makes no second entry; the
         player's file itself is theirs and is not written to."""
+        saver = cls(cls._resumed_path(source, game_id))
+        saver.resumed = True
+        return saver
+
+    @staticmethod
+    def _resumed_path(source: Path, game_id: str | None) -> Path | None:
         folder = autosave_dir()
         try:
             inside = source.resolve().parent == folder.resolve()
         except OSError:
             inside = False
         if inside:
-            return cls(source)
+            return source
         if game_id is not None:
             for saved in saved_games(folder):
                 if saved.game_id == game_id:
-                    return cls(saved.path)
-        return cls()
+                    return saved.path
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +196,8 @@ class SavedGame:
     moves: int = 0
     last: str = ""
     """The last move, as every player saw it (nothing hidden), to tell games apart."""
+    bots: tuple[str | None, ...] = ()
+    """Each seat's bot (None: a human), so that games of the same names differ by level."""
 
 
 def saved_games(folder: Path | None = None) -> list[SavedGame]:
@@ -171,6 +211,7 @@ def saved_games(folder: Path | None = None) -> list[SavedGame]:
         try:
             record = load_record(path)
             state = record.replay()
+            seats = seats_from_tag(record.tags.get(SEATS_TAG), record.players)
         except (RecordError, ValueError) as error:
             reason = explain(error) if isinstance(error, RecordError) else str(error)
             found.append(SavedGame(path, (), 0, _modified(path), error=reason))
@@ -183,7 +224,8 @@ def saved_games(folder: Path | None = None) -> list[SavedGame]:
             SavedGame(path, tuple(record.players), state.round,
                       saved if isinstance(saved, str) else _modified(path),
                       record_game_id(record), language if isinstance(language, str) else None,
-                      moves=len(record.actions), last=_last_move(record))
+                      moves=len(record.actions), last=_last_move(record),
+                      bots=tuple(seat.bot for seat in seats))
         )
     found.sort(key=lambda game: (game.saved, game.path.name), reverse=True)
     return found
@@ -266,6 +308,15 @@ class GameLock:
         if self.held and self._owner() == os.getpid():
             self.path.unlink(missing_ok=True)
         self.held = False
+
+    def follow(self, game: Path) -> None:
+        """Hold ``game``'s lock instead (a rematch's new autosave, which no other window
+        can know yet; were it taken all the same, this window would go on unlocked)."""
+        self.release()
+        self.game = game
+        self.path = game.with_name(game.name + ".lock")
+        with contextlib.suppress(GameInUse):
+            self.acquire()
 
 
 def _running(pid: int) -> bool:

@@ -327,9 +327,15 @@ class QuitScreen(TranslatedBindings, ModalScreen[str | None]):
         Binding("escape", "answer('stay')", N_("stay")),
     ]
 
+    def __init__(self, kept: bool = True) -> None:
+        super().__init__()
+        self.kept = kept
+        """Whether quitting keeps the game among the saved games (not a new game that no
+        human has moved in yet), which the question says."""
+
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(strings.quit_question())
+            yield Static(strings.quit_question() if self.kept else strings.quit_untouched())
 
     def action_answer(self, answer: str) -> None:
         self.dismiss(answer)

@@ -207,6 +207,14 @@ class Game:
         return [seat for seat, plan in enumerate(self.seats) if plan.is_human]
 
     @property
+    def untouched(self) -> bool:
+        """Humans sit here and none of them has moved yet: left now, a new game is not worth
+        an entry among the saved games (a start and quit would pile up round-1 games)."""
+        return bool(self.humans) and not any(
+            entry.mover is not None and self.seats[entry.mover].is_human for entry in self.log
+        )
+
+    @property
     def to_move(self) -> int | None:
         return self.state.to_move
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from kingsbreakfast.engine import DISHES as DISH_IDS
 from kingsbreakfast.i18n import _, ngettext, pgettext
 from kingsbreakfast.i18n.commands import program
 from kingsbreakfast.i18n.words import dish_count, dragon_count, dragon_name, join_words
@@ -325,31 +324,24 @@ def hint_exact_note() -> str:
 
 
 def hint_reason(key: str, params: Mapping[str, str | int]) -> str:
-    """One hint row's reason (bots/reasons.py) in the player's language; dish ids in
-    ``params`` are written as dish names."""
-    def dish(name: str) -> str:
-        value = params.get(name, "")
-        return dish_name(DISH_IDS.index(str(value))) if value in DISH_IDS else str(value)
-
+    """One hint row's reason (bots/reasons.py) in the player's language. It is read under
+    the move, which names the dishes already, so the reason does not name them again."""
     if key == "scores":
         count = int(params.get("points", 0))
-        return ngettext("your {dish} scores {count} more point",
-                        "your {dish} scores {count} more points", count).format(
-            dish=dish("dish"), count=count)
+        return ngettext("scores {count} more point for you",
+                        "scores {count} more points for you", count).format(count=count)
     words = {
-        "deny_leader": lambda: _("stops the leader's {dish} from scoring"),
+        "deny_leader": lambda: _("keeps the leader from scoring this dish"),
         "deny_leader_discarded": lambda: _(
-            "stops the leader's {dish} from scoring; yours is discarded"),
-        "discarded": lambda: _("you'd hold more {dish} than the king: discarded"),
+            "keeps the leader from scoring this dish; yours is discarded"),
+        "discarded": lambda: _("you'd hold more than the king: discarded"),
         "draw": lambda: _("an unseen card from the deck"),
-        "feed_leader": lambda: _("the dragon eats the king's {dish}: the leader scores less"),
-        "feed": lambda: _("feeds the dragon with the king's {a} and {b}"),
+        "feed_leader": lambda: _("the leader scores less"),
+        "feed": lambda: _("both leave the king's plate"),
         "place": lambda: _("puts the dragon on the table for anyone to feed"),
         "pass": lambda: _("nothing else is allowed"),
     }.get(key)
-    if words is None:
-        return key
-    return words().format(dish=dish("dish"), a=dish("a"), b=dish("b"))
+    return key if words is None else words()
 
 
 # --- hand-over ---------------------------------------------------------------------------
@@ -456,6 +448,21 @@ def no_saved_games(folder: str) -> str:
     return _("There are no unfinished saved games in {folder}.").format(folder=folder)
 
 
+def offer_saved_game(count: int) -> str:
+    """``play --offer-saved`` (scripts/play.sh): the unfinished games come before a new one."""
+    return ngettext(
+        "Resume it? (Enter: yes, n: a new game, d1: delete it, q: quit): ",
+        "Resume one? (1 to {count}, Enter: the newest, n: a new game, d and a number: "
+        "delete that one, q: quit): ",
+        count,
+    ).format(count=count)
+
+
+def not_kept() -> str:
+    """Leaving a game before any human moved: it is not added to the saved games."""
+    return _("No move was made yet, so the game is not kept among the saved games.")
+
+
 def pick_saved_game(count: int) -> str:
     return ngettext(
         "Which game? (1, Enter: the newest, d1: delete it, q: none): ",
@@ -482,6 +489,14 @@ def quit_question() -> str:
     return _(
         "Quit the game? s: save to a file and quit · q: quit (the game stays in your saved "
         "games) · Esc: stay"
+    )
+
+
+def quit_untouched() -> str:
+    """The quit question before any move of a human's: the new game would not be kept."""
+    return _(
+        "Quit the game? s: save to a file and quit · q: quit (no move yet: the game is not "
+        "kept) · Esc: stay"
     )
 
 
@@ -606,7 +621,16 @@ def plain_bad_dish() -> str:
 
 
 def plain_save_before_quit() -> str:
-    return _("Save the game before quitting? (y/n) ")
+    """Plain mode's question on quitting: the game is in the saved games whatever the
+    answer, so the question is about a file of the player's own."""
+    return _("Save the game to a file too before quitting? It stays in your saved games "
+             "either way. (y/n) ")
+
+
+def kept_without_file() -> str:
+    """The last line after declining the file: no file was written, the game can go on."""
+    return _("No file written. The game stays in your saved games; resume it with: "
+             "{program} play --resume").format(program=program())
 
 
 def plain_again() -> str:

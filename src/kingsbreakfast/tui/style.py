@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from textual.theme import Theme
+
 CSS = """
 Screen { layout: vertical; }
 #status { height: 1; padding: 0 1; background: $primary; color: auto 90%; }
@@ -33,3 +37,21 @@ HandoverScreen { background: $background; }
 #score Static { margin-bottom: 1; }
 #score-keys { height: auto; padding: 0 1; }
 """
+
+SIXTEEN_COLOUR_PRIMARY = "#1A3FB0"
+"""The primary colour where the terminal shows only 16 colours. The themes' own blues
+(#0178D4, #004578) come out there as cyan and grey, under which the white of the highlighted
+move and of the status line reads at about 2:1; this blue comes out as the terminal's blue,
+white on it well above 4.5:1."""
+
+
+def sixteen_colour_variables(theme: Theme) -> dict[str, str]:
+    """The theme's CSS variables with :data:`SIXTEEN_COLOUR_PRIMARY` for its primary, for a
+    terminal of 16 colours (the block cursor, the status line and the borders follow it)."""
+    recoloured = replace(theme, primary=SIXTEEN_COLOUR_PRIMARY)
+    return {**recoloured.to_color_system().generate(), **recoloured.variables}
+
+
+def few_colours(color_system: str | None) -> bool:
+    """Whether the terminal shows only the 16 standard colours (Rich's colour system)."""
+    return color_system in ("standard", "windows")

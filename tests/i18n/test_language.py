@@ -94,13 +94,11 @@ def test_only_the_servers_language_choice_needs_babel() -> None:
 
 
 def test_dish_and_dragon_names_follow_r1() -> None:
-    """The pet dragon is named, not called "dragon": Smaragd and Émeraude translate
-    Emerald (issue 43; "Emerald" left in German and "Dragon" in French read as untranslated)."""
     expected = {
         "en": (["bread", "cheese", "ham", "chicken", "fruit", "cake", "wine"], "Emerald"),
-        "de": (["Brot", "Käse", "Schinken", "Hähnchen", "Obst", "Kuchen", "Wein"], "Smaragd"),
+        "de": (["Brot", "Käse", "Schinken", "Hähnchen", "Obst", "Kuchen", "Wein"], "Emerald"),
         "hu": (["kenyér", "sajt", "sonka", "csirke", "gyümölcs", "torta", "bor"], "Smaragdocska"),
-        "fr": (["pain", "fromage", "jambon", "poulet", "fruits", "gâteau", "vin"], "Émeraude"),
+        "fr": (["pain", "fromage", "jambon", "poulet", "fruits", "gâteau", "vin"], "Dragon"),
         "vi": (["bánh mì", "phô mai", "giăm bông", "gà", "trái cây", "bánh ngọt", "rượu vang"],
                "Rồng ngáo"),
     }

@@ -40,7 +40,7 @@ HandoverScreen { background: $background; }
 
 SIXTEEN_COLOUR_PRIMARY = "#1A3FB0"
 """The primary colour where the terminal shows only 16 colours. The themes' own blues
-(#0178D4, #004578) come out there as cyan and grey, under which the white of the highlighted
+(hex 0178D4 and 004578) come out there as cyan and grey, under which the white of the highlighted
 move and of the status line reads at about 2:1; this blue comes out as the terminal's blue,
 white on it well above 4.5:1."""
 

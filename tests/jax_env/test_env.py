@@ -70,7 +70,7 @@ def test_the_first_cook_is_chosen_at_random_unless_fixed() -> None:
 def test_a_finished_game_does_not_move_and_rewards_add_up_to_zero() -> None:
     states = play_out(INIT(jax.random.PRNGKey(3)), jax.random.PRNGKey(4))
     last = states[-1]
-    # pgx: the seat whose action ended the game stays the current player, and it is shown
+    # the seat whose action ended the game stays the current player (pgx: never −1), shown
     assert int(last.current_player) == int(states[-2].current_player) >= 0
     assert np.array_equal(last.observation, ENV.observe(last, last.current_player))
     assert int(last._game.to_move) == -1
@@ -232,3 +232,11 @@ def test_the_svg_draws_the_table_and_hides_which_dish_a_seat_drew(tmp_path: Path
     assert sum(1 for t in panels if t and t.startswith("round 1")) == 3
     with pytest.raises(ValueError, match=r"end with \.svg"):
         one.save_svg(tmp_path / "table.png")
+
+
+def test_observe_takes_the_seat_by_pgx_s_keyword() -> None:
+    """pgx's ``Env.observe(state, player_id)``: code that names the argument runs as is."""
+    state = INIT(jax.random.PRNGKey(7))
+    for seat in range(4):
+        assert np.array_equal(ENV.observe(state, player_id=seat), ENV.observe(state, seat))
+    assert np.array_equal(ENV.observe(state), state.observation)

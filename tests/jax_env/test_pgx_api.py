@@ -61,3 +61,54 @@ def test_pgx_s_act_randomly_fails_on_one_game() -> None:
 
     with pytest.raises(IndexError):
         pgx_act_randomly(jax.random.PRNGKey(0), jnp.ones(Env.num_actions, bool))
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_pgx_rule_rewards_what_pgx_s_own_illegal_step_does(players: int) -> None:
+    """``illegal_action="pgx"`` against pgx's code itself, not a copy of its numbers: pgx's
+    ``Env._step_with_illegal_action`` run on this environment (it reads ``num_players`` and
+    ``_illegal_action_penalty``) gives the rewards our step gives ([2, −1, 2] at three)."""
+    env = Env(players, illegal_action="pgx")
+    state = env.init(jax.random.PRNGKey(players))
+    refused = int(jnp.argmin(state.legal_action_mask))
+    assert not bool(state.legal_action_mask[refused])
+    ours = jax.jit(env.step)(state, refused, jax.random.PRNGKey(1))
+    theirs = pgx_core.Env._step_with_illegal_action(env, state, state.current_player)
+    assert bool(ours.terminated) and bool(theirs.terminated)
+    assert ours.rewards.tolist() == theirs.rewards.tolist()
+    offender = int(state.current_player)
+    assert ours.rewards.tolist() == [
+        -1.0 if seat == offender else players - 1.0 for seat in range(players)
+    ]
+
+
+def test_pgx_s_auto_reset_deals_a_new_game_where_one_ends() -> None:
+    """pgx's ``auto_reset`` wrapper (``pgx.experimental.wrappers``) on a batch: the step that
+    ends a game returns a fresh game (no step taken, actions to choose) carrying the finished
+    game's rewards and end flag, and the next step plays the fresh game on."""
+    from pgx.experimental.wrappers import auto_reset
+
+    env = Env(3)
+    step = jax.vmap(auto_reset(env.step, env.init))
+    batch = 8
+
+    def one(carry: Any, key: Any) -> tuple[Any, Any]:
+        pick, turn = jax.random.split(key)
+        action = act_randomly(pick, carry.legal_action_mask)
+        after = step(carry, action, jax.random.split(turn, batch))
+        seen = (after.terminated, after._step_count, after.rewards.sum(axis=1),
+                jnp.abs(after.rewards).sum(axis=1), after.legal_action_mask.all(axis=1),
+                after.current_player)  # fmt: skip
+        return after, seen
+
+    start = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(0), batch))
+    keys = jax.random.split(jax.random.PRNGKey(1), 300)
+    _, (ended, steps, total, size, all_legal, current) = jax.jit(
+        lambda s: jax.lax.scan(one, s, keys)
+    )(start)
+    ended = ended.astype(bool)
+    assert int(ended.sum()) >= batch  # every game ends at least once in 300 steps
+    assert (steps[ended] == 0).all() and (~all_legal[ended]).all()  # a fresh game
+    assert (jnp.abs(total[ended]) < 1e-6).all() and (size[ended] > 0).all()  # R12, paid once
+    assert (size[~ended] == 0).all() and (current >= 0).all()
+    assert (steps[1:][ended[:-1]] == 1).all()  # the fresh game goes on from there

@@ -106,3 +106,26 @@ def test_worlds_are_distributed_as_the_engine_deals_them() -> None:
                        [count if p == max(pairs, key=from_jax.__getitem__) else 0
                         for p in pairs]])  # fmt: skip
     assert stats.chi2_contingency(biased + 1).pvalue < 1e-9
+
+
+def test_a_finished_game_is_its_own_only_world() -> None:
+    """R11: at the end every hand is shown (the engine's view gives each seat's draws), so a
+    world keeps every seat's draws, as the engine's sampler does; the view tensor alone
+    would not tell (it counts hidden draws by dish and by seat, never which seat holds
+    which), the scores would."""
+    env = Env(3)
+    games = 8
+    init, step = jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step))
+    key = jax.random.PRNGKey(3)
+    state = init(jax.random.split(key, games))
+    while not bool(state.terminated.all()):
+        key, pick, chance = jax.random.split(key, 3)
+        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+        state = step(state, jax.random.categorical(pick, logits), jax.random.split(chance, games))
+    assert (np.asarray(state._game.to_move) == -1).all()
+    keys = jax.random.split(key, games * 3).reshape(games, 3, -1)
+    worlds = jax.jit(
+        jax.vmap(jax.vmap(lambda s, seat, k: sample_world(env, s, seat, k), (None, 0, 0)))
+    )(state, jnp.tile(jnp.arange(3), (games, 1)), keys)
+    assert (np.asarray(worlds._game.draws) == np.asarray(state._game.draws)[:, None]).all()
+    assert (np.asarray(worlds._game.deck) == np.asarray(state._game.deck)[:, None]).all()

@@ -1,5 +1,5 @@
 """pgx's interface to the game: ``Env.init(key)``, ``Env.step(state, action, key)``,
-``Env.observe(state, player)``, and a :class:`~.state.State` carrying ``current_player``,
+``Env.observe(state, player_id)``, and a :class:`~.state.State` carrying ``current_player``,
 ``observation``, ``legal_action_mask``, ``rewards``, ``terminated``, ``truncated`` and
 ``_step_count``, the game's own arrays in the private ``_game``.
 
@@ -19,9 +19,10 @@ game as it is:
   the seat that took it, +1/(players − 1) to each other seat, zero-sum like the rank
   utility) and ``"pgx"`` does the same with pgx's numbers (−1, and +(players − 1) to each
   other seat: [2, −1, 2] at three players);
-- once the game is over, ``current_player`` is the seat whose action ended it (pgx never
-  makes it negative), every entry of ``legal_action_mask`` is True (so a masked policy never
-  sees an all-masked row) and ``observation`` is that seat's view.
+- once the game is over, ``current_player`` is the seat whose action ended it (pgx only
+  asks that it is never negative; its own games differ on which seat), every entry of
+  ``legal_action_mask`` is True (so a masked policy never sees an all-masked row) and
+  ``observation`` is that seat's view.
 
 Chance goes through the key: ``init`` draws the first cook (when the ``Env`` was not given
 one) and the first table, ``step`` draws whatever its action turns up. ``init_with`` and
@@ -59,6 +60,7 @@ from kingsbreakfast.engine import (
 )
 from kingsbreakfast.tensor.illegal import (
     JAX_ENV_ID,
+    PGX,
     RULE_BY_ENV_ID,
     SUBSTITUTE,
     check_rule,
@@ -117,12 +119,21 @@ class Env:
         self._must_draw = rules.empty_table == MUST_DRAW
         self._dragon_min = rules.dragon_min_on_table
         ends = self.illegal_action != SUBSTITUTE
-        self._forfeit = forfeit_rewards(num_players, 0, self.illegal_action)[1] if ends else 0.0
+        offender, other, *_ = forfeit_rewards(num_players, 0, self.illegal_action if ends else PGX)
+        self._offender = offender
+        """What the seat that took an illegal action gets when it ends the game."""
+        self._forfeit = other if ends else 0.0
         """What each other seat gets when an illegal action ends the game."""
 
     @property
     def num_players(self) -> int:
         return self._num_players
+
+    @property
+    def _illegal_action_penalty(self) -> float:
+        """pgx's name for the offender's reward when an illegal action ends a game (read by
+        ``pgx.core.Env._step_with_illegal_action``; here by the ``lose`` and ``pgx`` rules)."""
+        return self._offender
 
     # -- pgx's interface -----------------------------------------------------------------
     def init(self, key: Array) -> State:
@@ -139,10 +150,12 @@ class Env:
             raise ValueError("King's Breakfast draws cards at random: step needs a key")
         return self.step_with(state, action, self.chance(state, key))
 
-    def observe(self, state: State, player: Array | int | None = None) -> Array:
-        """The view tensor of seat ``player`` (the seat to move when not given): what that
-        seat may know, nothing more."""
-        seat = state.current_player if player is None else player
+    def observe(self, state: State, player_id: Array | int | None = None) -> Array:
+        """The view tensor of seat ``player_id`` (``current_player`` when not given): what
+        that seat may know, nothing more. The argument has pgx's name, so pgx code that
+        passes it by keyword runs as it is (pgx 2.6 warns that it may drop the argument; this
+        game keeps it, since a seat's view is what a determinizing search starts from)."""
+        seat = state.current_player if player_id is None else player_id
         tensor = observe_fields(
             state._game.fields(),
             jnp.asarray(seat, jnp.int32),
@@ -255,7 +268,7 @@ class Env:
         done = moved.pop("done")
         points, discarded = _rules.score(moved["king"], moved["takes"], moved["draws"])
         rewards = jnp.where(done, _rules.rank_utility(points, discarded), 0.0)
-        penalty = jnp.where(jnp.arange(n) == state.current_player, -1.0, self._forfeit)
+        penalty = jnp.where(jnp.arange(n) == state.current_player, self._offender, self._forfeit)
         rewards = jnp.where(refused, penalty, rewards)
         keep = over | refused  # a finished game stays as it is; so does a refused action's
         moved["to_move"] = moved.pop("current_player")
@@ -264,7 +277,8 @@ class Env:
                for name, value in moved.items()}
         )  # fmt: skip
         terminated = over | done | refused
-        # pgx: once over, the seat whose action ended the game stays the current player
+        # once over, the seat whose action ended the game stays the current player (pgx:
+        # any seat but never −1)
         current = jnp.where(terminated, state.current_player, game.to_move).astype(jnp.int32)
         return state.replace(
             current_player=current,

@@ -69,8 +69,9 @@ class State:
     field for field pgx's ``pgx.core.State``."""
 
     current_player: Array
-    """The seat to move; once the game is over, the seat whose action ended it (pgx: never
-    negative, the mover of the last step)."""
+    """The seat to move; once the game is over, the seat whose action ended it. pgx asks
+    only that it is never negative (its games differ: tic-tac-toe moves on to the next
+    seat); the last mover is kept here, whose reward a search backs up first."""
     observation: Array
     """The view tensor of ``current_player`` (docs/research.md's layout, float32)."""
     rewards: Array

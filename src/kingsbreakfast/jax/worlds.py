@@ -6,7 +6,8 @@ dish is hidden, a drawn dragon shown), and they are exchangeable from its point 
 a world keeps every public fact and the seat's own draws, and deals the other seats' hidden
 draws anew: each seat gets as many dish cards as it drew, taken without replacement from
 the unseen dish cards; what is left is the deck. The JAX state holds the deck as counts (its
-order is dealt by the key of each step), so the rest of the deck needs no shuffle here.
+order is dealt by the key of each step), so the rest of the deck needs no shuffle here. A
+finished game hides nothing (R11: every hand is shown), so its only world is itself.
 
 A search that must not peek (ISMCTS, or mctx over sampled worlds) steps each world with the
 environment as usual; no world depends on the hidden cards of the state it came from
@@ -38,7 +39,9 @@ def sample_world(env: Env, state: State, seat: Array | int, key: Array) -> State
     ``vmap``; the result's mask and observation are the environment's own."""
     game = state._game
     seat = jnp.asarray(seat, jnp.int32)
-    others = jnp.arange(env.num_players) != seat
+    # R11: once the game is over every hand is shown, so nothing is left to deal anew (the
+    # engine's view shows each seat's draws then, and its sampler keeps them)
+    others = (jnp.arange(env.num_players) != seat) & (game.to_move >= 0)
     hidden = jnp.where(others, game.draws.sum(axis=1), 0)
     # the unseen dish cards: the deck's and the other seats' draws (no dragon is hidden)
     pool = game.deck[:NUM_DISHES] + jnp.where(others[:, None], game.draws, 0).sum(axis=0)

@@ -292,6 +292,13 @@ def _left_and_stayed(client: TestClient) -> None:
     assert left["rated_games"] == stayed["rated_games"] == 1
     assert left["history"][0]["place"] == 3 and left["wins"] == 0  # last of three seats
     assert left["mu"] < 25.0 < stayed["mu"]  # whatever her seat's bot made of the game
+    # the seat she left keeps her name ("Bot (was Ann)" on the page) everywhere, and her
+    # profile counts none of the bot's points or dishes as hers
+    assert left["games"] == 1 and left["average_points"] is None
+    assert left["favourite_dish"] is None
+    assert stayed["average_points"] is not None
+    (game,) = bob.get("/api/me/games").json()["finished"]
+    assert game["seats"][0] == {"kind": "open", "name": "Ann", "level": "random"}
 
 
 @pytest.mark.timeout(120, method="thread")

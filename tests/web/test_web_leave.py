@@ -1,6 +1,7 @@
 """Leaving a running game from the table: a confirmation says a bot plays the seat (and, at
 a rated table, that leaving counts as a loss); staying changes nothing; leaving frees the
-seat, the lobby says what happened, and the game goes on with a bot in the seat."""
+seat, the lobby says what happened, and the game goes on with a bot in the seat, named
+"Bot (was Ann)" and told in the log."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from web.auditing import assert_accessible  # noqa: E402
 from web.browsing import shot, shots  # noqa: E402
 from web.playing import open_solo_table  # noqa: E402
 from web.test_web_accounts import register  # noqa: E402
+from web.test_web_awaiting import call  # noqa: E402
 
 PHONE = {
     "viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
@@ -74,8 +76,10 @@ def test_leaving_a_running_game_asks_first_and_says_a_bot_plays_on(
     if code in ("en", "de"):
         shots(page, "leave-done", code)
 
-    # the watcher sees the seat played by a bot, and the game goes on without the player
-    watcher.locator(".players li.player strong", has_text="Ann").wait_for(state="detached")
+    # the watcher sees the seat played by a bot under one name, "Bot (was Ann)", and the
+    # log says who left; the game goes on without the player
+    watcher.locator(".players li.player strong", has_text="Bot (was Ann)").wait_for()
+    assert watcher.locator(".players li.player strong", has_text=re.compile(r"^Ann$")).count() == 0
     page.goto(f"{server.base}/t/{table_id}")
     page.wait_for_selector(".game")
     assert page.locator("#leave-game").count() == 0  # a spectator now: nothing to leave
@@ -109,5 +113,37 @@ def test_a_rated_table_says_leaving_counts_as_a_loss(server: LiveServer, browser
     assert_accessible(dan, "the leave dialog at a rated table")
     shot(dan, "leave-dialog-rated-en")
     dan.locator("dialog#leave-dialog[open] [data-leave=stay]").click()
+    for context in contexts:
+        context.close()
+
+
+def test_a_player_who_stays_reads_who_left_and_sees_one_name_for_the_seat(
+        server: LiveServer, browser: Any) -> None:
+    """Two guests and a bot: Ann leaves, Bea stays (and is not to move, so the game waits
+    for her). Bea's log says Ann left and a bot plays the seat, it is said aloud, and the
+    seat reads "Bot (was Ann)" in the player list and in the log's moves alike."""
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(2)]
+    ann, bea = (context.new_page() for context in contexts)
+    for page in (ann, bea):
+        page.goto(server.base + "/")
+        page.wait_for_selector("header")
+    status, grant = call(ann, "POST", "/api/tables",
+                         {"name": "Ann", "seats": 3, "bot_level": "random"})
+    assert status == 201, grant
+    table_id = grant["table"]["id"]
+    assert call(bea, "POST", f"/api/tables/{table_id}/join", {"name": "Bea"})[0] == 201
+    assert call(ann, "POST", f"/api/tables/{table_id}/start")[0] == 200
+    for page in (ann, bea):
+        page.goto(f"{server.base}/t/{table_id}")
+        page.wait_for_selector(".game")
+    ann.click("#leave-game")
+    ann.locator("dialog#leave-dialog[open] [data-leave=go]").click()
+    ann.wait_for_url(re.compile(r".*/$"))
+
+    line = "Ann left the game: a bot plays their seat from here."
+    bea.locator(".log li", has_text=line).wait_for()
+    bea.locator(".players li.player strong", has_text="Bot (was Ann)").wait_for()
+    assert bea.locator(".players li.player strong", has_text=re.compile(r"^Ann$")).count() == 0
+    assert_accessible(bea, "the table after a player left")
     for context in contexts:
         context.close()

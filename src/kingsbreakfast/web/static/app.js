@@ -357,6 +357,10 @@ class TableSession {
       if (view && view.to_move === frame.you && view.pending_dragon && !this.feedPicks) this.dragonChoice = true;
       const beforeView = before && before.view;
       const news = this.witness.observe(beforeView, view, frame.table.seats);
+      // a player who left, or a newcomer who took a left seat: a line in the log, said aloud
+      // (frames to watchers may skip ahead: the next one seen can already be the game's end)
+      const seated = before && before.table.status === "playing" && frame.table.status !== "lobby" ? this.witness.seatsChanged(before.table.seats, frame.table.seats, view ? view.history.length : 0) : [];
+      for (const line of seated) announce(line);
       this.motion = motionFor(beforeView, view);
       if (before && view && before.version !== frame.version) {
         const last = view.history[view.history.length - 1];
@@ -398,7 +402,9 @@ class TableSession {
   seatName(seat) {
     const s = this.frame.table.seats[seat];
     if (s.kind === "human") return s.name;
-    // a seat its player left during the game is played by a bot until the end
+    // a seat its player left during the game is played by a bot until the end, named after
+    // the player who left it (the server keeps their name on the open seat)
+    if (s.kind === "open" && s.name && this.frame.view) return t("seat.botWas", { name: s.name });
     if (s.kind === "bot" || this.frame.view) return t("seat.bot", { seat: seat + 1, level: t("level." + this.frame.table.bot_level) });
     return t("seat.open");
   }

@@ -1,6 +1,7 @@
 // What the game log tells beyond the moves: where each round ends (R3), what the king was
-// served (R9) and what the cook turned up for the next round (R4), and which moves a bot made
-// for a player who was away.
+// served (R9) and what the cook turned up for the next round (R4), which moves a bot made
+// for a player who was away, and who left the game or took over a seat left (seen from two
+// frames in a row: the seats are public, the log line stands where the history then ended).
 //
 // Round ends follow from the history alone: a round is one turn per player, and a turn is
 // one entry, or two when a drawn dragon is used or placed (a draw followed by the same seat's
@@ -49,6 +50,26 @@ export class RoundWitness {
     this.served = new Map();  // round → dish counts the king was served at its end
     this.dealt = new Map();   // round → {dishes, dragons} turned up at its start
     this.byBot = new Set();   // history indices of moves a bot made for an away player
+    this.seatNotes = [];      // {at: history length then, text}: players who left or came
+  }
+
+  // The seats of two frames in a row during play (either null before the deal): a line for
+  // each player who left (the seat opens, keeping their name) and each newcomer who took a
+  // left seat; the new lines, also kept for the log.
+  seatsChanged(before, after, at) {
+    if (!before || !after) return [];
+    const lines = [];
+    after.forEach((seat, i) => {
+      const was = before[i];
+      if (!was) return;
+      if (was.kind === "human" && seat.kind === "open") {
+        lines.push(t("log.left", { name: was.name }));
+      } else if (was.kind !== "human" && seat.kind === "human") {
+        lines.push(was.name ? t("log.tookOver", { name: seat.name, was: was.name }) : t("log.tookSeat", { name: seat.name, seat: i + 1 }));
+      }
+    });
+    for (const text of lines) this.seatNotes.push({ at, text });
+    return lines;
   }
 
   // Note what changed from view `before` to view `after` (either may be null) and which
@@ -104,6 +125,8 @@ export class RoundWitness {
     const first = this.dealtLine(1);
     if (first) out.push({ text: first, round: true });
     const ends = roundEnds(view.history, view.num_players, view.pending_dragon);
+    const notesAt = (n) => this.seatNotes.filter((note) => note.at === n).map((note) => ({ text: note.text, round: true }));
+    out.push(...notesAt(0));
     view.history.forEach((entry, i) => {
       const text = lineOf(entry);
       out.push({ text: this.byBot.has(i) ? t("log.byBot", { line: text }) : text, value: i + 1, bot: this.byBot.has(i) });
@@ -113,6 +136,7 @@ export class RoundWitness {
         const dealt = this.dealtLine(round + 1);
         if (dealt) out.push({ text: dealt, round: true });
       }
+      out.push(...notesAt(i + 1));
     });
     return out;
   }

@@ -17,6 +17,7 @@ from pydantic import JsonValue
 from ..account_store import START_MU, START_SIGMA, Account
 from ..history import awaiting, my_games
 from ..lobby import LobbyError
+from ..personal_data import PersonalData
 from ..rating_plot import rating_svg
 from ..ratings import ordinal, profile_body
 from ..sessions import (
@@ -147,6 +148,24 @@ async def awaiting_games(request: Request, site: SiteDep) -> dict[str, Any]:
         raise LobbyError(401, "not_logged_in", "log in first")
     games = await awaiting(site.accounts, account)
     return {"count": len(games), "games": games}
+
+
+@router.get("/api/me/data", tags=["accounts"])
+async def my_data(request: Request, site: SiteDep) -> Response:
+    """Everything the site holds about the account, as one JSON file to download
+    (:mod:`..personal_data`)."""
+    account = await site.accounts.current(request)
+    if account is None:
+        raise LobbyError(401, "not_logged_in", "log in first")
+    reader = PersonalData(site.accounts.store.engine)
+    data = await site.accounts.call(reader.everything, account.id, site.accounts.wall_clock())
+    if data is None:
+        raise LobbyError(401, "not_logged_in", "log in first")
+    return Response(
+        json.dumps(data, ensure_ascii=False, indent=1), media_type="application/json",
+        headers={"content-disposition": 'attachment; filename="kingsbreakfast-account.json"',
+                 "cache-control": "no-store"},
+    )
 
 
 @router.get("/api/leaderboard", tags=["accounts"])

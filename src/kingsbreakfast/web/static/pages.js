@@ -157,6 +157,13 @@ function accountPage(app, navigate) {
     } catch (err) { box.textContent = errorText(err); }
   });
   emailSection(app);
+  // everything the site holds about the account, as one file (GET /api/me/data)
+  const data = document.createElement("section");
+  data.className = "panel";
+  data.setAttribute("aria-labelledby", "data-title");
+  data.innerHTML = `<h2 id="data-title">${esc(t("account.dataTitle"))}</h2><p>${esc(t("account.dataText"))}</p>
+    <p><a class="button" id="data-download" href="/api/me/data" download="kingsbreakfast-account.json">${esc(t("account.dataDownload"))}</a></p>`;
+  app.append(data);
 }
 
 export function seatName(seat, index) {

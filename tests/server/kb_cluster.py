@@ -12,6 +12,8 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +109,29 @@ class Proxy:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
             self.process.wait(10)
+
+
+@contextmanager
+def cluster(url: str, folder: Path, lease_seconds: float = 2.0, bot_delay: float = 0.3,
+            ) -> Iterator[tuple[Proxy, list[LiveServer]]]:
+    """An empty database migrated, three server processes on it and HAProxy before them (the
+    deployment docs/deploy.md recommends), all stopped at the end (a test that froze one
+    with SIGSTOP wakes it first, or it is killed after its grace)."""
+    from server.kb_schema import fresh_schema
+
+    fresh_schema(url)
+    ports = port_range()
+    proxy = Proxy(ports[0], ports[10:13], folder)
+    servers: list[LiveServer] = []
+    try:
+        servers = start_servers(url, ports[10:13], folder, lease_seconds=lease_seconds,
+                                bot_delay=bot_delay)
+        proxy.start()
+        yield proxy, servers
+    finally:
+        proxy.stop()
+        for server in servers:
+            server.stop()
 
 
 LOAD_LIMITS = ("--sockets-per-address", "100000", "--tables-per-minute", "1000000")

@@ -15,8 +15,7 @@ from typer.testing import CliRunner
 from kingsbreakfast.cli.main import app as cli
 from server.conftest import POSTGRES_URL
 from server.kb_browser import Browser
-from server.kb_cluster import Proxy, port_range, start_servers
-from server.kb_schema import fresh_schema
+from server.kb_cluster import cluster
 
 pytestmark = [
     pytest.mark.skipif(not POSTGRES_URL, reason="needs KINGSBREAKFAST_TEST_POSTGRES_URL (CI)"),
@@ -38,13 +37,7 @@ def admin(url: str, *words: str) -> str:
 def test_an_operators_decisions_hold_on_every_process(tmp_path: Path) -> None:
     assert POSTGRES_URL is not None
     url = POSTGRES_URL
-    fresh_schema(url)
-    ports = port_range()
-    proxy = Proxy(ports[0], ports[10:13], tmp_path)
-    servers = []
-    try:
-        servers = start_servers(url, ports[10:13], tmp_path, lease_seconds=2.0, bot_delay=3600)
-        proxy.start()
+    with cluster(url, tmp_path, bot_delay=3600) as (proxy, _servers):
         ann, bob = Browser(proxy, "127.0.10.1"), Browser(proxy, "127.0.10.2")
         assert ann.register("Mod Ann")[0] == 201 and bob.register("Mod Bob")[0] == 201
         devices = [Browser(proxy, f"127.0.10.{n}") for n in (3, 4)]
@@ -82,7 +75,3 @@ def test_an_operators_decisions_hold_on_every_process(tmp_path: Path) -> None:
             assert ann.call("GET", "/api/account")[1]["account"]["name"] == "Mod Ann"
         log = admin(url, "log")
         assert [line.split()[4] for line in log.splitlines()] == ["ban", "hide_chat", "mute"]
-    finally:
-        proxy.stop()
-        for server in servers:
-            server.stop()

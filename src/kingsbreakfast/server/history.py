@@ -23,18 +23,23 @@ def seat_list(table: Table) -> list[dict[str, Any]]:
     ]
 
 
+async def _table(accounts: Accounts, game_id: str, replay: bool) -> Table | None:
+    """The table as this process holds it, else as the store has it (None: gone); a game
+    in play is replayed to its present (``replay``), a finished one needs only its record."""
+    held = accounts.master.actors.get(game_id)
+    if held is not None:
+        return held.table
+    record = await accounts.call(accounts.master.storage.load, game_id)
+    return None if record is None else restore(record, replay=replay)
+
+
 async def my_games(accounts: Accounts, account: Account) -> dict[str, list[dict[str, Any]]]:
-    master = accounts.master
     running: list[dict[str, Any]] = []
     finished: list[dict[str, Any]] = []
     for game_id, seat, status in await accounts.call(accounts.store.account_seats, account.id):
-        held = master.actors.get(game_id)
-        table = None if held is None else held.table
+        table = await _table(accounts, game_id, replay=status != OVER)
         if table is None:
-            record = await accounts.call(master.storage.load, game_id)
-            if record is None:
-                continue
-            table = restore(record, replay=status != OVER)
+            continue
         entry: dict[str, Any] = {
             "id": game_id, "status": table.status, "seat": seat, "num_seats": table.num_seats,
             "seats": seat_list(table), "clock_seconds": table.clock_seconds,
@@ -61,18 +66,13 @@ async def awaiting(accounts: Accounts, account: Account) -> list[dict[str, Any]]
     what the badge on every page counts. Only games in play are read (a finished game never
     waits), each from this process's memory when it holds the table, else from the store,
     so every process of a cluster answers alike."""
-    master = accounts.master
     waiting: list[dict[str, Any]] = []
     for game_id, seat, status in await accounts.call(accounts.store.account_seats, account.id):
         if status != PLAYING:
             continue
-        held = master.actors.get(game_id)
-        table = None if held is None else held.table
+        table = await _table(accounts, game_id, replay=True)
         if table is None:
-            record = await accounts.call(master.storage.load, game_id)
-            if record is None:
-                continue
-            table = restore(record, replay=True)
+            continue
         state = table.state
         if state is None or state.is_over or state.to_move != seat:
             continue

@@ -58,8 +58,9 @@ def test_the_table_lists_each_choice_and_the_summary(tmp_path: Path) -> None:
         assert any(line.split()[:2] == [str(move.move), str(move.round)]
                    for line in out.splitlines() if line.strip()), move.move
     marked = [line for line in out.splitlines()
-              if line.split() and line.split()[0].isdigit() and line.endswith("big loss")]
+              if line.split() and line.split()[0].isdigit() and line.rstrip().endswith("!")]
     assert len(marked) == review.big_losses > 0
+    assert "! a big loss" in out.splitlines()
     assert f"{review.big_losses} big losses" in out
     assert f"Points lost in all: {review.points_lost:.1f}" in out
     for move in review.biggest:
@@ -81,6 +82,31 @@ def test_the_review_speaks_the_players_language(code: str, words: tuple[str, ...
     for word in words:
         assert word in flat, (code, word)
     assert "Review of" not in flat and "choices reviewed" not in flat
+
+
+@pytest.mark.parametrize("code", ["en", "de", "hu", "fr", "vi"])
+def test_the_table_keeps_each_move_on_one_line_at_80_columns(code: str) -> None:
+    """The moves' columns get the room: a move that fits half the table's free width is
+    never wrapped (German, Hungarian and French wrapped every row while the right side of
+    the screen stayed empty); nothing runs past 80 columns."""
+    from kingsbreakfast.i18n import set_language
+    from kingsbreakfast.tui.moves import action_label
+
+    done = kingsbreakfast("review", "game-3p", "--seat", "0", "--lang", code)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    review = review_seat(read_record(example_text("game-3p")), 0)
+    set_language(code)
+    try:
+        labels = {action_label(move.chosen) for move in review.moves} | {
+            action_label(move.best) for move in review.moves}
+    finally:
+        set_language("en")
+    short = [label for label in labels if len(label) <= 17]
+    assert len(short) >= 5
+    for label in short:
+        assert any(label in line for line in lines), (code, label)
 
 
 @pytest.mark.parametrize(("args", "english", "german"), [

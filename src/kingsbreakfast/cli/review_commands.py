@@ -94,10 +94,12 @@ def print_review(reviewed: SeatReview) -> None:
             str(move.move), str(move.round), action_label(move.chosen),
             "—" if move.best == move.chosen else action_label(move.best),
             _points(move.points_lost), _share(move.win_lost),
-            _("big loss") if marked else "",
+            BIG_MARK if marked else "",
             style="bold red" if marked else None,
         )
     out.print(table)
+    if any(move.big_loss for move in reviewed.moves):
+        out.print(_("{mark} a big loss").format(mark=BIG_MARK), markup=False)
     out.print()
     out.print(ngettext(
         "{count} choice reviewed", "{count} choices reviewed", len(reviewed.moves),
@@ -119,6 +121,13 @@ def print_review(reviewed: SeatReview) -> None:
     out.print(textwrap.fill(review_explained().format(threshold=threshold), 78), markup=False)
 
 
+FIGURES_WIDTH = 10
+"""The widest a figure's column grows (its header wraps instead): 15.1 or 36.1% need six."""
+BIG_MARK = "!"
+"""Beside a big loss, one character (explained under the table): the words themselves took a
+column wide enough to wrap every row's moves in German, Hungarian and French."""
+
+
 def _review_table() -> Table:
     from rich.table import Table
 
@@ -128,8 +137,11 @@ def _review_table() -> Table:
         (_("best move"), "left"), (_("points lost"), "right"), (_("win chance lost"), "right"),
         ("", "left"),
     )
-    for header, justify in columns:
-        table.add_column(header, justify=justify, overflow="fold")
+    for number, (header, justify) in enumerate(columns):
+        # the figures' long headers wrap (two lines) so that the moves keep one line each
+        figures = number in (4, 5)
+        table.add_column(header, justify=justify, overflow="fold",
+                         max_width=FIGURES_WIDTH if figures else None)
     return table
 
 

@@ -127,3 +127,33 @@ def test_a_wrong_tournament_line_up_is_told_in_the_player_s_language(
     assert german in result.output
     for english in ("line-up", "seats", "empty bot name", "bad repeat"):
         assert english not in result.output
+
+
+@pytest.mark.parametrize(("lineup", "german", "english"), [
+    ("greedy:simulations=3,random*2", "der Bot 'greedy' nimmt keine Optionen", "takes no"),
+    ("ismcts:depth=3,random*2", "unbekannte Bot-Option 'depth'", "unknown bot option"),
+    ("ismcts:simulations=many,random*2", "falscher Wert 'many' für simulations", "bad value"),
+    ("ismcts:simulations,random*2", "falsche Bot-Option 'simulations'", "bad bot option"),
+])
+def test_a_bots_wrong_options_are_told_in_the_player_s_language(
+    lineup: str, german: str, english: str, tmp_path: Path
+) -> None:
+    result = runner.invoke(app, ["--lang", "de", "tournament", "--bots", lineup, "--players",
+                                 "3", "--games", "1", "--output", str(tmp_path / "t")])
+    assert result.exit_code == 2, result.output
+    assert german in result.output and english not in result.output
+
+
+@pytest.mark.parametrize("option", ["--output", "--plot"])
+def test_a_missing_results_folder_is_refused_before_any_game(option: str,
+                                                              tmp_path: Path) -> None:
+    """Said in one translated line before the games are played, not a traceback after."""
+    missing = tmp_path / "no-such-folder" / "results"
+    args = ["--lang", "de", "tournament", "--bots", "random*3", "--players", "3",
+            "--games", "100000"]
+    args += [option, str(missing)] if option == "--output" else [
+        "--output", str(tmp_path / "t"), option, str(missing) + ".png"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert "Den Ordner" in result.output and "gibt es nicht" in result.output
+    assert "Traceback" not in result.output and not list(tmp_path.glob("t*"))

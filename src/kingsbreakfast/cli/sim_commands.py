@@ -45,6 +45,17 @@ def bots(lang: LangOption = None) -> None:
         print(f"{name}\n{_indented(text)}\n")
 
 
+def _writable_folder(path: Path | None) -> None:
+    """Refuse, before any game is played, a results or plot path whose folder is missing
+    (the games' minutes would be lost to a traceback at the end)."""
+    if path is None:
+        return
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise ValueError(_("cannot write {path}: the folder {folder} does not exist").format(
+            path=path, folder=folder))
+
+
 def lineup_problem(text: str, players: int) -> str | None:
     """What is wrong with a line-up's shape, in the player's language, before the bots'
     own checks (``sim.parse_lineup``, whose words are English): an empty name, a repeat
@@ -236,6 +247,8 @@ def tournament(
             raise ValueError(problem)
         lineup = parse_lineup(bots, players, agent_timeout)
         config = TournamentConfig(lineup, games, seed, rules)
+        for path in (output, plot):
+            _writable_folder(path)
     except (ValueError, KingsBreakfastError) as error:
         raise fail(error) from None
     if any(spec.time_bounded for spec in lineup):
@@ -257,9 +270,13 @@ def tournament(
     json_path = output.with_name(output.name + ".json")
     csv_path = output.with_name(output.name + ".csv")
     games_path = output.with_name(output.name + "-games.csv")
-    write_json(report, json_path)
-    write_csv(report, csv_path)
-    write_games_csv(config, results, games_path)
+    try:
+        write_json(report, json_path)
+        write_csv(report, csv_path)
+        write_games_csv(config, results, games_path)
+    except OSError as error:
+        raise fail(_("cannot write {path}: {reason}").format(
+            path=error.filename or output, reason=error.strerror or error)) from None
     from kingsbreakfast.cli.reports import print_tournament
 
     print_tournament(report, [str(json_path), str(csv_path), str(games_path)])

@@ -165,6 +165,20 @@ _MESSAGES: dict[str, Callable[[Mapping[str, object]], str]] = {
     "bad_review_seat": lambda p: _(
         "there is no seat {seat} in this game: choose a seat from 0 to {last}"
     ).format(seat=p.get("seat"), last=p.get("last")),
+    # a bot's options in a line-up (tournament, analyze, batch: name:option=value)
+    "bad_bot_option": lambda p: _(
+        "bad bot option {option} in {bot}: write option=value"
+    ).format(option=repr(p.get("option")), bot=repr(p.get("bot"))),
+    "bot_takes_no_options": lambda p: _(
+        "the bot {name} takes no options (got {option} in {bot})"
+    ).format(name=repr(p.get("name")), option=p.get("option"), bot=repr(p.get("bot"))),
+    "unknown_bot_option": lambda p: _(
+        "unknown bot option {option} in {bot} (options of {name}: {choices})"
+    ).format(option=repr(p.get("option")), bot=repr(p.get("bot")), name=p.get("name"),
+             choices=_listed(p.get("choices"))),
+    "bad_bot_option_value": lambda p: _(
+        "bad value {value} for {option} in {bot}"
+    ).format(value=repr(p.get("value")), option=p.get("option"), bot=repr(p.get("bot"))),
     "agents_share_process": lambda p: _(
         "the line-up names {count} module:Class players: they would share one process and "
         "could pool their seats' hidden cards; name at most one, and run the others as "

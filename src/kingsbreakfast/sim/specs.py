@@ -21,6 +21,12 @@ class LineupError(KingsBreakfastError):
     """A line-up that cannot be played as given (``code`` says why)."""
 
 
+class BotOptionError(KingsBreakfastError, ValueError):
+    """A bot's options written wrong (``expert:simulations=abc``): a code and params, so the
+    command line says it in the player's language; still a ValueError for callers that
+    catch bad input as such."""
+
+
 @dataclass(frozen=True, slots=True)
 class BotSpec:
     """A bot by name with its options; ``label`` is how it appears in results."""
@@ -68,19 +74,25 @@ def parse_spec(text: str, timeout: float = DEFAULT_TIMEOUT) -> BotSpec:
         key, sep, raw = part.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise ValueError(f"bad bot option {part!r} in {text!r}: write option=value")
+            raise BotOptionError(f"bad bot option {part!r} in {text!r}: write option=value",
+                                 "bad_bot_option", option=part, bot=text)
         if not entry.options:
-            raise ValueError(f"bot {entry.name!r} takes no options (got {key} in {text!r})")
+            raise BotOptionError(
+                f"bot {entry.name!r} takes no options (got {key} in {text!r})",
+                "bot_takes_no_options", name=entry.name, option=key, bot=text)
         kind = entry.options.get(key)
         if kind is None:
-            raise ValueError(
+            raise BotOptionError(
                 f"unknown bot option {key!r} in {text!r} (options of {entry.name}: "
-                f"{', '.join(entry.options)})"
+                f"{', '.join(entry.options)})", "unknown_bot_option", option=key, bot=text,
+                name=entry.name, choices=list(entry.options),
             )
         try:
             value = kind(raw)
         except ValueError:
-            raise ValueError(f"bad value {raw!r} for {key} in {text!r}") from None
+            raise BotOptionError(f"bad value {raw!r} for {key} in {text!r}",
+                                 "bad_bot_option_value", value=raw, option=key,
+                                 bot=text) from None
         options.append((key, value))
     spec = BotSpec(entry.name, tuple(options))
     spec.build()  # refuse values the bot does not take, now rather than in a worker

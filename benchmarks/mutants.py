@@ -63,6 +63,10 @@ REVIEW_TESTS = (
     "tests/server/test_server_review_live.py",
 )
 RATING_TESTS = ("tests/server/test_rating_rules.py", "tests/server/test_accounts_props.py")
+NAME_TESTS = (
+    "tests/server/test_attack_rated.py::"
+    "test_a_guest_cannot_sit_under_an_account_s_name_through_play_now",
+)
 REGISTRATION_TESTS = ("tests/server/test_accounts_props.py", "tests/server/test_registrations.py")
 
 
@@ -270,7 +274,11 @@ MUTANTS: tuple[Mutant, ...] = (
        "won=account not in gone and seat in scoring.winners",
        "won=seat in scoring.winners", RATING_TESTS,
        "a leaver's seat's win counts as the leaver's"),
-    # -- registrations ---------------------------------------------------------------------
+    # -- names and registrations ------------------------------------------------------------
+    _m("registrations", "play_now_guest_name", "server/routes/play_now.py",
+       "    if account is None:  # a guest never sits under a name an account has\n"
+       "        await site.accounts.guest_may_use(name)\n", "", NAME_TESTS,
+       "a guest sits under an account's name through play now"),
     _m("registrations", "no_day_bound", "server/limits.py",
        "if len(last_hour) >= self.per_hour or len(made) >= self.per_day:",
        "if len(last_hour) >= self.per_hour:", REGISTRATION_TESTS,

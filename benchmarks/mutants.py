@@ -60,7 +60,7 @@ LESSON_TESTS = ("tests/lesson",)
 REVIEW_TESTS = (
     "tests/bots/test_review.py", "tests/server/test_server_review.py",
     "tests/server/test_server_review_route.py", "tests/server/test_server_record_guard.py",
-    "tests/server/test_server_review_live.py",
+    "tests/server/test_server_review_live.py", "tests/server/test_server_review_cluster.py",
 )
 RATING_TESTS = ("tests/server/test_rating_rules.py", "tests/server/test_accounts_props.py")
 NAME_TESTS = (

@@ -227,3 +227,20 @@ def test_every_step_accepts_exactly_what_its_rules_ask_for() -> None:
         move = step.example if step.example in asked else sorted(asked)[0]
         assert game.offer(move) is None
     assert reached == [step.key for step in STEPS]
+
+
+def test_the_feed_step_names_the_bot_that_just_took_the_wine() -> None:
+    """R8: the step says feeding spoils the wine of the bot that took it; that bot is the one
+    whose move came just before the learner's, read from the game, and no other bot is
+    named."""
+    game = LessonGame("You")
+    while game.lesson.step is not None and game.lesson.step.key != "feed":
+        game.offer(game.lesson.step.example)
+    view = game.view()
+    taker = view.history[-1].seat
+    assert str(view.history[-1].action) == "take wine"
+    with language("en"):
+        text = game.lesson.text()
+    assert game.names[taker] in text
+    assert all(game.names[seat] not in text for seat in range(1, len(game.names))
+               if seat != taker)

@@ -10,7 +10,7 @@ deck's order. Each mutant here is such a bug, written as a text edit of one sour
 a scratch folder, applies one mutant at a time there (the work tree is never touched), runs
 the mutant's tests with ``-x`` and prints *caught* (a test failed) or *survived*, then the
 score of each module: caught / mutants. A mutant that no longer applies (its ``old`` text is
-gone) is reported as ``stale`` and left out of the score.
+gone, or none of its tests is there) is reported as ``stale`` and left out of the score.
 
     python benchmarks/mutants.py --list               # the mutants, by module
     python benchmarks/mutants.py                      # every mutant
@@ -323,6 +323,8 @@ def run_one(copy: Path, mutant: Mutant, timeout: float) -> str:
             )
         except subprocess.TimeoutExpired:
             return "caught"  # the tests did not finish: a mutant that hangs is a bug seen
+        if done.returncode == 4:  # pytest's usage error: a test named here is not there
+            return "stale"
         return "survived" if done.returncode in (0, 5) else "caught"
     finally:
         target.write_text(original)

@@ -299,35 +299,44 @@ def applied(source: str, mutant: Mutant) -> str | None:
     return source
 
 
+def present(tests: tuple[str, ...]) -> list[str]:
+    return [t for t in tests if (ROOT / t.split("::")[0]).exists()]
+
+
+def run_tests(copy: Path, tests: list[str], timeout: float) -> int:
+    """pytest's exit status for ``tests`` run on the scratch copy (-1: out of time)."""
+    env = {
+        **os.environ, "PYTHONPATH": f"{copy / 'src'}{os.pathsep}{ROOT / 'tests'}",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+             "--hypothesis-profile=mutation", *tests],
+            cwd=ROOT, env=env, capture_output=True, timeout=timeout, check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return -1
+    return done.returncode
+
+
 def run_one(copy: Path, mutant: Mutant, timeout: float) -> str:
     """caught, survived or stale: the mutant applied to the scratch copy, its tests run."""
     target = copy / PACKAGE / mutant.path
     original = target.read_text()
     mutated = applied(original, mutant)
-    if mutated is None:
-        return "stale"
-    tests = [t for t in mutant.tests if (ROOT / t.split("::")[0]).exists()]
-    if not tests:
+    tests = present(mutant.tests)
+    if mutated is None or not tests:
         return "stale"
     target.write_text(mutated)
     try:
-        env = {
-            **os.environ, "PYTHONPATH": f"{copy / 'src'}{os.pathsep}{ROOT / 'tests'}",
-            "PYTHONDONTWRITEBYTECODE": "1",
-        }
-        try:
-            done = subprocess.run(
-                [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
-                 "--hypothesis-profile=mutation", *tests],
-                cwd=ROOT, env=env, capture_output=True, timeout=timeout, check=False,
-            )
-        except subprocess.TimeoutExpired:
-            return "caught"  # the tests did not finish: a mutant that hangs is a bug seen
-        if done.returncode == 4:  # pytest's usage error: a test named here is not there
-            return "stale"
-        return "survived" if done.returncode in (0, 5) else "caught"
+        status = run_tests(copy, tests, timeout)
     finally:
         target.write_text(original)
+    if status == 4:  # pytest's usage error: a test named here is not there
+        return "stale"
+    # out of time (-1): a mutant that hangs is a bug seen
+    return "survived" if status in (0, 5) else "caught"
 
 
 def main() -> None:
@@ -335,6 +344,8 @@ def main() -> None:
     parser.add_argument("modules", nargs="*", help="modules to run (default: all)")
     parser.add_argument("--only", action="append", default=[], help="module.name of one mutant")
     parser.add_argument("--list", action="store_true", help="name the mutants and stop")
+    parser.add_argument("--no-baseline", action="store_true",
+                        help="skip the check that the tests pass without a mutant")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per mutant")
     args = parser.parse_args()
     chosen = [m for m in MUTANTS
@@ -349,6 +360,12 @@ def main() -> None:
         copy = Path(scratch)
         shutil.copytree(ROOT / "src", copy / "src",
                         ignore=shutil.ignore_patterns("__pycache__"))
+        if not args.no_baseline:  # the tests must pass on the code as it is
+            for tests in sorted({m.tests for m in chosen}):
+                status = run_tests(copy, present(tests), args.timeout)
+                if status not in (0, 5):
+                    sys.exit(f"the tests fail without a mutant (status {status}): "
+                             f"{' '.join(tests)}")
         for mutant in chosen:
             started = time.monotonic()
             verdict = run_one(copy, mutant, args.timeout)

@@ -363,6 +363,8 @@ def main() -> None:
         if not args.no_baseline:  # the tests must pass on the code as it is
             for tests in sorted({m.tests for m in chosen}):
                 status = run_tests(copy, present(tests), args.timeout)
+                if status not in (0, 5):  # once more: the live tests share a database
+                    status = run_tests(copy, present(tests), args.timeout)
                 if status not in (0, 5):
                     sys.exit(f"the tests fail without a mutant (status {status}): "
                              f"{' '.join(tests)}")

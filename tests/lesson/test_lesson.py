@@ -227,3 +227,35 @@ def test_every_step_accepts_exactly_what_its_rules_ask_for() -> None:
         move = step.example if step.example in asked else sorted(asked)[0]
         assert game.offer(move) is None
     assert reached == [step.key for step in STEPS]
+
+
+def test_the_feed_step_names_the_bot_that_just_took_the_wine() -> None:
+    """R8: the step says feeding spoils the wine of the bot that took it; that bot is the one
+    whose move came just before the learner's, read from the game, and no other bot is
+    named."""
+    game = LessonGame("You")
+    while game.lesson.step is not None and game.lesson.step.key != "feed":
+        game.offer(game.lesson.step.example)
+    view = game.view()
+    taker = view.history[-1].seat
+    assert str(view.history[-1].action) == "take wine"
+    with language("en"):
+        text = game.lesson.text()
+    assert game.names[taker] in text
+    assert all(game.names[seat] not in text for seat in range(1, len(game.names))
+               if seat != taker)
+
+
+def test_a_game_a_bot_ends_ends_the_lesson_too() -> None:
+    """R10 comes after the last turn of a round, whoever takes it: here the learner cooks the
+    last round (4 cards in the deck, fewer than 8, R4), so a bot takes its last turn, and
+    the lesson passes to the scoring all the same."""
+    game = LessonGame("You")
+    game.state = State.from_text(
+        "kb1 4 f1 0 10 0 0 =0000 02222000 0000000 0000000.0000000/0000000.0000000/"
+        "0000000.0000000/0000000.0000000 bddddff.5.0 -"
+    )
+    game.lesson.index = [step.key for step in STEPS].index("end")
+    assert game.offer(Action.parse("take cheese")) is None
+    assert game.over and game.bot_turns[-1][0] == 3
+    assert game.lesson.step is None

@@ -1,7 +1,7 @@
 """Attacks on rated play at the table, against a real ``kingsbreakfast serve`` on loopback:
 leaving a losing rated game, asking the learned bot for advice at a rated table (and
-hammering the hint elsewhere), a guest sitting under an account's name, and look-alike
-names at one table."""
+hammering the hint elsewhere), a guest sitting under an account's name (at a table or
+through play now), and look-alike names at one table."""
 
 from __future__ import annotations
 
@@ -123,6 +123,22 @@ def test_hints_elsewhere_are_paced_per_seat(server: LiveServer) -> None:
     assert codes[:HINT_BURST] == [200] * HINT_BURST
     assert codes.count(200) <= HINT_BURST + 1 + int(time.monotonic() - started) // 5
     assert set(codes[HINT_BURST + 1:]) <= {200, 429}
+
+
+def test_a_guest_cannot_sit_under_an_account_s_name_through_play_now(
+    server: LiveServer,
+) -> None:
+    """Play now seats a guest at strangers' tables: it refuses an account's name, and any
+    name that reads like it, as creating and joining a table do (``account_name``)."""
+    assert Browser(server, "127.0.7.8").register("Wren")[0] == 201
+    guest = Browser(server, "127.0.7.9")
+    for impostor in ("Wren", "wren", "WREN", "Wr\u0435n"):  # the last with a Cyrillic e
+        status, body = guest.call(
+            "POST", "/api/play-now", {"name": impostor, "seats": 3, "speed": "turn"})
+        assert (status, body["error"]["code"]) == (409, "account_name"), impostor
+    status, body = guest.call(
+        "POST", "/api/play-now", {"name": "Wynn", "seats": 3, "speed": "turn"})
+    assert status == 201, body
 
 
 def test_a_guest_cannot_take_an_account_name_nor_look_alikes_share_a_table(

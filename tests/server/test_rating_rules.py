@@ -194,6 +194,21 @@ def test_the_leaderboard_asks_for_every_condition(
     storage.dispose()
 
 
+def test_a_game_is_rated_only_between_two_different_accounts() -> None:
+    """Guests and bots do not count (docs/accounts.md): one account among bots plays an
+    unrated game, and so does an account that holds two seats beside another (it would be
+    rated against itself); two accounts in two seats are rated."""
+    record = game_where(better=1, worse=0)
+    alone = results_of(record, {0: 1}, {1: account(1)})
+    assert [(r.rated, r.mu, r.sigma) for r in alone] == [(False, 25.0, 25 / 3)]
+    accounts = {1: account(1), 2: account(2)}
+    twice = results_of(record, {0: 1, 1: 1, 2: 2}, accounts)
+    assert twice and [(r.rated, r.mu) for r in twice] == [(False, 25.0)] * len(twice)
+    fair = results_of(record, {0: 1, 2: 2}, accounts)
+    assert [r.rated for r in fair] == [True, True]
+    assert all(r.mu != 25.0 for r in fair)
+
+
 def test_the_same_accounts_are_rated_a_few_times_a_week_only() -> None:
     record = game_where(better=1, worse=0)
     accounts = {1: account(1), 2: account(2)}

@@ -43,3 +43,16 @@ def test_the_kept_reviews_are_bounded_and_the_oldest_goes_first(
         assert client.get(f"/api/games/{table_id}/review?seat={seat}").status_code == 200
     assert list(review_route._kept) == [(table_id, 1), (table_id, 2)]
     assert not review_route._working  # each working-out is forgotten once it is done
+
+
+def test_a_table_still_in_the_lobby_is_not_reviewed_by_the_process_that_holds_it(
+    client: TestClient,
+) -> None:
+    """Before its game starts a table has no game to review: its holder refuses it as it
+    refuses a running game (409 ``not_over``), the record alike."""
+    grant = client.post("/api/tables", json={"name": "Ann", "seats": 3,
+                                             "bot_level": "random"}).json()
+    table_id = grant["table"]["id"]
+    for path in (f"/api/games/{table_id}/review?seat=1", f"/games/{table_id}/record"):
+        refused = client.get(path)
+        assert (refused.status_code, refused.json()["error"]["code"]) == (409, "not_over")

@@ -107,7 +107,9 @@ def settle(view: View, action: Action) -> Settled | None:
     if mover is None or mover < 0 or int(action) == DRAW_ID:
         return None
     if not view.last_round:
-        return None  # not the last round (R4, R10): the mover may play again
+        # not the last round (R4, R10): the mover may play again. In the last round the deck
+        # holds fewer than 2 x players cards and only shrinks, so no table follows it
+        return None
     hand = view.hands[mover]
     if hand.draws is None and hand.hidden:
         return None  # the view does not show the mover's drawn cards
@@ -125,8 +127,6 @@ def settle(view: View, action: Action) -> Settled | None:
     else:
         if after.round != view.round or after.pending_dragon:
             return None
-        if after.deck_size >= 2 * n:
-            return None  # another table may be set (R4): the mover may play again
         if after.table_dragons or (after.deck_size and dragons):
             return None  # a dragon may still eat from the king (R8, R7a)
         for dish in range(NUM_DISHES):

@@ -1,0 +1,68 @@
+"""The last turns played out (bots/last_turns.py; R9-R12) in hand-built positions whose
+numbers are known: a shared win counted as a share (R12), and deals weighed as often as
+they are dealt. ``benchmarks/mutants.py`` names the bug each test is there for."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("numpy")
+
+from kingsbreakfast.bots.last_turns import WORLDS, is_played_out, played_out
+from kingsbreakfast.engine import State
+
+SHARED = (
+    "kb1 3 f1 0 12 0 2 =44446 00302000 ddaf0f0 2000003.0000000/0200003.0000000/"
+    "0020100.0000000 0000808.5.0 -"
+)
+"""Seat 2 moves last in the last round (R4, R10), every hand known: taking fruit serves the
+3 ham to the king (R9) and all three seats end with 26 points and 3 discards, a three-way
+shared win (R12); taking ham wins outright with 52."""
+TIE_BREAK = (
+    "kb1 3 f1 0 12 0 2 =44446 00302000 ddaf0f0 2000003.0000000/0200003.0000000/"
+    "0020000.0000000 0000908.5.0 -"
+)
+"""As SHARED, but seat 2 holds no fruit: taking fruit leaves it 26 points and 2 discards
+against the others' 3, a win alone on the tie-break (R12)."""
+WHO_HOLDS_THE_WINE = (
+    "kb1 3 f1 0 15 0 2 = 00000000 1000001 0000000.0000100/0000000.0000201/"
+    "1000000.0000000 dfffcfd.5.0 -"
+)
+"""Seat 2 ends the game with a pass (empty deck and table, R5b): it holds 1 bread against the
+king's 1 (1 point, no discard). Seat 0 drew 1 card and seat 1 drew 3, unseen by seat 2: 3
+fruit (the king has none, R11) and 1 wine (the king has 1). If seat 0 holds the wine (1 deal
+in 4) it also has 1 point and no discard and shares the win (R12): seat 2's share is 1/2;
+otherwise seat 2 wins alone. Its share is 1/4 x 1/2 + 3/4 x 1 = 0.875."""
+
+
+def numbers(text: str) -> dict[str, tuple[float, float]]:
+    state = State.from_text(text)
+    view = state.view(state.to_move)
+    assert is_played_out(view)
+    return {str(a): n for a, n in zip(view.legal_actions(), played_out(view), strict=True)}
+
+
+def test_a_shared_win_counts_as_a_share_of_the_win() -> None:
+    """R12: three seats share the win, so taking fruit is worth a third of a win in every
+    world; taking ham wins outright."""
+    shared = numbers(SHARED)
+    assert shared["take fruit"] == (pytest.approx(1 / 3), 26.0)
+    assert shared["take ham"] == (1.0, 52.0)
+    alone = numbers(TIE_BREAK)
+    assert alone["take fruit"] == (1.0, 26.0)
+    assert alone["take ham"] == (1.0, 50.0)
+
+
+def test_each_deal_weighs_as_often_as_it_is_dealt() -> None:
+    """Only two deals differ here (who holds the wine), one three times as likely as the
+    other: the mean share over the hint's worlds is near 0.875, the share each deal's
+    likelihood gives, and not 0.75, what weighing the two deals alike would give. The
+    worlds are dealt from a fixed seed, so the mean is the same on every run."""
+    state = State.from_text(WHO_HOLDS_THE_WINE)
+    view = state.view(2)
+    assert [str(a) for a in view.legal_actions()] == ["pass"]
+    [(share, points)] = played_out(view)
+    assert points == 1.0
+    assert abs(share - 0.875) <= 0.05
+    # the share is a mean over WORLDS deals, each a whole win or half of one
+    assert (share * WORLDS * 2).is_integer()

@@ -58,9 +58,9 @@ def test_the_table_lists_each_choice_and_the_summary(tmp_path: Path) -> None:
         assert any(line.split()[:2] == [str(move.move), str(move.round)]
                    for line in out.splitlines() if line.strip()), move.move
     marked = [line for line in out.splitlines()
-              if line.split() and line.split()[0].isdigit() and line.rstrip().endswith("!")]
+              if line.split() and line.split()[0].isdigit() and line.rstrip().endswith("*")]
     assert len(marked) == review.big_losses > 0
-    assert "! a big loss" in out.splitlines()
+    assert "* a big loss" in out.splitlines()
     assert f"{review.big_losses} big losses" in out
     assert f"Points lost in all: {review.points_lost:.1f}" in out
     for move in review.biggest:
@@ -143,3 +143,30 @@ def test_a_bad_record_names_what_is_wrong() -> None:
     broken["actions"][3] = {"type": "take", "dish": "caviar"}
     done = kingsbreakfast("review", "-", "--seat", "0", stdin=json.dumps(broken))
     assert done.returncode == 2 and "action 3" in done.stderr
+
+
+def test_the_costliest_choices_are_shown_as_the_seat_saw_them_with_reasons() -> None:
+    """Under the table: the seat's win chance at each choice as a line of heights, and each
+    of the costliest choices with the board as that seat saw it (its own drawn cards, the
+    others' only counted) and the reason of the move played and of the best one."""
+    from kingsbreakfast.bots.review import SeatReview
+    from kingsbreakfast.cli.review_commands import SPARKS, sparkline
+
+    done = kingsbreakfast("review", "game-4p", "--seat", "2")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    review: SeatReview = review_seat(read_record(example_text("game-4p")), 2)
+    line = next(row for row in out.splitlines() if row.startswith("Win chance at each choice"))
+    assert sparkline([move.win_chance for move in review.moves]) in line
+    assert sparkline([0.0, 0.5, 1.0]) == SPARKS[0] + SPARKS[4] + SPARKS[-1]
+    sections = out.split("\n\nMove ")[1:]
+    assert len(sections) == len(review.biggest) >= 1
+    for section, move in zip(sections, review.biggest, strict=True):
+        assert section.startswith(f"{move.move} (round {move.round}), as P2 saw it:")
+        rows = section.splitlines()
+        assert sum(row.split()[:1] == ["drawn"] for row in rows) == 1  # only its own
+        for other in ("P0", "P1", "P3"):  # the others' rows: taken cards, hidden counted
+            assert sum(row.split()[:1] == [other] for row in rows) == 1
+        assert any(row.startswith("played: ") and " — " in row for row in rows)
+        assert any(row.startswith("best move: ") and " — " in row for row in rows)
+    assert max(len(row) for row in out.splitlines()) <= 80

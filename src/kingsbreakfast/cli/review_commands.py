@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from rich.table import Table
 
     from kingsbreakfast.bots.review import ReviewedMove, SeatReview
+    from kingsbreakfast.engine import Record
 
 
 def review(
@@ -66,6 +67,7 @@ def review(
         print(json.dumps(reviewed.to_dict(), ensure_ascii=False))
         return
     print_review(reviewed)
+    print_costliest(reviewed, game)
 
 
 def review_explained() -> str:
@@ -123,7 +125,7 @@ def print_review(reviewed: SeatReview) -> None:
 
 FIGURES_WIDTH = 10
 """The widest a figure's column grows (its header wraps instead): 15.1 or 36.1% need six."""
-BIG_MARK = "!"
+BIG_MARK = "*"
 """Beside a big loss, one character (explained under the table): the words themselves took a
 column wide enough to wrap every row's moves in German, Hungarian and French."""
 
@@ -143,6 +145,55 @@ def _review_table() -> Table:
         table.add_column(header, justify=justify, overflow="fold",
                          max_width=FIGURES_WIDTH if figures else None)
     return table
+
+
+SPARKS = "▁▂▃▄▅▆▇█"
+"""A win chance from 0 to 1 as one of eight heights, for the line of the seat's chances."""
+
+
+def sparkline(chances: list[float]) -> str:
+    """The win chances as one character each, low to high."""
+    top = len(SPARKS) - 1
+    return "".join(SPARKS[min(top, max(0, round(chance * top)))] for chance in chances)
+
+
+def print_costliest(reviewed: SeatReview, record: Record) -> None:
+    """Under the table: the seat's win chance at each choice as a line of heights, then
+    each of the costliest choices as that seat saw it — the board, the move played and the
+    master bot's, and the reason of each (the hint's words)."""
+    from kingsbreakfast.bots.reasons import reason
+    from kingsbreakfast.cli.reports import console
+    from kingsbreakfast.engine import State
+    from kingsbreakfast.tui import strings
+    from kingsbreakfast.tui.board import board_notes, board_rows, board_text
+    from kingsbreakfast.tui.moves import action_label
+
+    out = console()
+    if reviewed.moves:
+        chances = [move.win_chance for move in reviewed.moves]
+        out.print(_("Win chance at each choice: {line} (first {first}, last {last})").format(
+            line=sparkline(chances), first=_share(chances[0]), last=_share(chances[-1])),
+            markup=False)
+    width = min(out.width, 80)
+    for move in reviewed.biggest:
+        state: State = record.start()
+        for action in record.actions[: move.action_index]:
+            state.play(action)
+        view = state.view(reviewed.seat)
+        out.print()
+        out.print(_("Move {move} (round {round}), as {player} saw it:").format(
+            move=move.move, round=move.round, player=reviewed.player), style="bold",
+            markup=False)
+        rows = board_rows(view, list(record.players))
+        for line in board_text(rows, width):
+            out.print(line, markup=False)
+        for note in board_notes(rows, view, width):
+            out.print(textwrap.fill(note, width - 1), markup=False)
+        for label, action in ((_("played"), move.chosen), (_("best move"), move.best)):
+            why = reason(view, action)
+            words = strings.hint_reason(why.key, why.params)
+            text = f"{label}: {action_label(action)}" + (f" — {words}" if words else "")
+            out.print(textwrap.fill(text, width - 2, subsequent_indent="  "), markup=False)
 
 
 def _costliest(move: ReviewedMove) -> str:

@@ -29,10 +29,33 @@ app(sys.argv[1:])
 """
 
 
+PORTS_PER_WORKER = 1500
+FIRST_PORT = 20000
+"""Under pytest-xdist each worker takes its servers' ports from a range of its own, below
+the kernel's ephemeral ports: two workers asking the kernel for a free port at once could be
+told the same one, and a test would then talk to the other worker's server."""
+_next_port: list[int] = []
+
+
 def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw") or not worker[2:].isdigit():
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.bind(("127.0.0.1", 0))
+            return int(sock.getsockname()[1])
+    first = FIRST_PORT + int(worker[2:]) * PORTS_PER_WORKER
+    if not _next_port:
+        _next_port.append(first)
+    for _ in range(PORTS_PER_WORKER):  # round the range, never the port just handed out
+        port = _next_port[0]
+        _next_port[0] = first + (port + 1 - first) % PORTS_PER_WORKER
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port between {first} and {first + PORTS_PER_WORKER - 1}")
 
 
 class LiveServer:

@@ -39,6 +39,12 @@ def register(app: typer.Typer) -> None:
     app.add_typer(admin, name="admin")
 
 
+@admin.callback()
+def _admin(lang: LangOption = None) -> None:
+    """Moderate the site: reports, chat lines, accounts (an operator's commands, on the
+    server's database)."""
+
+
 @contextmanager
 def _store(db: str) -> Iterator[ModerationStore]:
     need_extra("server", "sqlalchemy")

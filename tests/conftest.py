@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 import pytest
@@ -48,6 +48,18 @@ def _fail_instead_of_skipping(report: pytest.TestReport | pytest.CollectReport) 
         "(install every extra with `pip install -e '.[all,test]'` and start the services "
         "with scripts/ci-services.sh, or run bash scripts/test.sh)"
     )
+
+
+@pytest.fixture(autouse=True)
+def _language_restored() -> Iterator[None]:
+    """The language a test leaves behind (a command run in-process with ``--lang vi``) is
+    put back after it, so no later test — in any module the worker runs next — reads
+    another language than it asks for."""
+    from kingsbreakfast.i18n import current_language, set_language
+
+    before = current_language()
+    yield
+    set_language(before)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

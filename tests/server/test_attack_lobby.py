@@ -174,6 +174,10 @@ def test_encoded_path_traversal_finds_nothing(server: LiveServer, path: str) -> 
 
 def test_what_the_operator_sees(server: LiveServer, folder: Path) -> None:
     assert server.get("/healthz") == {"status": "ok"}
+    big = json.dumps({"name": "x" * 200_000}).encode()  # a refusal for the counters to show
+    status, _, _body = raw(server, "POST", "/api/tables", big,
+                           {"content-type": "application/json"})
+    assert status == 413
     assert server.get("/readyz") == {"status": "ready"}
     status, headers, icon = raw(server, "GET", "/favicon.ico")
     assert status == 200 and icon.startswith(b"<svg") and "svg" in headers["content-type"]

@@ -41,8 +41,7 @@ def register(app: typer.Typer) -> None:
 
 @admin.callback()
 def _admin(lang: LangOption = None) -> None:
-    """Moderate the site: reports, chat lines, accounts (an operator's commands, on the
-    server's database)."""
+    """Moderate the site: reports, chat lines and accounts."""
 
 
 @contextmanager

@@ -220,17 +220,17 @@ class TableActor:
                 raise LobbyError(409, "already_started", "this game has already started")
             await self.deal_locked(dealer)
 
-    async def deal_locked(self, dealer: Dealer) -> None:
-        """The deal itself, in the lobby, under the caller's lock (the host's, or play now's)."""
+    async def deal_locked(self, dealer: Dealer, public: bool | None = None) -> None:
+        """The deal, under the caller's lock (the host's, or play now's: ``public``, listed)."""
         table = self.table
         deck, first_cook = dealer(table.num_seats)
         state = State(deck, table.num_seats, first_cook, table.rules)
         seats, records = dealt_seats(table)
         await self.journal.call(
             self.journal.store.start_game, table.id, tuple(CARD_IDS[c] for c in deck),
-            first_cook, records, self.journal.fence(),
+            first_cook, records, self.journal.fence(), public,
         )
-        table.seats = seats
+        table.seats, table.public = seats, table.public if public is None else public
         table.state = state
         self._enter(Phase.PLAYING)
         self._make_bots()

@@ -37,6 +37,7 @@ from .routes import (
     review,
     shell,
     tables,
+    tv,
 )
 from .routes.errors import install_errors
 from .routes.pages import static_dir
@@ -118,7 +119,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=bounds.body_bytes)
     install_errors(app)
     areas = (accounts, at_table, leaving, learn, play_now, recovery, reports, results, review,
-             shell, tables, pages, health, play)
+             shell, tables, tv, pages, health, play)
     for area in areas:
         app.include_router(area.router)
     static = static_dir()

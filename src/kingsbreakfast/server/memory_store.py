@@ -104,13 +104,15 @@ class MemoryStore:
         first_cook: int,
         seats: list[SeatRecord],
         fence: Fence | None = None,
+        public: bool | None = None,
     ) -> None:
         with self._lock:
             self._check()
             self._fence(fence, game_id)
             game = self._game(game_id)
             self.games[game_id] = replace(
-                game, status="playing", deck=deck, first_cook=first_cook, seats=tuple(seats)
+                game, status="playing", deck=deck, first_cook=first_cook, seats=tuple(seats),
+                public=game.public if public is None else public,
             )
 
     def append_actions(

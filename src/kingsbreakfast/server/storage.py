@@ -259,15 +259,17 @@ class Storage(LeaseRows):
         first_cook: int,
         seats: list[SeatRecord],
         fence: Fence | None = None,
+        public: bool | None = None,
     ) -> None:
         """The deal and the final seating, in one transaction."""
+        listed = {} if public is None else {"public": public}
         with self._transaction() as connection:
             if fence is not None:
                 self._check_fence(connection, fence, game_id)
             connection.execute(
                 update(GameRow)
                 .where(GameRow.id == game_id)
-                .values(status="playing", deck=",".join(deck), first_cook=first_cook)
+                .values(status="playing", deck=",".join(deck), first_cook=first_cook, **listed)
             )
             if seats:
                 connection.execute(_UPDATE_SEAT, [_seat_values(game_id, s) for s in seats])

@@ -124,8 +124,10 @@ class GameStore(Protocol):
         first_cook: int,
         seats: list[SeatRecord],
         fence: Fence | None = None,
+        public: bool | None = None,
     ) -> None:
-        """The deal and the final seating, together."""
+        """The deal and the final seating, together (``public``: listed from now on, as a
+        play-now table is once dealt; None leaves it as it was)."""
 
     def append_actions(
         self, items: list[ActionItem], fence: Fence | None = None

@@ -190,12 +190,14 @@ async def deal_present(
     actor: TableActor, keep: frozenset[str], dealer: Dealer
 ) -> bool:
     """Deal the table to the players in ``keep`` (bots take every other seat); False when
-    none of them sits there (nothing to deal)."""
+    none of them sits there (nothing to deal). Unlisted while the pool seats strangers there,
+    the table is public from the deal on: anyone may watch it (the lobby's *Watch*, the TV),
+    as the spectator's view (no hidden card), and its record goes to the archive."""
     async with actor.lock:
         if actor.phase is not Phase.LOBBY:
             return True  # dealt already
         await give_back(actor, keep)
         if actor.table.host is None:
             return False
-        await actor.deal_locked(dealer)
+        await actor.deal_locked(dealer, public=True)
         return True

@@ -21,6 +21,7 @@ import { ReviewPage } from "./review.js";
 import { LessonPage } from "./learn.js";
 import { Heartbeat } from "./heartbeat.js";
 import { renderNotFound, sayOffline, watchConnection } from "./notices.js";
+import { TvPage } from "./tv.js";
 
 const app = document.getElementById("app");
 const LOCK = '<svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true"><rect x="3" y="7" width="10" height="8" rx="1.5" fill="currentColor"/><path d="M5 7V5a3 3 0 0 1 6 0v2" stroke="currentColor" stroke-width="2" fill="none"/></svg>';
@@ -117,6 +118,7 @@ function route() {
   if (m) { session = new ReviewPage(app, m[1], Number(new URLSearchParams(location.search).get("seat")) || 0, navigate); return; }
   if (path === "/rules") { renderRules(); return; }
   if (path === "/learn") { session = new LessonPage(app, navigate); return; }
+  if (path === "/tv") { session = new TvPage(app, navigate); return; }
   if (routeAccount(path, app, navigate)) return;
   if (path !== "/") { renderNotFound(app, navigate); return; }  // the server answered 404
   renderLobby();
@@ -140,7 +142,7 @@ window.addEventListener("popstate", route);
 onLanguageChange(() => {
   nameThePage();
   renderHeader();
-  if (session) { session.render(); session.chat.render(); }
+  if (session) { session.render(); session.chat?.render(); }
   else if (location.pathname === "/rules") renderRules();
   else if (!routeAccount(location.pathname, app, navigate)) renderLobby();
 });

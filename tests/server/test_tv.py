@@ -17,6 +17,8 @@ from kingsbreakfast.server import tv
 from kingsbreakfast.server.account_models import AccountRow
 from kingsbreakfast.server.app import create_app
 from kingsbreakfast.server.limits import ServerLimits
+from kingsbreakfast.server.master import Master
+from kingsbreakfast.server.memory_store import MemoryStore
 from kingsbreakfast.server.store import GameRecord, SeatRecord
 from server.kb_accounts import Player
 
@@ -112,6 +114,20 @@ def test_the_list_and_the_featured_game(client: TestClient) -> None:
 def test_nothing_in_play_nothing_featured(client: TestClient) -> None:
     open_table(Player(client))  # in the lobby only
     assert client.get("/api/tv").json() == {"featured": None, "tables": []}
+
+
+def test_a_single_process_in_memory_answers_alike() -> None:
+    """The in-memory store of one process (tests, the terminal's relay) lists the same way:
+    its records filtered as the database's query filters them."""
+    master = Master(MemoryStore(), bot_delay=3600.0, zombie_grace=3600.0)
+    with TestClient(create_app(master=master, limits=LIMITS)) as client:
+        hosts = [Player(client) for _ in range(3)]
+        tables = [open_table(host, public=n != 1) for n, host in enumerate(hosts)]
+        for host, table_id in zip(hosts[:2], tables[:2], strict=True):
+            start(host, table_id)
+        answer = client.get("/api/tv").json()
+    assert order(answer) == [tables[0]]  # the private one and the undealt one left out
+    assert answer["featured"]["id"] == tables[0]
 
 
 def _record(game_id: str, clock: int | None, minute: int) -> GameRecord:

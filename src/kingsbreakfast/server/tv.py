@@ -25,6 +25,7 @@ itself is watched over the play socket as a spectator, whose view hides every dr
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -39,8 +40,9 @@ from typing_extensions import TypedDict
 from .account_models import AccountRow, SeatAccountRow
 from .database import unit_of_work
 from .lobby import HOUR
+from .models import GameRow, SeatRow
 from .ratings import ordinal
-from .store import GameRecord
+from .store import GameRecord, SeatRecord
 from .tables import HUMAN, PLAYING
 from .tv_tournament import in_tournament
 
@@ -74,9 +76,9 @@ class TvAnswer(TypedDict):
     tables: list[TvTable]
 
 
-class SeatRatings:
-    """The ratings of the accounts holding seats of some games (the accounts' engine, the
-    store's worker thread: call it through the journal)."""
+class TvStore:
+    """What the TV reads from the database (synchronous, one transaction a call: call it
+    through the journal, on the store's worker thread)."""
 
     def __init__(self, engine: Engine) -> None:
         self._sessions = sessionmaker(engine, expire_on_commit=False)
@@ -84,7 +86,32 @@ class SeatRatings:
     def _session(self) -> AbstractContextManager[Session]:
         return unit_of_work(self._sessions)
 
-    def of(self, game_ids: list[str]) -> dict[tuple[str, int], float]:
+    def running(self) -> list[GameRecord]:
+        """The public tables in play with their seats, and nothing of their cards: neither
+        the deck nor the actions are read (the lobby's full load would replay each game)."""
+        with self._session() as session:
+            games = session.scalars(
+                select(GameRow).where(GameRow.status == PLAYING, GameRow.public.is_(True))
+            ).all()
+            ids = [game.id for game in games]
+            seats: dict[str, list[SeatRecord]] = {game_id: [] for game_id in ids}
+            if ids:
+                for row in session.scalars(
+                    select(SeatRow).where(SeatRow.game_id.in_(ids)).order_by(SeatRow.seat)
+                ):
+                    seats[row.game_id].append(SeatRecord(row.seat, row.kind, row.name, None))
+            return [
+                GameRecord(
+                    id=game.id, status=game.status, num_seats=game.num_seats,
+                    rules=json.loads(game.rules), bot_level=game.bot_level,
+                    clock_seconds=game.clock_seconds, public=game.public, first_cook=0,
+                    deck=None, created_at=game.created_at, finished_at=None,
+                    seats=tuple(seats[game.id]), actions=(),
+                )
+                for game in games
+            ]
+
+    def ratings(self, game_ids: list[str]) -> dict[tuple[str, int], float]:
         """(game, seat) → the conservative rating of the account holding that seat."""
         if not game_ids:
             return {}

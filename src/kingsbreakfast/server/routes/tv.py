@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from ..tv import SeatRatings, TvAnswer, running, tv_answer
+from ..storage import Storage
+from ..tv import TvAnswer, TvStore, running, tv_answer
 from .deps import MasterDep, SiteDep
 from .errors import ERRORS
 from .pages import client_page
@@ -21,6 +22,10 @@ async def tv(master: MasterDep, site: SiteDep) -> TvAnswer:
     tournament games first, then by the mean rating of the accounts seated (bots and guests
     are unrated); names and ratings only, never a card."""
     call = master.journal.call
-    records = running(await call(master.storage.load_unfinished))
-    ratings = await call(SeatRatings(site.accounts.store.engine).of, [r.id for r in records])
+    storage = master.storage
+    if isinstance(storage, Storage):  # the games' rows only, no deck and no actions
+        records = await call(TvStore(storage.engine).running)
+    else:  # a test's in-memory store: its records, filtered alike
+        records = running(await call(storage.load_unfinished))
+    ratings = await call(TvStore(site.accounts.store.engine).ratings, [r.id for r in records])
     return tv_answer(records, ratings)

@@ -13,7 +13,7 @@ import { redrawKeepingFocus } from "./focus.js";
 
 const REFRESH_MS = 15000;  // the list is asked again this often while a game is shown
 const NEXT_MS = 5000;      // a finished game stays on screen this long, with its score
-const RETRY_MS = 2000;     // a closed socket (the table moved to another process) reconnects
+const RETRY_MS = 2000;     // a closed socket is looked at again after this long
 
 export class TvPage {
   constructor(app, navigate) {
@@ -85,8 +85,18 @@ export class TvPage {
     ws.onclose = () => {
       if (this.ws !== ws || this.stopped || (this.frame && this.frame.score)) return;
       this.ws = null;
-      setTimeout(() => { if (!this.stopped && !this.ws && this.showing) this.connect(); }, RETRY_MS);
+      setTimeout(() => this.resume(), RETRY_MS);
     };
+  }
+
+  // The socket closed mid-game: the game is watched again while it is still in play (its
+  // table moved to another process, the network came back), else the next one is shown.
+  async resume() {
+    if (this.stopped || this.ws || !this.showing) return;
+    await this.refresh();
+    if (this.stopped || this.ws || !this.showing) return;
+    const listed = this.answer && this.answer.tables.some((tb) => tb.id === this.showing);
+    if (listed) this.connect(); else this.moveOn();
   }
 
   // The game shown ended: the next featured game (the list no longer holds this one).

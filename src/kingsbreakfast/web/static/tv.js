@@ -172,9 +172,9 @@ export class TvPage {
     const stacks = (counts, label) => DISHES.map((d) => `<div class="stack ${counts[d] ? "" : "empty"}" role="img" aria-label="${esc(t(label, { dish: dishName(d), count: counts[d] }))}">${cardHtml(d, esc(dishName(d)), counts[d])}</div>`).join("");
     const hand = (counts) => DISHES.filter((d) => counts && counts[d]).map((d) => cardHtml(d, esc(dishName(d)), counts[d])).join("");
     const players = v.hands.map((h, i) => {
-      const points = f.score ? ` · ${tCount("tv.pointsOne", "tv.points", f.score.scores[i])}` : "";
+      const who = f.score ? tCount("learn.pointsOne", "learn.points", f.score.scores[i], { name: seatOf(i) }) : seatOf(i);
       const hidden = h.draws ? hand(h.draws) : "";
-      return `<li class="player ${v.to_move === i ? "to-move" : ""}" data-seat="${i}"><div class="player-head">${v.cook === i ? `<span class="tag cook">${esc(t("game.cookTag"))}</span>` : ""}<strong>${esc(seatOf(i))}</strong>${esc(points)}</div>
+      return `<li class="player ${v.to_move === i ? "to-move" : ""}" data-seat="${i}"><div class="player-head">${v.cook === i ? `<span class="tag cook">${esc(t("game.cookTag"))}</span>` : ""}<strong>${esc(who)}</strong></div>
         <div class="cards small">${hand(h.takes)}${hidden}</div>
         <div class="muted hidden-count">${esc(tCount("game.hiddenCountOne", "game.hiddenCount", h.hidden))}</div></li>`;
     }).join("");

@@ -80,6 +80,8 @@ def test_the_tv_shows_the_featured_game_then_the_next(server: LiveServer, browse
     assert_accessible(page, "the TV, desktop")
 
     call(server.base, f"/api/tables/{first}/leave", {}, first_token)  # a bot finishes it
+    page.wait_for_selector("#tv-next", timeout=90_000)  # the score a moment, then the next
+    assert "point" in page.inner_text("#tv-board")
     page.wait_for_selector(f'#tv-board[data-showing="{second}"] .tv-players', timeout=90_000)
     assert "Bob (unrated)" in page.inner_text("#tv-board")
     assert [t["id"] for t in call(server.base, "/api/tv")["tables"]] == [second]

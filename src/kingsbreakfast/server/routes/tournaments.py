@@ -82,6 +82,21 @@ async def show(tournament_id: str, request: Request, site: SiteDep,
     return await tournaments.show(tournament_id, None if account is None else account.id)
 
 
+@router.post("/api/tournaments/{tournament_id}/start", status_code=204, responses=ERRORS,
+             tags=["tournaments"])
+async def start_now(tournament_id: str, request: Request, site: SiteDep, master: MasterDep,
+                    tournaments: TournamentsDep) -> Response:
+    """Its maker starts an open tournament now (an arena keeps its length)."""
+    account = await site.writer(request)
+    if account is None:
+        raise LobbyError(401, "login_required", "log in first")
+    if not await master.journal.call(tournaments.store.start_now, tournament_id[:32],
+                                     account.id, time.time()):
+        raise LobbyError(409, "not_yours", "only its maker may start an open tournament")
+    tournaments.wake()
+    return Response(status_code=204)
+
+
 @router.post("/api/tournaments/{tournament_id}/entry", status_code=201, responses=ERRORS,
              tags=["tournaments"])
 async def enter(tournament_id: str, request: Request, site: SiteDep, master: MasterDep,

@@ -18,7 +18,7 @@ from ..lobby import LobbyError
 from ..master import Master
 from .director import Director, entries, finished
 from .standings import as_number, standings
-from .store import EntryRefused, Tournament, TournamentStore
+from .store import DEALT, EntryRefused, Tournament, TournamentStore
 
 REFUSALS = {
     "no_tournament": (404, "there is no such tournament"),
@@ -69,7 +69,7 @@ class Tournaments:
         you: dict[str, Any] | None = None
         if mine is not None:
             you = {"entrant": mine.number, "withdrawn": mine.withdrawn, "table": None}
-            playing = [g for g in games if g.state != "over" and mine.number in g.seating]
+            playing = [g for g in games if g.state == DEALT and mine.number in g.seating]
             if playing:
                 game = playing[-1]
                 you["table"] = game.table_id

@@ -72,6 +72,7 @@ class Game:
     seating: tuple[int | None, ...]
     state: str
     results: tuple[tuple[int, int], ...] | None
+    created_at: float
     finished_at: float | None
 
 
@@ -104,7 +105,7 @@ def _game(row: TournamentGameRow) -> Game:
     results = None if row.results is None else tuple(
         (int(p), int(d)) for p, d in json.loads(row.results))
     return Game(row.table_id, row.round, row.number, tuple(json.loads(row.seating)),
-                row.state, results, row.finished_at)
+                row.state, results, row.created_at, row.finished_at)
 
 
 class TournamentStore:
@@ -185,7 +186,7 @@ class TournamentStore:
                 if row is None:
                     raise EntryRefused("no_tournament")
                 t = row[0]
-                if not _takes_entries(t.kind, t.status, t.ends_at, now):
+                if not _takes_entries(t.kind, t.status, t.starts_at, t.ends_at, now):
                     raise EntryRefused("entries_closed")
                 mine = connection.execute(select(EntrantRow).where(
                     EntrantRow.tournament_id == tournament_id,
@@ -222,7 +223,7 @@ class TournamentStore:
             if row is None:
                 raise EntryRefused("no_tournament")
             t = row[0]
-            if not _takes_entries(t.kind, t.status, t.ends_at, now):
+            if not _takes_entries(t.kind, t.status, t.starts_at, t.ends_at, now):
                 raise EntryRefused("entries_closed")
             where = (EntrantRow.tournament_id == tournament_id,
                      EntrantRow.account_id == account_id)
@@ -251,6 +252,17 @@ class TournamentStore:
         with Session(self.engine) as connection, connection.begin():
             connection.execute(update(TournamentRow).where(TournamentRow.director == owner)
                                .values(director=None, director_until=0.0))
+
+    def start_now(self, tournament_id: str, account_id: int | None, now: float) -> bool:
+        """Its maker (None: the operator) starts an open tournament at once."""
+        with Session(self.engine) as connection, connection.begin():
+            where = [TournamentRow.id == tournament_id, TournamentRow.status == OPEN]
+            if account_id is not None:
+                where.append(TournamentRow.created_by == account_id)
+            moved = _count(connection, update(TournamentRow).where(*where).values(
+                starts_at=now, ends_at=TournamentRow.ends_at - TournamentRow.starts_at + now))
+            _bump(connection, tournament_id)
+            return bool(moved)
 
     def start(self, tournament_id: str, status: str = RUNNING) -> bool:
         with Session(self.engine) as connection, connection.begin():
@@ -306,9 +318,12 @@ class TournamentStore:
             _bump(connection, tournament_id)
 
 
-def _takes_entries(kind: str, status: str, ends_at: float | None, now: float) -> bool:
+def _takes_entries(kind: str, status: str, starts_at: float, ends_at: float | None,
+                   now: float) -> bool:
+    """A Swiss until its start time (the director may not have started it yet), an arena
+    until its end."""
     if status == OPEN:
-        return True
+        return kind == "arena" or now < starts_at
     return kind == "arena" and status == RUNNING and (ends_at is None or now < ends_at)
 
 

@@ -171,7 +171,9 @@ class Director:
                      game.round)
         elif record.status != LOBBY:
             return True
-        actor = await master.own(game.table_id, wait=0.0, ask=False)
+        # a socket may have brought the table to another process before the deal: it is
+        # asked for, and handed over at that process's next renewal
+        actor = await master.own(game.table_id, wait=self.claim_seconds / 2)
         if actor is None:
             return False
         async with actor.lock:
@@ -242,7 +244,7 @@ class Director:
         seated = [(secrets.token_urlsafe(9), [*table, *[None] * (t.seats - len(table))])
                   for table in tables]
         stored = await self.master.journal.call(
-            self.store.add_games, t.id, round_number, seated, self.wall_clock())
+            self.store.add_games, t.id, self.owner, round_number, seated, self.wall_clock())
         if stored:
             log.info("tournament %s: %d tables paired (round %d)", t.id, len(seated),
                      round_number)

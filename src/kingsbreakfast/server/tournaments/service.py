@@ -96,7 +96,8 @@ class Tournaments:
                                                    "bot": names[e].bot}
                            for e in g.seating],
                  "points": None if g.results is None else [p for p, _ in g.results],
-                 "discarded": None if g.results is None else [d for _, d in g.results]}
+                 "discarded": None if g.results is None else [d for _, d in g.results],
+                 "finished_ms": None if g.finished_at is None else int(g.finished_at * 1000)}
                 for g in games
             ],
         }

@@ -272,17 +272,27 @@ class TournamentStore:
             _bump(connection, tournament_id)
             return bool(changed)
 
-    def add_games(self, tournament_id: str, round_number: int,
+    def add_games(self, tournament_id: str, owner: str, round_number: int,
                   tables: Sequence[tuple[str, Sequence[int | None]]], now: float) -> bool:
         """Store the tables of a new round (Swiss: only on top of the round before, once)
-        or of an arena (round 0); False when another director stored them first."""
+        or of an arena (round 0: only entrants at no unfinished table); False when
+        ``owner`` no longer directs the tournament or another director was first."""
         with Session(self.engine) as connection, connection.begin():
+            row = connection.execute(select(TournamentRow).where(
+                TournamentRow.id == tournament_id).with_for_update()).first()
+            if row is None or row[0].director != owner:
+                return False
             if round_number > 0:
-                moved = _count(connection, update(TournamentRow).where(
-                    TournamentRow.id == tournament_id,
-                    TournamentRow.round == round_number - 1).values(round=round_number)
-                )
-                if not moved:
+                if row[0].round != round_number - 1:
+                    return False
+                row[0].round = round_number
+            else:
+                busy = {e for seating in connection.scalars(
+                    select(TournamentGameRow.seating).where(
+                        TournamentGameRow.tournament_id == tournament_id,
+                        TournamentGameRow.state != OVER))
+                    for e in json.loads(seating) if e is not None}
+                if any(e in busy for _, seating in tables for e in seating if e is not None):
                     return False
             first = connection.execute(select(func.coalesce(func.max(
                 TournamentGameRow.number), -1) + 1).where(
@@ -292,6 +302,7 @@ class TournamentStore:
                     table_id=table_id, tournament_id=tournament_id, round=round_number,
                     number=int(first) + offset, seating=json.dumps(list(seating)),
                     state=MADE, results=None, created_at=now, finished_at=None))
+            connection.flush()
             _bump(connection, tournament_id)
             return True
 

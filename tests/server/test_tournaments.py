@@ -143,3 +143,29 @@ def test_refusals(client: TestClient) -> None:
     made = ann.post("/api/tournaments", json={"name": "Later", "starts_in": 3600}).json()
     listed = client.get("/api/tournaments").json()
     assert [t["id"] for t in listed] == [made["id"]] and listed[0]["status"] == "open"
+
+
+def test_the_operator_makes_starts_and_lists_from_the_command_line(db_url: str) -> None:
+    from typer.testing import CliRunner
+
+    from kingsbreakfast.cli.main import app as cli
+    from kingsbreakfast.server.storage import Storage
+
+    storage = Storage(db_url)
+    storage.migrate()
+    storage.dispose()
+
+    def run(*words: str) -> str:
+        done = CliRunner().invoke(cli, ["tournament-admin", *words, "--db", db_url,
+                                        "--lang", "en"])
+        assert done.exit_code == 0, done.output
+        return done.output
+
+    made = run("create", "--name", "Operator Cup", "--kind", "arena", "--bots", "3",
+               "--starts-in", "3600")
+    tid = made.split()[1]
+    assert "Operator Cup (arena), open" in run("list")
+    assert "starts now" in run("start", tid)
+    refused = CliRunner().invoke(cli, ["tournament-admin", "create", "--name", "X", "--seats",
+                                       "6", "--db", db_url, "--lang", "en"])
+    assert refused.exit_code != 0 and "3 to 5" in refused.output

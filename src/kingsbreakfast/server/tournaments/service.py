@@ -77,6 +77,7 @@ class Tournaments:
         return {
             **summary(t),
             "now_ms": int(time.time() * 1000),
+            "yours": account_id is not None and t.created_by == account_id,
             "you": you,
             "entrants": [
                 {"number": e.number, "name": e.name, "bot": e.bot, "withdrawn": e.withdrawn}

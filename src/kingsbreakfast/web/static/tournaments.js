@@ -7,6 +7,7 @@ import { t, errorText } from "./strings.js";
 import { esc, call, account } from "./pages.js";
 
 const POLL_MS = 2000;
+const LEVELS = ["random", "easy", "medium", "hard", "expert", "master", "chef"];
 
 export function routeTournaments(path, app, navigate) {
   if (path === "/tournaments") { listPage(app, navigate); return true; }
@@ -42,6 +43,7 @@ async function listPage(app, navigate) {
       <label>${esc(t("tour.minutes"))} <input name="minutes" type="number" min="5" max="240" value="30"></label>
       <label>${esc(t("tour.startsIn"))} <input name="starts_in" type="number" min="0" max="10080" value="5"></label>
       <label>${esc(t("tour.bots"))} <input name="bots" type="number" min="0" max="8" value="1"></label>
+      <label>${esc(t("lobby.botLevel"))} <select name="bot_level">${LEVELS.map((l) => `<option value="${l}" ${l === "chef" ? "selected" : ""}>${esc(t("level." + l))}</option>`).join("")}</select></label>
       <label class="check"><input name="rated" type="checkbox"> ${esc(t("tour.rated"))}</label>
       <button type="submit" class="primary">${esc(t("tour.create"))}</button>
       <p class="error" role="alert" id="make-error"></p>
@@ -56,6 +58,7 @@ async function listPage(app, navigate) {
       name: f.get("name"), kind: f.get("kind"), seats: Number(f.get("seats")), speed: f.get("speed"),
       rounds: Number(f.get("rounds")), minutes: Number(f.get("minutes")),
       starts_in: Number(f.get("starts_in")) * 60, bots: Number(f.get("bots")), rated: f.get("rated") === "on",
+      bot_level: f.get("bot_level"),
     };
     try { navigate(`/tournaments/${(await call("POST", "/api/tournaments", body)).id}`); }
     catch (err) { app.querySelector("#make-error").textContent = errorText(err); }

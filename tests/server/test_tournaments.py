@@ -5,6 +5,7 @@ bots; entries, refusals and the live polling answer (docs/tournaments.md)."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import time
 from collections.abc import Iterator
 from fractions import Fraction
@@ -93,6 +94,9 @@ def test_a_swiss_with_an_account_and_named_bots(client: TestClient) -> None:
     points = [Fraction(line["points"]).limit_denominator(4) for line in final["standings"]]
     assert points == sorted(points, reverse=True)
     assert {line["bot"] for line in final["standings"]} == {True, False}
+    entered = json.loads(ann.get("/api/me/data").text)["tournaments"]
+    assert [(e["tournament"], e["name"]) for e in entered] == [(tid, "Ann")]
+    assert json.loads(bea.get("/api/me/data").text)["tournaments"] == []  # she left
     # the live answer: nothing new since the last version
     unchanged = client.get(f"/api/tournaments/{tid}?since={final['version']}")
     assert unchanged.status_code == 204

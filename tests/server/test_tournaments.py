@@ -173,3 +173,20 @@ def test_the_operator_makes_starts_and_lists_from_the_command_line(db_url: str) 
     refused = CliRunner().invoke(cli, ["tournament-admin", "create", "--name", "X", "--seats",
                                        "6", "--db", db_url, "--lang", "en"])
     assert refused.exit_code != 0 and "3 to 5" in refused.output
+
+
+def test_a_rated_tournaments_seats_belong_to_their_accounts(client: TestClient) -> None:
+    ann = Player(client)
+    ann.register("Ann")
+    tid = ann.post("/api/tournaments", json={
+        "name": "Rated Cup", "seats": 3, "rounds": 1, "bots": 2, "bot_level": "random",
+        "rated": True, "starts_in": 3600}).json()["id"]
+    assert ann.post(f"/api/tournaments/{tid}/entry").status_code == 201
+    assert ann.post(f"/api/tournaments/{tid}/start").status_code == 204
+    seat = wait_for(lambda: _seat_in_round(ann, tid, 1), "Ann's table")
+    store = client.app.state.site.accounts.store  # type: ignore[attr-defined]
+    owners = store.seat_owners(seat["table"])
+    assert list(owners) == [seat["seat"]]  # Ann's seat is her account's; the bots' none
+    # her seat token is the account's own: any of her devices plays it
+    state = ann.get(f"/api/tables/{seat['table']}").json()
+    assert state["seats"][seat["seat"]]["name"] == "Ann"

@@ -5,7 +5,7 @@ round 2. Prints whether the standings match an independent recount from the tabl
 moves lost (seen by a spectator but not stored), the repeated meetings of the Swiss, and
 how long the Swiss went undirected (tests/server/kb_tournament_cluster.py does the run).
 
-    python benchmarks/tournament_cluster.py --db postgresql://… [--arena-seconds 15]
+    python benchmarks/tournament_cluster.py --db postgresql://… [--arena-seconds 30]
         [--port-base 18400] [--lease-seconds 2]
 """
 
@@ -28,7 +28,7 @@ from server.kb_tournament_cluster import run_scenario
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", required=True)
-    parser.add_argument("--arena-seconds", type=float, default=15.0)
+    parser.add_argument("--arena-seconds", type=float, default=30.0)
     parser.add_argument("--port-base", type=int, default=18400)
     parser.add_argument("--lease-seconds", type=float, default=2.0)
     parser.add_argument("--bot-delay", type=float, default=0.05)

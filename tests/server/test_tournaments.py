@@ -147,6 +147,12 @@ def test_refusals(client: TestClient) -> None:
     made = ann.post("/api/tournaments", json={"name": "Later", "starts_in": 3600}).json()
     listed = client.get("/api/tournaments").json()
     assert [t["id"] for t in listed] == [made["id"]] and listed[0]["status"] == "open"
+    other = ann.post("/api/tournaments", json={"name": "Other", "starts_in": 3600}).json()
+    assert ann.post(f"/api/tournaments/{made['id']}/entry").status_code == 201
+    twice = ann.post(f"/api/tournaments/{other['id']}/entry")  # one at a time
+    assert twice.status_code == 409 and twice.json()["error"]["code"] == "in_another"
+    assert ann.call("DELETE", f"/api/tournaments/{made['id']}/entry").status_code == 204
+    assert ann.post(f"/api/tournaments/{other['id']}/entry").status_code == 201
 
 
 def test_the_operator_makes_starts_and_lists_from_the_command_line(db_url: str) -> None:

@@ -26,6 +26,7 @@ REFUSALS = {
     "already_entered": (409, "you are already entered"),
     "not_entered": (409, "you are not entered"),
     "busy": (503, "try again"),
+    "in_another": (409, "you are entered in another tournament that is not over"),
 }
 
 

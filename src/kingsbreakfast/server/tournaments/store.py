@@ -201,6 +201,15 @@ class TournamentStore:
                         EntrantRow.number == entrant.number).values(withdrawn=False))
                     _bump(connection, tournament_id)
                     return Entrant(entrant.number, entrant.name, account_id, bot, False)
+                if account_id is not None and connection.execute(
+                        select(EntrantRow.tournament_id)
+                        .join(TournamentRow, TournamentRow.id == EntrantRow.tournament_id)
+                        .where(EntrantRow.account_id == account_id,
+                               EntrantRow.tournament_id != tournament_id,
+                               EntrantRow.withdrawn.is_(False),
+                               TournamentRow.status != OVER)).first() is not None:
+                    # one tournament at a time: nobody is seated at two tables at once
+                    raise EntryRefused("in_another")
                 number = connection.execute(select(func.coalesce(func.max(
                     EntrantRow.number), -1) + 1).where(
                     EntrantRow.tournament_id == tournament_id)).scalar_one()

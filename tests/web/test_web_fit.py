@@ -56,6 +56,7 @@ def pages(table_id: str) -> dict[str, str]:
         f"/players/{NAME}": "dl.stats", f"/t/{table_id}": "#score",
         f"/replay/{table_id}": ".replay-controls",
         f"/review/{table_id}?seat=0": ".review-table tbody tr",
+        "/tournaments": "form#make-tournament",
     }
 
 

@@ -252,6 +252,7 @@ def _register_commands() -> None:
         review_commands,
         serve_commands,
         sim_commands,
+        tournament_admin_commands,
         train_commands,
     )
 
@@ -262,6 +263,7 @@ def _register_commands() -> None:
         module.register(app)
     train_commands.register(app)
     review_commands.register(app)
+    tournament_admin_commands.register(app)
 
 
 _register_commands()

@@ -39,11 +39,13 @@ from .routes import (
     tables,
     tv,
 )
+from .routes import tournaments as tournament_routes
 from .routes.errors import install_errors
 from .routes.pages import static_dir
 from .shared_counts import shared_bounds
 from .site import Site
 from .storage import DEFAULT_URL, Storage
+from .tournaments.service import Tournaments
 from .transport import OUTBOX_FRAMES, SocketOutbox
 
 __all__ = ["OUTBOX_FRAMES", "SocketOutbox", "create_app", "static_dir"]
@@ -84,12 +86,14 @@ def create_app(
         )
         the_master.leases.sockets = gate = shared  # its counts go out with each renewal
         mailed.asking = shared_asking(storage.engine, the_master.journal.call)
+    tournaments = Tournaments(the_master, site.accounts)
     metrics.watch(lambda: len(the_master.actors), lambda: gate.open)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await the_master.open(migrate=migrate)
         await site.open()
+        tournaments.start()
         thresholds = collector.take_over()
         loop = asyncio.get_running_loop()
         passes = loop.create_task(collector.full_passes())
@@ -100,6 +104,7 @@ def create_app(
             await mailed.close()
             collector.give_back(thresholds)
             await site.waiting.stop()
+            await tournaments.stop()
             await the_master.close()
             site.close()
             workshops.close_all()
@@ -116,10 +121,11 @@ def create_app(
     app.state.recovery = mailed
     app.state.gate = gate
     app.state.openers = openers
+    app.state.tournaments = tournaments
     app.add_middleware(BodyLimit, limit=bounds.body_bytes)
     install_errors(app)
     areas = (accounts, at_table, leaving, learn, play_now, recovery, reports, results, review,
-             shell, tables, tv, pages, health, play)
+             shell, tables, tv, tournament_routes, pages, health, play)
     for area in areas:
         app.include_router(area.router)
     static = static_dir()

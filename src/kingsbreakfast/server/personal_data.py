@@ -35,6 +35,7 @@ from .account_models import (
 from .database import unit_of_work
 from .models import GameRow
 from .moderation_models import AccountStandingRow, ReportRow
+from .tournaments.models import EntrantRow
 
 FORMAT = "kingsbreakfast-account-data/1"
 
@@ -133,6 +134,12 @@ class PersonalData:
                     "reason": flag.reason, "game": flag.game_id,
                     "flagged_at": _when(flag.flagged_at),
                 },
+                "tournaments": [
+                    {"tournament": r.tournament_id, "entrant": r.number, "name": r.name,
+                     "joined_at": _when(r.joined_at), "withdrawn": r.withdrawn}
+                    for r in session.scalars(
+                        select(EntrantRow).where(EntrantRow.account_id == account_id))
+                ],
                 "sat_down_from": sorted({
                     digest for digest in session.scalars(
                         select(SeatAddressRow.address)

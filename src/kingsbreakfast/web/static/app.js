@@ -11,6 +11,7 @@ import { motionFor, animate } from "./motion.js";
 import { turnCue, clearTurnCue, askToNotify } from "./turncue.js";
 import { displayName } from "./names.js";
 import { csrfToken, initAccount, accountNav, wireNav, routeAccount, onAccountChange, account, seatName as seatKindName } from "./pages.js";
+import { routeTournaments } from "./tournaments.js";
 import { finishedLine, withResults } from "./results.js";
 import { ChatPanel, mutedNames } from "./chat.js";
 import { confirmLeave, closeLeave } from "./leave.js";
@@ -120,6 +121,7 @@ function route() {
   if (path === "/learn") { session = new LessonPage(app, navigate); return; }
   if (path === "/tv") { session = new TvPage(app, navigate); return; }
   if (routeAccount(path, app, navigate)) return;
+  if (routeTournaments(path, app, navigate)) return;
   if (path !== "/") { renderNotFound(app, navigate); return; }  // the server answered 404
   renderLobby();
 }
@@ -144,7 +146,8 @@ onLanguageChange(() => {
   renderHeader();
   if (session) { session.render(); session.chat?.render(); }
   else if (location.pathname === "/rules") renderRules();
-  else if (!routeAccount(location.pathname, app, navigate)) renderLobby();
+  else if (!routeAccount(location.pathname, app, navigate)
+           && !routeTournaments(location.pathname, app, navigate)) renderLobby();
 });
 
 // ---- lobby -------------------------------------------------------------------------------

@@ -49,6 +49,7 @@ function changed() { for (const fn of listeners) fn(current); }
 export function accountNav() {
   const links = [`<a href="/leaderboard" data-link>${esc(t("nav.leaderboard"))}</a>`];
   links.push(`<a href="/tv" data-link>${esc(t("tv.title"))}</a>`);
+  links.push(`<a href="/tournaments" data-link>${esc(t("nav.tournaments"))}</a>`);
   if (current) {
     links.push(`<a href="/me" data-link>${esc(t("nav.myGames"))}<span id="awaiting" class="awaiting" hidden></span></a>`);
     links.push(`<a href="/players/${encodeURIComponent(current.name)}" data-link>${esc(current.name)}</a>`);

@@ -77,6 +77,8 @@ def test_a_swiss_with_an_account_and_named_bots(client: TestClient) -> None:
     for round_number in (1, 2):
         seat = wait_for(lambda n=round_number: _seat_in_round(ann, tid, n),
                         f"Ann's table in round {round_number}")
+        on_tv = {t["id"]: t for t in client.get("/api/tv").json()["tables"]}
+        assert on_tv[seat["table"]]["tournament"] is True  # waiting for Ann: in play
         play_seat(ann, seat["table"], seat["seat"], seat["token"])
     final = wait_for(lambda: _over(client, tid), "the end of the Swiss")
 

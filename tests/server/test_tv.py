@@ -141,18 +141,14 @@ def _record(game_id: str, clock: int | None, minute: int) -> GameRecord:
     )
 
 
-def test_tournament_games_first_the_featured_by_rating_alone(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Once tables are linked to tournaments (:mod:`kingsbreakfast.server.tv_tournament`), a
-    tournament's games lead the list whatever their rating; the featured game is still the
-    highest rated one. The link does not exist yet: the test stands one in for it."""
+def test_tournament_games_first_the_featured_by_rating_alone() -> None:
+    """A tournament's games lead the list whatever their rating; the featured game is still
+    the highest rated one (the stored link is read in ``test_tournaments.py``)."""
     records = [_record("low", None, 1), _record("high", None, 2), _record("cup", None, 3),
                _record("slow", 86400, 4)]
     ratings = {("high", 0): 30.0, ("cup", 0): 10.0, ("low", 0): 5.0, ("slow", 1): 99.0}
     assert order(tv.tv_answer(records, ratings)) == ["slow", "high", "cup", "low"]
-    monkeypatch.setattr(tv, "in_tournament", lambda record: record.id == "cup")
-    answer = tv.tv_answer(records, ratings)
+    answer = tv.tv_answer(records, ratings, frozenset({"cup"}))
     assert order(answer) == ["cup", "slow", "high", "low"]
     assert answer["featured"] is not None and answer["featured"]["id"] == "high"
     only_slow = tv.tv_answer([records[3]], ratings)  # no live game: the turn-based one

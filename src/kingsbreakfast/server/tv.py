@@ -11,7 +11,7 @@ play-now table is listed from its deal on (:func:`~.waiting.deal_present`).
 the accounts seated at it. Bots and guests have no rating: they count neither for nor against
 a table, and a table with no account seated has no rating and comes after every rated one.
 
-*The list*: tournament tables first (:func:`~.tv_tournament.in_tournament`), then the highest
+*The list*: tournament tables first (a table linked to a tournament's round), then the highest
 rating first; equal ratings: more accounts seated first, then the table dealt longest ago
 (its creation), then the table id, so that every process breaks a tie alike.
 
@@ -26,7 +26,7 @@ itself is watched over the play socket as a spectator, whose view hides every dr
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
@@ -44,7 +44,7 @@ from .models import GameRow, SeatRow
 from .ratings import ordinal
 from .store import GameRecord, SeatRecord
 from .tables import HUMAN, PLAYING
-from .tv_tournament import in_tournament
+from .tournaments.models import TournamentGameRow
 
 TV_TABLES: Final = 100
 """Running games in one answer: more than a viewer reads, few enough to send each time."""
@@ -111,6 +111,16 @@ class TvStore:
                 for game in games
             ]
 
+    def in_tournaments(self, game_ids: list[str]) -> frozenset[str]:
+        """The tables among ``game_ids`` that play a tournament's round (listed first)."""
+        if not game_ids:
+            return frozenset()
+        with self._session() as session:
+            return frozenset(session.scalars(
+                select(TournamentGameRow.table_id)
+                .where(TournamentGameRow.table_id.in_(sorted(game_ids)))
+            ))
+
     def ratings(self, game_ids: list[str]) -> dict[tuple[str, int], float]:
         """(game, seat) → the conservative rating of the account holding that seat."""
         if not game_ids:
@@ -147,7 +157,8 @@ def _naive(moment: datetime) -> datetime:
     return moment.replace(tzinfo=None) if moment.tzinfo is not None else moment
 
 
-def _running(record: GameRecord, ratings: dict[tuple[str, int], float]) -> _Running:
+def _running(record: GameRecord, ratings: dict[tuple[str, int], float],
+             tournament: Collection[str]) -> _Running:
     seats: list[TvSeat] = []
     rated: list[float] = []
     for seat in record.seats:
@@ -162,7 +173,7 @@ def _running(record: GameRecord, ratings: dict[tuple[str, int], float]) -> _Runn
     exact = sum(rated) / len(rated) if rated else None
     shown: TvTable = {
         "id": record.id, "num_seats": record.num_seats, "clock_seconds": record.clock_seconds,
-        "tournament": in_tournament(record), "rating": None if exact is None else round(exact, 2),
+        "tournament": record.id in tournament, "rating": None if exact is None else round(exact, 2),
         "accounts": len(rated), "seats": seats,
     }
     clock = record.clock_seconds
@@ -175,10 +186,12 @@ def running(records: Iterable[GameRecord]) -> list[GameRecord]:
 
 
 def tv_answer(
-    records: list[GameRecord], ratings: dict[tuple[str, int], float], limit: int = TV_TABLES
+    records: list[GameRecord], ratings: dict[tuple[str, int], float],
+    tournament: Collection[str] = frozenset(), limit: int = TV_TABLES,
 ) -> TvAnswer:
-    """The featured game and the ordered list (see the module's docstring for the order)."""
-    tables = [_running(r, ratings) for r in running(records)]
+    """The featured game and the ordered list (see the module's docstring for the order);
+    ``tournament``: the ids of the tables that play a tournament's round."""
+    tables = [_running(r, ratings, tournament) for r in running(records)]
     live = [t for t in tables if t.live] or tables
     featured = min(live, key=_Running.by_rating) if live else None
     return {

@@ -23,9 +23,12 @@ async def tv(master: MasterDep, site: SiteDep) -> TvAnswer:
     are unrated); names and ratings only, never a card."""
     call = master.journal.call
     storage = master.storage
+    tournament: frozenset[str] = frozenset()
     if isinstance(storage, Storage):  # the games' rows only, no deck and no actions
-        records = await call(TvStore(storage.engine).running)
-    else:  # a test's in-memory store: its records, filtered alike
+        games = TvStore(storage.engine)
+        records = await call(games.running)
+        tournament = await call(games.in_tournaments, [r.id for r in records])
+    else:  # a test's in-memory store: its records, filtered alike (it holds no tournament)
         records = running(await call(storage.load_unfinished))
     ratings = await call(TvStore(site.accounts.store.engine).ratings, [r.id for r in records])
-    return tv_answer(records, ratings)
+    return tv_answer(records, ratings, tournament)

@@ -178,7 +178,9 @@ class Director:
             return False
         async with actor.lock:
             if actor.phase is Phase.LOBBY:
-                await actor.deal_locked(master.dealer)
+                # listed once dealt (the TV and Watch show it), never before: its seats
+                # belong to the round's pairing, not to whoever finds it in the lobby
+                await actor.deal_locked(master.dealer, public=True)
         return actor.phase is not Phase.LOBBY
 
     async def _collect(self, t: Tournament, games: list[Game]) -> bool:

@@ -33,6 +33,7 @@ from sqlalchemy.pool import StaticPool
 from starlette.requests import HTTPConnection
 
 from .account_store import Account, AccountStore, Failures, NameTaken
+from .farewell_store import FarewellStore
 from .limits import Allowance, FailureWindow, Registrations, ServerLimits
 from .lobby import LobbyError, clean_name
 from .master import Master
@@ -158,7 +159,9 @@ class Accounts:
     async def guest_may_use(self, name: str) -> None:
         """Refuse a guest's display name that reads like an account's: only the account's
         owner, logged in, sits under that name."""
-        if await self.call(self.store.name_in_use, look_alike_key(name)):
+        if former(name) or await self.call(
+            self.store.name_in_use, look_alike_key(name), self.wall_clock()
+        ):
             raise LobbyError(
                 409, "account_name", "an account has this name (or one that reads like "
                 "it): log in to use it, or choose another",
@@ -178,7 +181,11 @@ class Accounts:
         display = clean_name(name)
         secret = check_password(password)
         await self.registrations.admit(address)
-        if await self.call(self.store.name_in_use, look_alike_key(display)):
+        # names whose reservation ended are forgotten (:mod:`.farewell`)
+        await self.call(FarewellStore(self.store.engine).free_names, self.wall_clock())
+        if former(display) or await self.call(
+            self.store.name_in_use, look_alike_key(display), self.wall_clock()
+        ):
             raise _taken()
         hashed = await PASSWORDS.run(HASHER.hash, secret)
         try:
@@ -268,6 +275,15 @@ class Accounts:
         if session_id is None:
             return None
         return await self.call(self.store.session_account, digest(session_id), self.wall_clock())
+
+
+_FORMER: Final = look_alike_key("Former player")
+
+
+def former(name: str) -> bool:
+    """A name that reads like a deleted account's pseudonym (``Former player 4821``,
+    :mod:`.farewell`): nobody registers or sits under one."""
+    return look_alike_key(name).startswith(_FORMER)
 
 
 def _taken() -> LobbyError:

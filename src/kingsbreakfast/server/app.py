@@ -38,6 +38,7 @@ from .routes import (
     shell,
     tables,
 )
+from .routes import farewell as farewell_routes
 from .routes.errors import install_errors
 from .routes.pages import static_dir
 from .shared_counts import shared_bounds
@@ -119,6 +120,7 @@ def create_app(
     install_errors(app)
     areas = (accounts, at_table, leaving, learn, play_now, recovery, reports, results, review,
              shell, tables, pages, health, play)
+    app.include_router(farewell_routes.router)  # account deletion (docs/accounts.md)
     for area in areas:
         app.include_router(area.router)
     static = static_dir()

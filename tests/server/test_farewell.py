@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, select
+from sqlalchemy import create_engine, insert, select
 
 from kingsbreakfast.server.account_models import AccountEmailRow
 from kingsbreakfast.server.app import create_app
@@ -32,7 +32,7 @@ def add_email(db_url: str, client: TestClient, name: str, address: str) -> None:
     account = site.accounts.store.account_by_key(name.casefold())
     engine = create_engine(normalize_url(db_url))
     with engine.begin() as connection:
-        connection.execute(AccountEmailRow.__table__.insert().values(
+        connection.execute(insert(AccountEmailRow).values(
             account_id=account.id, address=address, verified=True, language="en"
         ))
     engine.dispose()
@@ -141,7 +141,7 @@ def test_a_banned_account_cannot_delete_itself(db_url: str) -> None:
         account_id = client.app.state.site.accounts.store.account_by_key("dan").id  # type: ignore[attr-defined]
         engine = create_engine(normalize_url(db_url))
         with engine.begin() as connection:
-            connection.execute(AccountStandingRow.__table__.insert().values(
+            connection.execute(insert(AccountStandingRow).values(
                 account_id=account_id, muted_until=0.0, banned=True
             ))
         engine.dispose()

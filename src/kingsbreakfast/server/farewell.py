@@ -16,7 +16,7 @@ then, at once:
 A banned account cannot log in, so it cannot ask; should a session outlive a ban, the
 deletion is refused all the same (``403 banned``): a ban is not escaped by deleting the
 account and coming back under the same name a month later. The operator erases a banned
-account's data by hand when the law asks for it (docs/operations.md).
+account's data by hand when the law asks for it (docs/accounts.md).
 """
 
 from __future__ import annotations

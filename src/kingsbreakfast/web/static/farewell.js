@@ -39,6 +39,18 @@ export async function registrationProof(name, status) {
   }
 }
 
+// Register with the proof asked for; asked again when the proof came too late (others of
+// the address registered meanwhile and the price rose: a class registering at once).
+export async function registerWithProof(body, status) {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await call("POST", "/api/account/register", { ...body, proof: await registrationProof(body.name, status) });
+    } catch (err) {
+      if (tries >= 3 || (err.code !== "bad_proof" && err.code !== "proof_needed")) throw err;
+    }
+  }
+}
+
 // The account page's last section; onGone(pseudonym) runs once the account is deleted.
 export function farewellSection(app, onGone) {
   const box = document.createElement("section");

@@ -8,7 +8,7 @@ import { t, errorText, dishName } from "./strings.js";
 import { timeLeft } from "./clock.js";
 import { finishedLine, withResults } from "./results.js";
 import { routeRecovery, emailSection, forgotLink } from "./recovery.js";
-import { registrationProof, farewellSection, farewellPage } from "./farewell.js";
+import { registerWithProof, farewellSection, farewellPage } from "./farewell.js";
 import { displayName } from "./names.js";
 
 let current = null; // the logged-in account, or null
@@ -130,8 +130,10 @@ function loginPage(app, navigate) {
       const f = new FormData(e.target);
       const body = { name: f.get("name"), password: f.get("password") };
       try {
-        if (id === "register") body.proof = await registrationProof(body.name, app.querySelector("#register-error"));
-        current = (await call("POST", `/api/account/${id}`, body)).account;
+        const done = id === "register"
+          ? await registerWithProof(body, app.querySelector("#register-error"))
+          : await call("POST", "/api/account/login", body);
+        current = done.account;
         changed();
         navigate("/me");
       } catch (err) { app.querySelector(`#${id}-error`).textContent = errorText(err); }

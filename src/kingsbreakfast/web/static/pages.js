@@ -174,7 +174,7 @@ function accountPage(app, navigate) {
 }
 
 export function seatName(seat, index) {
-  if (seat.kind === "human") return seat.name;
+  if (seat.kind === "human") return displayName(seat.name);
   if (seat.kind === "open" && seat.name) return t("seat.botWas", { name: displayName(seat.name) });  // left in play
   if (seat.kind === "bot") return t("seat.bot", { seat: index + 1, level: t("level." + seat.level) });
   return t("seat.open");

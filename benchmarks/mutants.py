@@ -288,6 +288,11 @@ MUTANTS: tuple[Mutant, ...] = (
        "if len(last_hour) >= self.per_hour or len(made) >= self.per_day:",
        "if len(made) >= self.per_day:", REGISTRATION_TESTS,
        "the per-hour registration limit dropped"),
+    _m("registrations", "no_proof", "server/accounts.py",
+       "        if needed:\n            self.proofs.check(",
+       "        if False:\n            self.proofs.check(",
+       ("tests/server/test_registration_proof.py",),
+       "past an address's free accounts of the hour, registrations need no proof of work"),
 )
 
 

@@ -60,13 +60,16 @@ async def _game(
 
 def rotating_puppets(
     server: LiveServer, games: int = 20, booster_name: str = "Lucky", puppet_moves: int = 0,
+    addresses: tuple[str, ...] = PUPPET_ADDRESSES,
 ) -> dict[str, Any]:
     """Run the attack (``puppet_moves``: the puppets make that many moves before they
-    leave, 0: they leave at the first move); what it achieved: the booster's leaderboard
-    rank (None: not listed), rating, and how many of its games are rated."""
+    leave, 0: they leave at the first move; ``addresses``: one puppet from each, each
+    registration paying the proof of work it is asked for); what it achieved: the
+    booster's leaderboard rank (None: not listed), rating, and how many of its games are
+    rated."""
     booster = Browser(server, "127.0.9.1")
     assert booster.register(booster_name)[0] == 201
-    puppets = [Browser(server, where) for where in PUPPET_ADDRESSES]
+    puppets = [Browser(server, where) for where in addresses]
     for number, puppet in enumerate(puppets):
         status, body = puppet.register(f"{booster_name} puppet {number}")
         assert status == 201, body

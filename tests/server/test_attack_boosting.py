@@ -51,3 +51,21 @@ def test_puppets_that_move_before_leaving_are_flagged_and_unrated(tmp_path: Path
     assert reached["games_rated"] == 0  # the first two were rated, then unrated by the flag
     assert reached["leaderboard_rank"] is None and reached["leaderboard_total"] == 0
     assert "flagged for review (early_endings)" in (tmp_path / "server.log").read_text()
+
+
+@pytest.mark.timeout(600, method="thread")
+def test_a_puppet_farm_behind_one_address_lifts_no_rating(tmp_path: Path) -> None:
+    """The registration ceiling is a classroom's now (30 an hour per address, server/proof.py),
+    so a farm of 12 puppets from one address, paying each proof of work, is possible: the
+    boosting defence counts one address as one source however many accounts it made, so
+    the third early ending flags the ring and its games are unrated."""
+    live = serve(tmp_path)
+    try:
+        reached = rotating_puppets(live, games=8, booster_name="Farmer",
+                                   puppet_moves=ABORT_MOVES, addresses=("127.0.9.5",) * 12)
+    finally:
+        live.stop()
+    assert reached["games_played"] == 8
+    assert reached["games_rated"] == 0
+    assert reached["leaderboard_rank"] is None and reached["leaderboard_total"] == 0
+    assert "flagged for review (early_endings)" in (tmp_path / "server.log").read_text()

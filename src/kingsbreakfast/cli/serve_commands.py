@@ -139,10 +139,14 @@ class ServeSettings:
     ] = 6.0
     registrations_per_hour: Annotated[
         int, typer.Option(help="new accounts one client address may make in an hour")
-    ] = 3
+    ] = 30
     registrations_per_day: Annotated[
         int, typer.Option(help="new accounts one client address may make in a day")
-    ] = 10
+    ] = 60
+    registrations_without_proof: Annotated[
+        int, typer.Option(help="new accounts an address makes in an hour before each next "
+                          "one needs a proof of work from the browser")
+    ] = 3
     lobby_expiry: Annotated[
         float,
         typer.Option(
@@ -367,6 +371,7 @@ def limits(settings: ServeSettings) -> ServerLimits:
         tables_per_minute=s.tables_per_minute, lobby_expiry=s.lobby_expiry,
         registrations_per_hour=s.registrations_per_hour,
         registrations_per_day=s.registrations_per_day,
+        registrations_without_proof=max(0, s.registrations_without_proof),
     )
 
 

@@ -8,6 +8,7 @@ worker thread. Every call is one transaction; a database fault becomes a
 from __future__ import annotations
 
 import secrets
+import time
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 
@@ -47,6 +48,7 @@ from .account_records import (
     Totals,
 )
 from .database import unit_of_work
+from .farewell_models import DepartureRow
 from .models import GameRow
 from .store import StorageError
 
@@ -91,6 +93,11 @@ def _result(row: GameResultRow) -> Result:
 
 _NAME_IN_USE = select(AccountRow.id).where(
     AccountRow.look_alike == bindparam("look_alike")
+).union_all(
+    select(DepartureRow.account_id).where(  # a deleted account's name, still reserved
+        DepartureRow.look_alike == bindparam("look_alike"),
+        DepartureRow.name_free_at > bindparam("now"),
+    )
 ).limit(1)
 
 
@@ -145,13 +152,15 @@ class AccountStore:
             row = session.scalars(select(AccountRow).where(AccountRow.name_key == name_key)).first()
             return None if row is None else account_of(row)
 
-    def name_in_use(self, look_alike: str) -> bool:
-        """Whether an account's name reads like one of this key (asked at every guest's
+    def name_in_use(self, look_alike: str, now: float | None = None) -> bool:
+        """Whether an account's name reads like one of this key, or a deleted account's
+        name still reserved at ``now`` (:mod:`.farewell`) does (asked at every guest's
         table and seat: one Core read, no ORM session)."""
         try:
             with self.engine.connect() as connection:
                 return connection.execute(
-                    _NAME_IN_USE, {"look_alike": look_alike}
+                    _NAME_IN_USE,
+                    {"look_alike": look_alike, "now": time.time() if now is None else now},
                 ).first() is not None
         except SQLAlchemyError as error:
             raise StorageError(

@@ -33,11 +33,19 @@ from sqlalchemy.pool import StaticPool
 from starlette.requests import HTTPConnection
 
 from .account_store import Account, AccountStore, Failures, NameTaken
-from .limits import Allowance, FailureWindow, Registrations, ServerLimits
+from .farewell_store import FarewellStore
+from .limits import (
+    Allowance,
+    FailureWindow,
+    RegistrationAllowance,
+    Registrations,
+    ServerLimits,
+)
 from .lobby import LobbyError, clean_name
 from .master import Master
 from .moderation import ModerationStore
 from .names import look_alike_key
+from .proof import Proofs, bits_needed
 from .sessions import SESSION_COOKIE, SESSION_SECONDS, Keys, digest, new_session_id
 from .storage import Storage
 from .workshops import PASSWORDS
@@ -114,9 +122,11 @@ class Accounts:
     ) -> None:
         self.master = master
         bounds = limits or ServerLimits()
-        self.registrations: Allowance = Registrations(
+        self.registrations: RegistrationAllowance = Registrations(
             bounds.registrations_per_hour, bounds.registrations_per_day
         )
+        self.free_registrations = bounds.registrations_without_proof
+        """Accounts an address makes in an hour before a proof of work is asked."""
         self.address_failures: Allowance = FailureWindow(ADDRESS_FAILURES, ADDRESS_WINDOW)
         """Both in this process's memory, or shared by a site's processes
         (:mod:`.shared_counts`, set by the app)."""
@@ -133,6 +143,7 @@ class Accounts:
         self.wall_clock = wall_clock
         self.keys: Keys | None = None
         self._mail_key = b""
+        self.proofs = Proofs(b"")
 
     async def open(self, given_key: str | None = None) -> None:
         if self._own_engine:
@@ -142,6 +153,7 @@ class Accounts:
         key: str = given_key if given_key else await self.call(self.store.site_key, "site")
         self.keys = Keys(key)
         self._mail_key = key.encode("utf-8")
+        self.proofs = Proofs(key.encode("utf-8"))
 
     def close(self) -> None:
         if self._own_engine:
@@ -158,7 +170,9 @@ class Accounts:
     async def guest_may_use(self, name: str) -> None:
         """Refuse a guest's display name that reads like an account's: only the account's
         owner, logged in, sits under that name."""
-        if await self.call(self.store.name_in_use, look_alike_key(name)):
+        if former(name) or await self.call(
+            self.store.name_in_use, look_alike_key(name), self.wall_clock()
+        ):
             raise LobbyError(
                 409, "account_name", "an account has this name (or one that reads like "
                 "it): log in to use it, or choose another",
@@ -172,13 +186,29 @@ class Accounts:
         return hmac.new(self._mail_key, message, hashlib.sha256).hexdigest()
 
     # -- register, log in, password ----------------------------------------------------------
-    async def register(self, name: object, password: object, address: str) -> Account:
-        """A new account, counted against the address's allowance (checked before any
-        work: a flood of registrations costs no hashing)."""
+    async def challenge(self, address: str) -> tuple[str, int]:
+        """A proof-of-work challenge for the address's next registration and its cost in
+        bits (0: none is needed now, :mod:`.proof`)."""
+        bits = bits_needed(await self.registrations.recent(address), self.free_registrations)
+        return self.proofs.challenge(address, bits, self.wall_clock()), bits
+
+    async def register(
+        self, name: object, password: object, address: str, proof: object = None
+    ) -> Account:
+        """A new account, counted against the address's allowance and, past its first few
+        of the hour, paid for with a proof of work (both checked before any work of ours: a
+        flood of registrations costs no hashing)."""
         display = clean_name(name)
         secret = check_password(password)
         await self.registrations.admit(address)
-        if await self.call(self.store.name_in_use, look_alike_key(display)):
+        needed = bits_needed(await self.registrations.recent(address), self.free_registrations)
+        if needed:
+            self.proofs.check(proof, name, address, needed, self.wall_clock())
+        # names whose reservation ended are forgotten (:mod:`.farewell`)
+        await self.call(FarewellStore(self.store.engine).free_names, self.wall_clock())
+        if former(display) or await self.call(
+            self.store.name_in_use, look_alike_key(display), self.wall_clock()
+        ):
             raise _taken()
         hashed = await PASSWORDS.run(HASHER.hash, secret)
         try:
@@ -268,6 +298,15 @@ class Accounts:
         if session_id is None:
             return None
         return await self.call(self.store.session_account, digest(session_id), self.wall_clock())
+
+
+_FORMER: Final = look_alike_key("Former player")
+
+
+def former(name: str) -> bool:
+    """A name that reads like a deleted account's pseudonym (``Former player 4821``,
+    :mod:`.farewell`): nobody registers or sits under one."""
+    return look_alike_key(name).startswith(_FORMER)
 
 
 def _taken() -> LobbyError:

@@ -39,6 +39,7 @@ from .routes import (
     tables,
     tv,
 )
+from .routes import farewell as farewell_routes
 from .routes import tournaments as tournament_routes
 from .routes.errors import install_errors
 from .routes.pages import static_dir
@@ -125,7 +126,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=bounds.body_bytes)
     install_errors(app)
     areas = (accounts, at_table, leaving, learn, play_now, recovery, reports, results, review,
-             shell, tables, tv, tournament_routes, pages, health, play)
+             shell, tables, tv, tournament_routes, farewell_routes, pages, health, play)
     for area in areas:
         app.include_router(area.router)
     static = static_dir()

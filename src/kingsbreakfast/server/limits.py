@@ -133,10 +133,21 @@ class PerAddress:
         """Counted by :meth:`admit` already."""
 
 
+class RegistrationAllowance(Allowance, Protocol):
+    """The registrations' allowance, which also tells how many accounts an address made in
+    the last hour (the cost of the next proof of work, :mod:`.proof`)."""
+
+    async def recent(self, address: str) -> int:
+        """Accounts made from the address in the last hour."""
+
+
 @dataclass(slots=True)
 class Registrations:
     """New accounts per client address: ``per_hour`` in any hour and ``per_day`` in any day
-    (sliding windows), so one machine cannot make a crowd of puppets to rate itself up."""
+    (sliding windows), high enough for a classroom behind one address; past the first few
+    of an hour each one costs a proof of work (:mod:`.proof`). One machine's crowd of
+    puppets still cannot rate an account up: :mod:`.boosting` counts one address as one
+    source, however many accounts it made."""
 
     per_hour: int
     per_day: int
@@ -159,6 +170,10 @@ class Registrations:
 
     async def count(self, address: str) -> None:
         self.add(address)
+
+    async def recent(self, address: str) -> int:
+        now = self.clock()
+        return sum(1 for t in self._made.get(address, []) if t > now - HOUR)
 
     def add(self, address: str) -> None:
         """Count one account made from ``address``."""
@@ -286,7 +301,11 @@ class ServerLimits:
     """Seconds a lobby table may go without activity (or stay without a host) before it is
     forgotten; 0 keeps lobby tables for ever."""
     body_bytes: int = MAX_BODY_BYTES
-    registrations_per_hour: int = 3
-    """New accounts one client address may make in an hour..."""
-    registrations_per_day: int = 10
-    """...and in a day (a household or a café behind one address still fits)."""
+    registrations_per_hour: int = 30
+    """New accounts one client address may make in an hour (a classroom behind one
+    address fits)..."""
+    registrations_per_day: int = 60
+    """...and in a day (two classes, or a café)."""
+    registrations_without_proof: int = 3
+    """Accounts an address makes in an hour before each next one costs a proof of work,
+    dearer as the hour fills (:mod:`.proof`): a household never sees one."""

@@ -65,6 +65,20 @@ class AddressEvents:
         """The seconds until there is room, or None, counting nothing."""
         return self._run(kind, address, windows, add=False)
 
+    def seen(self, kind: str, address: str, seconds: float) -> int:
+        """Events of the kind from the address in the last ``seconds``."""
+        try:
+            with self.engine.connect() as connection:
+                now = _now(connection)
+                return int(connection.execute(
+                    select(func.count()).where(
+                        AddressEventRow.kind == kind, AddressEventRow.address == address,
+                        AddressEventRow.at > now - seconds,
+                    )
+                ).scalar_one())
+        except SQLAlchemyError as error:
+            raise StorageError(f"the count was not read: {type(error).__name__}") from error
+
     def add(self, kind: str, address: str, keep: float) -> None:
         """Count one event, kept ``keep`` seconds."""
         self._run(kind, address, [(1 << 30, keep)], add=True)
@@ -127,6 +141,14 @@ class SharedAllowance:
         await self.call(self.events.add, self.kind, address[:64], longest)
 
 
+class SharedRegistrations(SharedAllowance):
+    """The registrations' allowance of a site's processes together, which tells the
+    address's accounts of the last hour too (:class:`~.limits.RegistrationAllowance`)."""
+
+    async def recent(self, address: str) -> int:
+        return int(await self.call(self.events.seen, self.kind, address[:64], HOUR))
+
+
 class SharedTaking(SharedAllowance):
     """An allowance whose check and count are one (tables opened): no two processes can
     both let the last one through."""
@@ -173,7 +195,7 @@ class SharedSocketGate(SocketGate):
 def shared_bounds(
     bounds: ServerLimits, engine: Engine, call: Caller,
     login_failures: tuple[int, float],
-) -> tuple[SharedSocketGate, SharedTaking, SharedAllowance, SharedAllowance]:
+) -> tuple[SharedSocketGate, SharedTaking, SharedRegistrations, SharedAllowance]:
     """The socket gate, the table openers', the registrations' and the failed log-ins'
     allowances of one process of several. The table openers' token bucket (``burst`` at
     once, ``per_minute`` after) becomes its sliding-window equal: ``burst`` in any
@@ -184,7 +206,7 @@ def shared_bounds(
         SharedSocketGate(bounds.sockets_per_address, bounds.sockets_per_table),
         SharedTaking(events, call, "tables", [(int(burst), burst * 60.0 / rate)],
                      lambda wait: tables_refused(rate, wait)),
-        SharedAllowance(
+        SharedRegistrations(
             events, call, "registrations",
             [(bounds.registrations_per_hour, HOUR), (bounds.registrations_per_day, DAY)],
             lambda wait: registrations_refused(

@@ -91,9 +91,18 @@ async def register(request: Request, site: SiteDep) -> JSONResponse:
     check_csrf(request)
     body = await secret_body(request)
     account = await site.accounts.register(
-        body.get("name"), body.get("password"), address(request.client)
+        body.get("name"), body.get("password"), address(request.client), body.get("proof")
     )
     return await session_answer(site, request, account, 201)
+
+
+@router.get("/api/account/challenge", tags=["accounts"])
+async def challenge(request: Request, site: SiteDep) -> JSONResponse:
+    """The proof of work the next registration from this address needs (``bits`` leading
+    zero bits of SHA-256 over ``challenge \\n name \\n counter``; 0: none), sent back as
+    ``proof: {challenge, counter}`` (docs/accounts.md)."""
+    made, bits = await site.accounts.challenge(address(request.client))
+    return answer(request, {"challenge": made, "bits": bits})
 
 
 @router.post("/api/account/login", tags=["accounts"],

@@ -406,10 +406,10 @@ class TableSession {
 
   seatName(seat) {
     const s = this.frame.table.seats[seat];
-    if (s.kind === "human") return s.name;
+    if (s.kind === "human") return displayName(s.name);
     // a seat its player left during the game is played by a bot until the end, named after
     // the player who left it (the server keeps their name on the open seat)
-    if (s.kind === "open" && s.name && this.frame.view) return t("seat.botWas", { name: s.name });
+    if (s.kind === "open" && s.name && this.frame.view) return t("seat.botWas", { name: displayName(s.name) });
     if (s.kind === "bot" || this.frame.view) return t("seat.bot", { seat: seat + 1, level: t("level." + this.frame.table.bot_level) });
     return t("seat.open");
   }

@@ -4,6 +4,7 @@
 // reported to the site's operator (POST /api/reports, with the table and the line's id).
 import { t, errorText } from "./strings.js";
 import { call, esc } from "./pages.js";
+import { displayName } from "./names.js";
 
 export class ChatPanel {
   constructor(tableId) {
@@ -92,7 +93,7 @@ export class ChatPanel {
     for (const line of shown) {
       const li = document.createElement("li");
       const who = document.createElement("strong");
-      who.textContent = line.name + ": ";
+      who.textContent = displayName(line.name) + ": ";
       const text = document.createElement("span");
       text.className = "chat-text";
       text.textContent = line.text;

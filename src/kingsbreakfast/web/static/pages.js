@@ -8,6 +8,8 @@ import { t, errorText, dishName } from "./strings.js";
 import { timeLeft } from "./clock.js";
 import { finishedLine, withResults } from "./results.js";
 import { routeRecovery, emailSection, forgotLink } from "./recovery.js";
+import { registerWithProof, farewellSection, farewellPage } from "./farewell.js";
+import { displayName } from "./names.js";
 
 let current = null; // the logged-in account, or null
 const listeners = new Set();
@@ -128,8 +130,12 @@ function loginPage(app, navigate) {
     app.querySelector("#" + id).addEventListener("submit", async (e) => {
       e.preventDefault();
       const f = new FormData(e.target);
+      const body = { name: f.get("name"), password: f.get("password") };
       try {
-        current = (await call("POST", `/api/account/${id}`, { name: f.get("name"), password: f.get("password") })).account;
+        const done = id === "register"
+          ? await registerWithProof(body, app.querySelector("#register-error"))
+          : await call("POST", "/api/account/login", body);
+        current = done.account;
         changed();
         navigate("/me");
       } catch (err) { app.querySelector(`#${id}-error`).textContent = errorText(err); }
@@ -166,11 +172,12 @@ function accountPage(app, navigate) {
   data.innerHTML = `<h2 id="data-title">${esc(t("account.dataTitle"))}</h2><p>${esc(t("account.dataText"))}</p>
     <p><a class="button" id="data-download" href="/api/me/data" download="kingsbreakfast-account.json">${esc(t("account.dataDownload"))}</a></p>`;
   app.append(data);
+  farewellSection(app, (pseudonym) => { current = null; changed(); farewellPage(app, pseudonym); links(app, navigate); });
 }
 
 export function seatName(seat, index) {
-  if (seat.kind === "human") return seat.name;
-  if (seat.kind === "open" && seat.name) return t("seat.botWas", { name: seat.name });  // left in play
+  if (seat.kind === "human") return displayName(seat.name);
+  if (seat.kind === "open" && seat.name) return t("seat.botWas", { name: displayName(seat.name) });  // left in play
   if (seat.kind === "bot") return t("seat.bot", { seat: index + 1, level: t("level." + seat.level) });
   return t("seat.open");
 }

@@ -58,6 +58,10 @@ def test_a_deleted_account_keeps_its_games_under_a_pseudonym_and_nothing_else(
         assert seat_zero(bob, playing) == {**seat_zero(bob, playing), "name": "Ann"}
         other_device = Player(client)
         other_device.jar = dict(ann.jar)
+        cup = bob.post("/api/tournaments", json={
+            "name": "Bob's cup", "kind": "swiss", "seats": 3, "rounds": 1, "bots": 2,
+            "bot_level": "random", "starts_in": 3600}).json()["id"]
+        assert ann.post(f"/api/tournaments/{cup}/entry").status_code == 201
 
         for wrong in ("not my password", None, ""):
             refused = ann.post("/api/account/delete", json={"password": wrong})
@@ -82,6 +86,9 @@ def test_a_deleted_account_keeps_its_games_under_a_pseudonym_and_nothing_else(
         games = bob.get("/api/me/games").json()
         over = next(g for g in games["finished"] if g["id"] == finished)
         assert over["seats"][0]["name"] == pseudonym
+        # a tournament not started yet: the entry is gone
+        entrants = bob.get(f"/api/tournaments/{cup}").json()["entrants"]
+        assert [e["name"] for e in entrants if not e["bot"]] == []
         # no profile, no leaderboard row, under either name
         for name in ("Ann", pseudonym):
             assert Player(client).get(f"/api/players/{name}").status_code == 404

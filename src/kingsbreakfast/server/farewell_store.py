@@ -47,6 +47,8 @@ from .farewell_models import DepartureRow
 from .models import SeatHolderRow, SeatRow, WaitingPlayerRow
 from .moderation_models import ModerationLogRow, ReportRow
 from .store import StorageError
+from .tournaments.models import EntrantRow, TournamentRow
+from .tournaments.store import OPEN, OVER, RUNNING
 
 FORMER: Final = "Former player {number}"
 """The pseudonym as stored, in English like a bot's name; the page shows it in the
@@ -156,7 +158,23 @@ class FarewellStore:
             )).values(target_name=name))
             session.execute(update(ModerationLogRow).where(ModerationLogRow.target == old_name)
                             .values(target=name))
+            _leave_tournaments(session, account_id, name)
             return name
+
+
+def _leave_tournaments(session: Session, account_id: int, name: str) -> None:
+    """The account's tournament entries: gone from those not started, withdrawn from running
+    ones (paired no more), and under the pseudonym in every standing, finished ones too."""
+    mine = EntrantRow.account_id == account_id
+    entered = select(EntrantRow.tournament_id).where(mine)
+    session.execute(update(TournamentRow).where(TournamentRow.id.in_(entered),
+                                                TournamentRow.status != OVER)
+                    .values(version=TournamentRow.version + 1))  # their pages reload
+    session.execute(delete(EntrantRow).where(mine, EntrantRow.tournament_id.in_(
+        select(TournamentRow.id).where(TournamentRow.status == OPEN))))
+    session.execute(update(EntrantRow).where(mine, EntrantRow.tournament_id.in_(
+        select(TournamentRow.id).where(TournamentRow.status == RUNNING))).values(withdrawn=True))
+    session.execute(update(EntrantRow).where(mine).values(name=name))
 
 
 def _seats(session: Session, account_id: int) -> list[tuple[str, int]]:

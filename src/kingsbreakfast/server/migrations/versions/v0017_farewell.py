@@ -1,7 +1,7 @@
 """Deleted accounts: the pseudonym each goes by, and its old name's reservation.
 
-Revision ID: 0019
-Revises: 0015
+Revision ID: 0017
+Revises: 0016
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ router = APIRouter()
 CLIENT_PAGES = (
     "/", "/t/{table_id}", "/replay/{game_id}", "/rules", "/login", "/account", "/me",
     "/leaderboard", "/players/{name}",
+    "/people",
 )
 """Every address the client opens on: each serves the one client page."""
 

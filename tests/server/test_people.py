@@ -17,7 +17,7 @@ from kingsbreakfast.server.challenges import LIVE_SECONDS
 from kingsbreakfast.server.people import ONLINE_SECONDS
 from kingsbreakfast.server.ratings import Standing, results_of
 from server.kb_accounts import Player
-from server.test_accounts_play import hello
+from server.test_accounts_play import hello, play_together
 from server.test_rating_rules import account, game_where
 
 TABLE = {"name": "ignored", "seats": 3, "bot_level": "random"}
@@ -193,6 +193,31 @@ def test_the_data_download_holds_follows_blocks_and_challenges(client: TestClien
     assert [b["name"] for b in data["blocks"]] == ["Cy"]
     assert [(c["from"], c["to"], c["seats"]) for c in data["challenges"]] == [
         ("Ann", "Bob", 5)]
+
+
+@pytest.fixture
+def quick(db_url: str) -> Iterator[TestClient]:
+    """Bots move at once and away players are played for: a game runs to its end."""
+    with TestClient(create_app(db_url, bot_delay=0.0, zombie_grace=0.0)) as test_client:
+        yield test_client
+
+
+def test_a_friendly_challenge_game_moves_no_rating_and_a_block_stops_the_rematch(
+    quick: TestClient,
+) -> None:
+    ann, bob = players(quick, "Ann", "Bob")
+    made = ann.post("/api/challenges", json={"name": "Bob", "rated": False}).json()
+    table_id = bob.post(f"/api/challenges/{made['id']}/accept").json()["table"]
+    play_together([ann, bob], table_id, ann)
+    site = quick.app.state.site  # type: ignore[attr-defined]
+    quick.portal.call(site.ratings.settle, table_id)  # type: ignore[union-attr]
+    for name in ("Ann", "Bob"):  # the game counts, the rating stays
+        shown = ann.get(f"/api/players/{name}").json()
+        assert (shown["games"], shown["rated_games"]) == (1, 0), shown
+    finished = ann.get("/api/me/games").json()["finished"]
+    assert [g["id"] for g in finished] == [table_id]
+    bob.post("/api/people/block", json={"name": "Ann"})
+    assert code(ann.post(f"/api/tables/{table_id}/rematch")) == (403, "people_blocked_table")
 
 
 def test_a_friendly_challenge_is_not_rated() -> None:

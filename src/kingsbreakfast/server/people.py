@@ -118,6 +118,17 @@ class PeopleStore:
                 (BlockRow.blocked_id == me) & BlockRow.blocker_id.in_(ids),
             )).limit(1)).first() is not None
 
+    def among(self, accounts: Collection[int]) -> bool:
+        """Whether a block stands between any two of ``accounts`` (a rematch would seat
+        them together again)."""
+        ids = sorted(set(accounts))
+        if len(ids) < 2:
+            return False
+        with self._session() as session:
+            return session.scalars(select(BlockRow.blocker_id).where(
+                BlockRow.blocker_id.in_(ids), BlockRow.blocked_id.in_(ids),
+            ).limit(1)).first() is not None
+
     def blocked_by(self, speaker: int, listeners: Collection[int]) -> set[int]:
         """Those of ``listeners`` who blocked ``speaker``: its chat never reaches them."""
         ids = sorted(set(listeners))

@@ -132,6 +132,26 @@ def test_the_blocked_ones_chat_never_reaches_the_blocker(client: TestClient) -> 
         "from Bob", "from Ann"]
 
 
+def test_a_blocker_who_watches_never_hears_the_blocked_one(client: TestClient) -> None:
+    ann, bob, cy = players(client, "Ann", "Bob", "Cy")
+    table_id = bob.post("/api/tables", json=TABLE).json()["table"]["id"]
+    cy.post(f"/api/tables/{table_id}/join", json={"name": "x"})
+    ann.post("/api/people/block", json={"name": "Bob"})
+    ws, socket, frame = hello(ann, table_id)  # a spectator, logged in
+    assert frame["you"] is None
+    try:
+        assert bob.post(f"/api/tables/{table_id}/chat", json={"text": "from Bob"}).json()
+        assert cy.post(f"/api/tables/{table_id}/chat", json={"text": "from Cy"}).json()
+        frame = socket.receive_json()
+        while frame["type"] != "chat":
+            frame = socket.receive_json()
+    finally:
+        ws.__exit__(None, None, None)
+    assert frame["text"] == "from Cy"
+    assert [line["text"] for line in ann.get(f"/api/tables/{table_id}/chat").json()] == [
+        "from Cy"]
+
+
 def test_a_challenge_accepted_seats_both_at_a_new_table(client: TestClient) -> None:
     ann, bob = players(client, "Ann", "Bob")
     ask = {"name": "bob", "seats": 4, "clock_seconds": 120, "rated": False, "bots": True}

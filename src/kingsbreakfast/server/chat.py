@@ -22,6 +22,7 @@ from typing import Any, Final
 
 from .accounts import Accounts
 from .actor import TableActor
+from .audience import Outbox
 from .lobby import LobbyError
 from .moderation import ModerationStore
 from .people import PeopleStore
@@ -104,12 +105,15 @@ class Chat:
             self.accounts.store.add_chat, table.id, seat, name, line, now
         )
         frame = chat_frame(stored.id, seat, name, line, now)
-        deaf: set[int] = set()
-        if owner is not None:  # the seats whose accounts blocked the speaker never hear it
-            blockers = await call(self.people.blocked_by, owner, owners.values())
-            deaf = {number for number, held in owners.items() if held in blockers}
-        for conn in list(actor.audience.connections):
-            if conn.seat is None or conn.seat not in deaf:
+        connections = list(actor.audience.connections)
+        blockers: set[int] = set()
+        if owner is not None:  # whoever blocked the speaker never hears it, seated or not
+            listeners = set(owners.values()) | {
+                a for c in connections if (a := _reader(c)) is not None}
+            blockers = await call(self.people.blocked_by, owner, listeners)
+        for conn in connections:
+            if not blockers or (owners.get(conn.seat) if conn.seat is not None
+                                else _reader(conn)) not in blockers:
                 conn.push(frame)
         return _line(stored.id, seat, name, line, now)
 
@@ -125,6 +129,13 @@ class Chat:
                 owners = await call(self.accounts.store.seat_owners, table_id)
                 hidden |= {r.id for r in rows if owners.get(r.seat) in blocked}
         return [_line(r.id, r.seat, r.name, r.text, r.at) for r in rows if r.id not in hidden]
+
+
+def _reader(conn: Outbox) -> int | None:
+    """The account whose browser opened the socket (set by the play route), if any."""
+    state = getattr(getattr(conn, "websocket", None), "state", None)
+    account = getattr(state, "account_id", None)
+    return account if isinstance(account, int) else None
 
 
 def _line(line_id: int, seat: int, name: str, text: str, at: float) -> dict[str, Any]:

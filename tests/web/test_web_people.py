@@ -1,9 +1,9 @@
 """People in chromium: Ann follows Bob from his profile and Bob follows back from the People
 page, so each sees the other as a friend, online now; Ann challenges Bob, Bob accepts and
 lands at the new table, Ann follows the challenge's link there, and both sit at it with their
-ratings beside their names; Ann blocks Cy from his profile and Cy cannot take the table's
-free seat. Every page is axe clean; on a phone (390 px) the People page fits in each of the
-five languages."""
+ratings beside their names (in My games too); Ann blocks Cy from his profile and Cy cannot
+take the table's free seat. Every page is axe clean; on a phone (390 px) the People page fits
+in each of the five languages."""
 
 from __future__ import annotations
 
@@ -77,6 +77,8 @@ def test_follow_challenge_accept_and_block(server: LiveServer, browser: Any) -> 
             page.locator(f"#app li:has(.who[data-name='{name}']) .rating-tag").wait_for()
     ann.wait_for_selector("#start")  # Ann hosts the challenge's table
     axe_clean(ann)
+    ann.goto(server.base + "/me")  # My games: the game's players with their ratings
+    ann.locator("#games li:has(.who[data-name='Pia Bob']) .who + .rating-tag").nth(1).wait_for()
 
     cy.goto(server.base + "/players/Pia%20Ann")
     cy.wait_for_selector(".person-actions")

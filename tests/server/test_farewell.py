@@ -62,6 +62,10 @@ def test_a_deleted_account_keeps_its_games_under_a_pseudonym_and_nothing_else(
             "name": "Bob's cup", "kind": "swiss", "seats": 3, "rounds": 1, "bots": 2,
             "bot_level": "random", "starts_in": 3600}).json()["id"]
         assert ann.post(f"/api/tournaments/{cup}/entry").status_code == 201
+        assert ann.post("/api/people/follow", json={"name": "Bob"}).status_code == 200
+        assert bob.post("/api/people/follow", json={"name": "Ann"}).status_code == 200
+        assert ann.post("/api/challenges", json={"name": "Bob", "seats": 3}).status_code == 201
+        assert len(bob.get("/api/people").json()["incoming"]) == 1
 
         for wrong in ("not my password", None, ""):
             refused = ann.post("/api/account/delete", json={"password": wrong})
@@ -86,6 +90,10 @@ def test_a_deleted_account_keeps_its_games_under_a_pseudonym_and_nothing_else(
         games = bob.get("/api/me/games").json()
         over = next(g for g in games["finished"] if g["id"] == finished)
         assert over["seats"][0]["name"] == pseudonym
+        # no friend, follower or challenge is left of her
+        people = bob.get("/api/people").json()
+        assert people["friends"] == people["followers"] == people["following"] == []
+        assert people["incoming"] == []
         # a tournament not started yet: the entry is gone
         entrants = bob.get(f"/api/tournaments/{cup}").json()["entrants"]
         assert [e["name"] for e in entrants if not e["bot"]] == []

@@ -29,6 +29,7 @@ from .routes import (
     learn,
     leaving,
     pages,
+    people,
     play,
     play_now,
     recovery,
@@ -129,6 +130,7 @@ def create_app(
              shell, tables, tv, tournament_routes, farewell_routes, pages, health, play)
     for area in areas:
         app.include_router(area.router)
+    app.include_router(people.router)
     static = static_dir()
     web_assets.install(app, static)  # versioned assets, compression, security headers
     app.mount("/static", StaticFiles(directory=static), name="static")

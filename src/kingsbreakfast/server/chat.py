@@ -6,7 +6,9 @@ blanks collapsed; a seat may send a burst of ``BURST`` lines, then one every ``E
 seconds. A line holding a link (a web address, or an e-mail address) is refused, and so is a
 line its seat wrote already among its last ``REPEATS`` (the two ways strangers' chat is
 spammed); an account an operator muted writes nothing until the mute ends, and a line an
-operator hid is never sent again (:mod:`.moderation`). The server stores and sends the text
+operator hid is never sent again (:mod:`.moderation`). A line from an account never reaches
+a seat whose account blocked it, neither as it is said nor in the table's chat read later
+(:mod:`.people`). The server stores and sends the text
 as written: escaping is the page's job (the client writes chat only as text, never as
 markup), and a test tries a script in a line.
 """
@@ -20,8 +22,10 @@ from typing import Any, Final
 
 from .accounts import Accounts
 from .actor import TableActor
+from .audience import Outbox
 from .lobby import LobbyError
 from .moderation import ModerationStore
+from .people import PeopleStore
 from .wire import chat_frame
 
 MAX_CHARS: Final = 200
@@ -62,6 +66,7 @@ class Chat:
     def __init__(self, accounts: Accounts) -> None:
         self.accounts = accounts
         self.moderation = ModerationStore(accounts.store.engine)
+        self.people = PeopleStore(accounts.store.engine)
         self._allowance: dict[tuple[str, int], tuple[float, float]] = {}
         self._recent: dict[tuple[str, int], deque[str]] = {}
 
@@ -82,7 +87,8 @@ class Chat:
         line = clean_line(text)
         now = self.accounts.wall_clock()
         call = self.accounts.call
-        owner = (await call(self.accounts.store.seat_owners, table.id)).get(seat)
+        owners = await call(self.accounts.store.seat_owners, table.id)
+        owner = owners.get(seat)
         if owner is not None:
             until = await call(self.moderation.muted_until, owner)
             if until > now:
@@ -98,14 +104,38 @@ class Chat:
         stored = await self.accounts.call(
             self.accounts.store.add_chat, table.id, seat, name, line, now
         )
-        actor.audience.tell(chat_frame(stored.id, seat, name, line, now))
+        frame = chat_frame(stored.id, seat, name, line, now)
+        connections = list(actor.audience.connections)
+        blockers: set[int] = set()
+        if owner is not None:  # whoever blocked the speaker never hears it, seated or not
+            listeners = set(owners.values()) | {
+                a for c in connections if (a := _reader(c)) is not None}
+            blockers = await call(self.people.blocked_by, owner, listeners)
+        for conn in connections:
+            if not blockers or (owners.get(conn.seat) if conn.seat is not None
+                                else _reader(conn)) not in blockers:
+                conn.push(frame)
         return _line(stored.id, seat, name, line, now)
 
-    async def lines(self, table_id: str) -> list[dict[str, Any]]:
-        """The table's chat so far, without the lines an operator hid."""
-        rows = await self.accounts.call(self.accounts.store.chat, table_id)
-        hidden = await self.accounts.call(self.moderation.hidden_lines, table_id)
+    async def lines(self, table_id: str, reader: int | None = None) -> list[dict[str, Any]]:
+        """The table's chat so far, without the lines an operator hid, nor (for a
+        ``reader`` account) those of the seats held by accounts it blocked."""
+        call = self.accounts.call
+        rows = await call(self.accounts.store.chat, table_id)
+        hidden = await call(self.moderation.hidden_lines, table_id)
+        if reader is not None:
+            blocked = await call(self.people.blocks_of, reader)
+            if blocked:
+                owners = await call(self.accounts.store.seat_owners, table_id)
+                hidden |= {r.id for r in rows if owners.get(r.seat) in blocked}
         return [_line(r.id, r.seat, r.name, r.text, r.at) for r in rows if r.id not in hidden]
+
+
+def _reader(conn: Outbox) -> int | None:
+    """The account whose browser opened the socket (set by the play route), if any."""
+    state = getattr(getattr(conn, "websocket", None), "state", None)
+    account = getattr(state, "account_id", None)
+    return account if isinstance(account, int) else None
 
 
 def _line(line_id: int, seat: int, name: str, text: str, at: float) -> dict[str, Any]:

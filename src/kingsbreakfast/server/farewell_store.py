@@ -46,6 +46,7 @@ from .database import unit_of_work
 from .farewell_models import DepartureRow
 from .models import SeatHolderRow, SeatRow, WaitingPlayerRow
 from .moderation_models import ModerationLogRow, ReportRow
+from .people_models import BlockRow, ChallengeRow, FollowRow, SeenRow
 from .store import StorageError
 from .tournaments.models import EntrantRow, TournamentRow
 from .tournaments.store import OPEN, OVER, RUNNING
@@ -159,7 +160,20 @@ class FarewellStore:
             session.execute(update(ModerationLogRow).where(ModerationLogRow.target == old_name)
                             .values(target=name))
             _leave_tournaments(session, account_id, name)
+            _leave_people(session, account_id)
             return name
+
+
+def _leave_people(session: Session, account_id: int) -> None:
+    """Follows, blocks and challenges either way, and when the account was last seen: all
+    of it is the person's, and none of it serves a game kept under the pseudonym."""
+    session.execute(delete(FollowRow).where(or_(FollowRow.follower_id == account_id,
+                                                FollowRow.followed_id == account_id)))
+    session.execute(delete(BlockRow).where(or_(BlockRow.blocker_id == account_id,
+                                               BlockRow.blocked_id == account_id)))
+    session.execute(delete(ChallengeRow).where(or_(ChallengeRow.from_id == account_id,
+                                                   ChallengeRow.to_id == account_id)))
+    session.execute(delete(SeenRow).where(SeenRow.account_id == account_id))
 
 
 def _leave_tournaments(session: Session, account_id: int, name: str) -> None:

@@ -35,6 +35,7 @@ from .account_models import (
 from .database import unit_of_work
 from .models import GameRow
 from .moderation_models import AccountStandingRow, ReportRow
+from .people import people_rows
 from .tournaments.models import EntrantRow
 
 FORMAT = "kingsbreakfast-account-data/1"
@@ -145,4 +146,5 @@ class PersonalData:
                         select(SeatAddressRow.address)
                         .where(SeatAddressRow.account_id == account_id))
                 }),
+                **people_rows(session, account_id),
             }

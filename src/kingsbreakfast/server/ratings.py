@@ -9,7 +9,9 @@ not a real game:
   of its own moves (lichess: a game is aborted, never rated, until each player has moved);
 - *repeat*: the same accounts were rated together :data:`REPEAT_GAMES` times within
   :data:`REPEAT_WINDOW` already, so beating one's own puppet again and again moves nothing;
-- *boosting*: an account of it is flagged by :mod:`.boosting`.
+- *boosting*: an account of it is flagged by :mod:`.boosting`;
+- *friendly*: a challenge made the table, and its players chose not to rate it
+  (:mod:`.challenges`).
 
 Guests and bots may sit at a rated table but do not count: the update uses only the order of
 the accounts among themselves, by their R12 places at the whole table. An account that left
@@ -33,9 +35,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from openskill.models import PlackettLuce
 
@@ -49,6 +51,9 @@ from .rating_store import Meeting, RatingStore
 from .restore import replay_state
 from .store import GameRecord, StorageError
 from .tables import OVER, Table
+
+if TYPE_CHECKING:
+    from .challenges import ChallengeStore
 
 log = logging.getLogger("kingsbreakfast.server")
 MODEL = PlackettLuce()
@@ -106,6 +111,8 @@ class Standing:
     """The accounts whose ratings were established when the game began."""
     flagged: frozenset[int] = frozenset()
     """Accounts under a boosting flag (:mod:`.boosting`): the game is not rated."""
+    friendly: bool = False
+    """A challenge made the table, its players choosing not to rate it (:mod:`.challenges`)."""
 
 
 def results_of(
@@ -132,6 +139,8 @@ def results_of(
             unrated = "boosting"
         elif standing.repeats >= REPEAT_GAMES:
             unrated = "repeat"
+        elif standing.friendly:
+            unrated = "friendly"
     rated = len(entries) >= 2 and len(set(seated.values())) == len(seated) and not unrated
     last = record.num_seats + 1
     rank = {a: last if a in gone else places[seat] for a, seat in entries.items()}
@@ -196,6 +205,8 @@ class Ratings:
             standing = Standing(leaves=leaves)
             if len(accounts) >= 2:
                 standing = await self._standing(record, accounts, leaves, finished)
+            if len(accounts) >= 2 and await call(self._challenges().friendly, game_id):
+                standing = replace(standing, friendly=True)
             results = results_of(record, owners, accounts, standing)
             stored = await call(store.record_results, results)
             if stored:
@@ -243,6 +254,11 @@ class Ratings:
                 flagged |= pattern.accounts
         repeats = await call(self.store.rated_together, ids, finished - REPEAT_WINDOW)
         return Standing(repeats, leaves, established, frozenset(flagged))
+
+    def _challenges(self) -> ChallengeStore:
+        from .challenges import ChallengeStore  # (challenges read ratings: imported late)
+
+        return ChallengeStore(self.accounts.store.engine)
 
     def game_over(self, table: Table) -> None:
         """The table actor's hook: settle in the background, never delaying the table."""

@@ -7,7 +7,8 @@ can act for it), a guest's from the digest of their old token (handed only to wh
 shows the old token). So the server never stores a token in clear, and a restart or
 another process can go on where this one stopped. When every human of the old game has
 clicked, the new game is dealt; the host may also deal earlier from the waiting room.
-Everyone still watching the old table hears of each click in a ``rematch`` frame.
+Everyone still watching the old table hears of each click in a ``rematch`` frame. No
+rematch seats two accounts a block now keeps apart (:mod:`.people`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from .accounts import Accounts
 from .actor import TableActor
 from .lifecycle import Phase
 from .lobby import LobbyError
+from .people import PeopleStore
 from .sessions import digest
 from .tables import HUMAN, OPEN, Seat, Table
 from .wire import rematch_frame
@@ -66,6 +68,10 @@ class Rematches:
             raise LobbyError(403, "bad_token", "this token holds no seat at this table")
         known = await self.accounts.call(store.rematch, old.id)
         if known is None:
+            held = {owners[n] for n in needed if n in owners}
+            if await self.accounts.call(PeopleStore(store.engine).among, held):
+                # a block came between two of them: no new table seats them together
+                raise LobbyError(403, "people_blocked_table", "you cannot sit at this table")
             new_id = secrets.token_urlsafe(9)
             table = Table(
                 id=new_id, num_seats=old.num_seats, rules=old.rules, bot_level=old.bot_level,

@@ -31,6 +31,7 @@ from ..sessions import (
 )
 from ..site import Site, account_body
 from .deps import SiteDep, address
+from .people import seen
 
 router = APIRouter()
 
@@ -81,6 +82,8 @@ async def session_answer(
 async def who_am_i(request: Request, site: SiteDep) -> JSONResponse:
     """The logged-in account (or null) and the CSRF value to send back in X-CSRF-Token."""
     account = await site.accounts.current(request)
+    if account is not None:  # online now, for its friends (..people)
+        await seen(request, site, account)
     return answer(request, {"account": None if account is None else account_body(account)})
 
 
@@ -155,6 +158,7 @@ async def awaiting_games(request: Request, site: SiteDep) -> dict[str, Any]:
     account = await site.accounts.current(request)
     if account is None:
         raise LobbyError(401, "not_logged_in", "log in first")
+    await seen(request, site, account)  # every open page asks each minute: online now
     games = await awaiting(site.accounts, account)
     return {"count": len(games), "games": games}
 

@@ -35,9 +35,12 @@ async def _found(master: Master, table_id: str) -> TableActor:
 
 
 @router.get("/api/tables/{table_id}/chat", tags=["table"])
-async def chat_lines(table_id: str, master: MasterDep, site: SiteDep) -> list[dict[str, Any]]:
+async def chat_lines(
+    request: Request, table_id: str, master: MasterDep, site: SiteDep
+) -> list[dict[str, Any]]:
     actor = await _found(master, table_id)
-    return await site.chat.lines(actor.table.id)
+    reader = await site.accounts.current(request)  # an account never reads whom it blocked
+    return await site.chat.lines(actor.table.id, None if reader is None else reader.id)
 
 
 @router.post("/api/tables/{table_id}/chat", tags=["table"], status_code=201)

@@ -23,6 +23,7 @@ CLIENT_PAGES = (
     "/", "/t/{table_id}", "/replay/{game_id}", "/rules", "/login", "/account", "/me",
     "/leaderboard", "/players/{name}",
     "/tournaments", "/tournaments/{tournament_id}",
+    "/people",
 )
 """Every address the client opens on: each serves the one client page."""
 

@@ -60,6 +60,8 @@ async def play(
             await site.waiting.arrive(actor, websocket)
         except (LobbyError, StorageError) as error:
             log.warning("table %s: an arrival not seated (%s)", table_id[:40], error)
+        reader = await site.accounts.current(websocket)  # whose blocks filter its chat
+        websocket.state.account_id = None if reader is None else reader.id
         await session(actor, websocket, await site.hello_token(websocket, actor.table),
                       seated_only=seated_only)
     finally:

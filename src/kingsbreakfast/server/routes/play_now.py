@@ -26,6 +26,7 @@ from ..sessions import SEAT_COOKIE, set_seat_cookie
 from ..tables import new_token, token_digest
 from .deps import MasterDep, OpenersDep, SiteDep, address
 from .errors import ERRORS
+from .people import avoided
 
 log = logging.getLogger("kingsbreakfast.server")
 router = APIRouter()
@@ -95,6 +96,7 @@ async def play_now(
         await site.accounts.guest_may_use(name)
     rating = ordinal(account.mu, account.sigma) if account else None
     avoids = frozenset(n.strip().casefold() for n in body.avoid if n.strip())
+    avoids |= await avoided(site, account)  # blocks, either way: never one group
     room = site.waiting
     keys = site.accounts.key
     guest_token = new_token()

@@ -21,6 +21,7 @@ from ..tables import Table
 from ..wire import TableInfo
 from .deps import MasterDep, OpenersDep, SiteDep, address
 from .errors import ERRORS
+from .people import keep_apart
 
 router = APIRouter()
 
@@ -133,6 +134,8 @@ async def join_table(
     else:
         if plan.account is None:  # a guest never sits under a name an account has
             await site.accounts.guest_may_use(clean_name(body.name))
+        else:  # never at one table with an account it blocked, or that blocked it
+            await keep_apart(site, plan.account, table_id)
         seat, token = await master.join(
             table_id, plan.account.name if plan.account else body.name, plan.token,
             x_seat_token,

@@ -23,6 +23,7 @@ import { LessonPage } from "./learn.js";
 import { Heartbeat } from "./heartbeat.js";
 import { renderNotFound, sayOffline, watchConnection } from "./notices.js";
 import { TvPage } from "./tv.js";
+import { nameTag, watchRatings } from "./people.js";
 
 const app = document.getElementById("app");
 const LOCK = '<svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true"><rect x="3" y="7" width="10" height="8" rx="1.5" fill="currentColor"/><path d="M5 7V5a3 3 0 0 1 6 0v2" stroke="currentColor" stroke-width="2" fill="none"/></svg>';
@@ -127,6 +128,7 @@ function route() {
 }
 // the lobby says when it is offline, and fills its lists again when the connection is back
 watchConnection(() => { if (location.pathname === "/" && !session) renderLobby(); });
+watchRatings(app);  // each account's rating beside its name, on every page (people.js)
 onAccountChange(() => renderHeader());
 
 // ---- the rules, written for each language (served as HTML made from our own text) ---------
@@ -234,7 +236,7 @@ async function renderLobby() {
     list.innerHTML = tables.length ? tables.map((tb) => {
       const taken = tb.seats.filter((s) => s.kind !== "open").length;
       const label = tb.status === "lobby" && taken < tb.num_seats ? t("lobby.join") : t("lobby.watch");
-      const names = tb.seats.filter((s) => s.kind === "human").map((s) => esc(s.name)).join(", ");
+      const names = tb.seats.filter((s) => s.kind === "human").map((s) => nameTag(s.name)).join(", ");
       return `<li><span>${names} · ${esc(t("lobby.seatsTaken", { taken, total: tb.num_seats }))} · ${esc(t("status." + tb.status))}</span>
         <a href="/t/${esc(tb.id)}" class="button" data-link>${esc(label)}</a></li>`;
     }).join("") : `<li class="muted">${esc(t("lobby.noTables"))}</li>`;
@@ -509,7 +511,7 @@ class TableSession {
       const marks = [];
       if (i === f.you) marks.push(t("seat.you"));
       if (i === f.table.host) marks.push(t("seat.host"));
-      const name = s.kind === "human" ? esc(s.name) : `<span class="muted">${esc(t("seat.open"))}</span>`;
+      const name = s.kind === "human" ? nameTag(s.name) : `<span class="muted">${esc(t("seat.open"))}</span>`;
       return `<li>${esc(t("seat.label", { seat: i + 1 }))}: ${name} ${marks.length ? `<em>(${esc(marks.join(", "))})</em>` : ""}</li>`;
     }).join("");
     const free = f.table.seats.some((s) => s.kind === "open");
@@ -627,7 +629,7 @@ class TableSession {
       const turn = v.to_move === i ? "to-move" : "";
       const cook = v.cook === i ? `<span class="tag cook">${esc(t("game.cookTag"))}</span>` : "";
       const draws = h.draws ? handCards(h.draws, "private") : "";
-      return `<li class="player ${turn}" data-seat="${i}"><div class="player-head">${cook}<strong>${esc(this.seatName(i))}</strong> ${marks.length ? `<em>${esc(marks.join(", "))}</em>` : ""}</div>
+      return `<li class="player ${turn}" data-seat="${i}"><div class="player-head">${cook}<strong>${s.kind === "human" ? nameTag(this.seatName(i)) : esc(this.seatName(i))}</strong> ${marks.length ? `<em>${esc(marks.join(", "))}</em>` : ""}</div>
         <div class="cards small">${handCards(h.takes, "") || ""}${draws}</div>
         <div class="muted hidden-count">${esc(tCount("game.hiddenCountOne", "game.hiddenCount", h.hidden))}</div></li>`;
     }).join("");

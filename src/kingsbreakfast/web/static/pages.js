@@ -10,6 +10,7 @@ import { finishedLine, withResults } from "./results.js";
 import { routeRecovery, emailSection, forgotLink } from "./recovery.js";
 import { registerWithProof, farewellSection, farewellPage } from "./farewell.js";
 import { displayName } from "./names.js";
+import { routePeople, personActions, nameTag } from "./people.js";
 
 let current = null; // the logged-in account, or null
 const listeners = new Set();
@@ -56,6 +57,7 @@ export function accountNav() {
     links.push(`<a href="/me" data-link>${esc(t("nav.myGames"))}<span id="awaiting" class="awaiting" hidden></span></a>`);
     links.push(`<a href="/players/${encodeURIComponent(current.name)}" data-link>${esc(current.name)}</a>`);
     links.push(`<a href="/account" data-link>${esc(t("nav.account"))}</a>`);
+    links.push(`<a href="/people" data-link>${esc(t("nav.people"))}</a>`);
     links.push(`<button type="button" id="logout" class="link">${esc(t("nav.logout"))}</button>`);
   } else {
     links.push(`<a href="/login" data-link>${esc(t("nav.login"))}</a>`);
@@ -100,11 +102,12 @@ export function wireNav(root, navigate) {
 export function routeAccount(path, app, navigate) {
   if (path === "/login") { loginPage(app, navigate); return true; }
   if (routeRecovery(path, app, navigate)) return true;
+  if (routePeople(path, app, navigate)) return true;
   if (path === "/account") { accountPage(app, navigate); return true; }
   if (path === "/me") { myGamesPage(app, navigate); return true; }
   if (path === "/leaderboard") { leaderboardPage(app, navigate, Number(new URLSearchParams(location.search).get("page")) || 1); return true; }
   const m = path.match(/^\/players\/([^/]+)$/);
-  if (m) { profilePage(app, decodeURIComponent(m[1])); return true; }
+  if (m) { profilePage(app, decodeURIComponent(m[1]), navigate); return true; }
   return false;
 }
 
@@ -191,7 +194,7 @@ async function myGamesPage(app, navigate) {
     links(app, navigate);
     return;
   }
-  const who = (g) => g.seats.map((s, i) => esc(seatName(s, i))).join(", ");
+  const who = (g) => g.seats.map((s, i) => (s.kind === "human" ? nameTag(s.name) : esc(seatName(s, i)))).join(", ");
   const left = (g) => {
     if (!g.your_move || !g.deadline_ms) return "";
     return " · " + esc(timeLeft(g.deadline_ms));
@@ -226,7 +229,7 @@ async function leaderboardPage(app, navigate, page) {
   links(app, navigate);
 }
 
-async function profilePage(app, name) {
+async function profilePage(app, name, navigate) {
   app.innerHTML = `<section class="panel profile"><h1>${esc(name)}</h1><div id="profile" aria-live="polite"></div></section>`;
   const box = app.querySelector("#profile");
   let p;
@@ -247,5 +250,7 @@ async function profilePage(app, name) {
       <dt>${esc(t("profile.average"))}</dt><dd>${p.average_points === null ? "—" : esc(p.average_points)}</dd>
       <dt>${esc(t("profile.favourite"))}</dt><dd>${p.favourite_dish ? esc(dishName(p.favourite_dish)) : "—"}</dd>
     </dl>
-    <figure><img src="${esc(plot)}" alt="${esc(title + ". " + desc)}" width="480" height="200"><figcaption>${esc(title)}</figcaption></figure>`;
+    <figure><img src="${esc(plot)}" alt="${esc(title + ". " + desc)}" width="480" height="200"><figcaption>${esc(title)}</figcaption></figure>
+    <div id="person-actions"></div>`;
+  personActions(box.querySelector("#person-actions"), p.name, navigate);
 }

@@ -4,6 +4,15 @@
 // with its players.
 import { t, tCount, language } from "./strings.js";
 import { call, esc } from "./pages.js";
+import { nameTag } from "./people.js";
+
+// The sentence escaped, with the player's name in it marked as a name (its rating is shown
+// beside it, people.js).
+function withName(sentence, name) {
+  const safe = esc(sentence);
+  const at = safe.indexOf(esc(name));
+  return at < 0 ? safe : safe.slice(0, at) + nameTag(name) + safe.slice(at + esc(name).length);
+}
 
 // `games`: list entries with an `id` (and maybe `finished_at`); `namesOf(game)`: its seats'
 // names. The entries come back with `names`, and `scores`, `winners`, `finished_at` when known.
@@ -27,10 +36,10 @@ function when(iso) {
 
 export function finishedLine(g) {
   const date = when(g.finished_at);
-  if (!g.scores) return `<span class="finished">${date ? `${date} · ` : ""}${g.names.map(esc).join(", ")}</span>`;
+  if (!g.scores) return `<span class="finished">${date ? `${date} · ` : ""}${g.names.map(nameTag).join(", ")}</span>`;
   const won = new Set(g.winners);
   const players = g.names.map((name, i) => {
-    const text = esc(tCount("archive.pointsOne", "archive.points", g.scores[i], { name }));
+    const text = withName(tCount("archive.pointsOne", "archive.points", g.scores[i], { name }), name);
     return won.has(i) ? `<strong>${text}</strong>` : text;
   }).join(", ");
   const winners = g.winners.map((i) => g.names[i]).join(", ");

@@ -21,6 +21,8 @@ from .accounts import ADDRESS_FAILURES, ADDRESS_WINDOW
 from .limits import Allowance, BodyLimit, PerAddress, ServerLimits, SocketGate
 from .mail import Mailer, MailSettings
 from .master import Master
+from .notices import DIGEST_SECONDS, Notices
+from .push import PushSettings
 from .recovery import Recovery, shared_asking
 from .routes import (
     accounts,
@@ -38,6 +40,7 @@ from .routes import (
     shell,
     tables,
 )
+from .routes import notices as notice_routes
 from .routes.errors import install_errors
 from .routes.pages import static_dir
 from .shared_counts import shared_bounds
@@ -59,11 +62,14 @@ def create_app(
     limits: ServerLimits | None = None,
     site_key: str | None = None,
     mail: MailSettings | None = None,
+    push: PushSettings | None = None,
+    notice_digest: float = DIGEST_SECONDS,
 ) -> FastAPI:
     """The whole server as one ASGI app (give ``master`` to share one with a test). With
     ``lease_seconds`` the process shares its PostgreSQL database with others, holding each
     table it serves by a lease of that length (docs/deploy.md). Without ``mail`` the site
-    sends no mail (the e-mail routes answer 503 ``mail_unavailable``)."""
+    sends no mail (the e-mail routes answer 503 ``mail_unavailable``). ``push`` and
+    ``notice_digest``: how notices go out (:mod:`.notices`)."""
     bounds = limits or ServerLimits()
     the_master = master or Master(
         Storage(db_url), bot_delay=bot_delay, zombie_grace=zombie_grace,
@@ -73,6 +79,7 @@ def create_app(
     openers: Allowance = PerAddress(bounds.tables_per_minute, bounds.tables_burst)
     site = Site(the_master, site_key, bounds)
     mailed = Recovery(site.accounts, None if mail is None else Mailer(mail))
+    notices = Notices(site, mailed.mailer, push or PushSettings(), notice_digest)
     storage = the_master.storage
     if (the_master.leases is not None and isinstance(storage, Storage)
             and not storage.is_sqlite):
@@ -89,6 +96,7 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await the_master.open(migrate=migrate)
         await site.open()
+        await notices.open()
         thresholds = collector.take_over()
         loop = asyncio.get_running_loop()
         passes = loop.create_task(collector.full_passes())
@@ -96,6 +104,7 @@ def create_app(
             yield
         finally:
             passes.cancel()
+            await notices.close()
             await mailed.close()
             collector.give_back(thresholds)
             await site.waiting.stop()
@@ -113,12 +122,14 @@ def create_app(
     app.state.master = the_master
     app.state.site = site
     app.state.recovery = mailed
+    app.state.notices = notices
     app.state.gate = gate
     app.state.openers = openers
     app.add_middleware(BodyLimit, limit=bounds.body_bytes)
     install_errors(app)
     areas = (accounts, at_table, leaving, learn, play_now, recovery, reports, results, review,
              shell, tables, pages, health, play)
+    app.include_router(notice_routes.router)
     for area in areas:
         app.include_router(area.router)
     static = static_dir()

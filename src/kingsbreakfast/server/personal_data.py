@@ -35,6 +35,7 @@ from .account_models import (
 from .database import unit_of_work
 from .models import GameRow
 from .moderation_models import AccountStandingRow, ReportRow
+from .notice_store import personal_notices
 
 FORMAT = "kingsbreakfast-account-data/1"
 
@@ -138,4 +139,5 @@ class PersonalData:
                         select(SeatAddressRow.address)
                         .where(SeatAddressRow.account_id == account_id))
                 }),
+                "notices": personal_notices(session, account_id),
             }

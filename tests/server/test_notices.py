@@ -185,3 +185,98 @@ def test_an_absent_player_is_pushed_each_turn_and_mailed_once_a_day(
         await p.close()
 
     asyncio.run(main())
+
+
+def test_switched_off_nothing_goes_and_a_low_clock_is_told_once(
+    db_url: str, inbox: PushInbox, mailbox: Mailbox
+) -> None:
+    clock = [1_000_000.0]
+
+    async def main() -> None:
+        p = await open_process(db_url, clock, mailbox)
+        ann, bob = await account(p, "Ann", "en", clock), await account(p, "Bob", "fr", clock)
+        await subscribe(p, bob, inbox, "bob-phone", "fr")
+        await p.site.accounts.call(p.notices.store.set_switches, bob, {
+            ("your_turn", "push"): False, ("your_turn", "mail"): False,
+            ("clock_low", "mail"): False,
+        })
+        table, here = await table_of_two(p, ann, bob)
+        await turns_of_bob(p, table, here, 2, None)  # no push awaited: none may come
+        while await to_move(p, table) == 0:
+            await play_first(p, table, here)
+        assert inbox.empty() and mailbox.empty()
+        assert table.deadline is not None
+        clock[0] = table.deadline - HOUR * 0.25 - 1  # not yet low: more than a quarter left
+        assert p.notices.check_clocks() == 0
+        clock[0] = table.deadline - 600  # ten minutes left of the hour
+        assert p.notices.check_clocks() == 1
+        assert p.notices.check_clocks() == 0  # once a turn
+        await p.settled()
+        low = await asyncio.to_thread(inbox.next)
+        assert low.message["kind"] == "clock_low" and low.message["url"] == f"/t/{table.id}"
+        assert low.message["body"] == ("Il vous reste moins de 1 heure pour jouer dans votre "
+                                       "partie avec Ann.")
+        assert inbox.empty() and mailbox.empty()  # its mail is switched off
+        await p.close()
+
+    asyncio.run(main())
+
+
+def test_a_challenge_and_a_game_starting_and_a_device_that_is_gone(
+    db_url: str, inbox: PushInbox, mailbox: Mailbox
+) -> None:
+    clock = [1_000_000.0]
+
+    async def main() -> None:
+        p = await open_process(db_url, clock, mailbox)
+        ann, bob = await account(p, "Ann", "hu", clock), await account(p, "Bob", "vi", clock)
+        await subscribe(p, bob, inbox, "bob-phone", "vi")
+        await subscribe(p, bob, inbox, "bob-old-laptop", "en")
+        inbox.gone.add("bob-old-laptop")
+        await p.notices.challenge_made(ann, bob, "https://evil.example/challenges/abc?x=1")
+        pushed = await asyncio.to_thread(inbox.next)
+        assert pushed.message == {"kind": "challenge", "title": "Một lời thách đấu",
+                                  "body": "Ann thách đấu bạn một ván.",
+                                  "url": "/challenges/abc", "tag": "kb:/challenges/abc"}
+        await p.settled()
+        mail = await asyncio.to_thread(mailbox.next)
+        assert mail.links == ["https://cards.example/challenges/abc",
+                              "https://cards.example/account"]
+        devices = await p.site.accounts.call(p.notices.store.devices, bob)
+        assert [d.language for d in devices] == ["vi"]  # the gone one is forgotten
+        table, _here = await table_of_two(p, ann, bob)
+        await p.notices.game_starting(table, mail=False)
+        started = await asyncio.to_thread(inbox.next)
+        assert started.message["kind"] == "game_starting"
+        assert started.message["body"] == "Ván của bạn với Ann đang bắt đầu."
+        await p.settled()
+        assert mailbox.empty()
+        await p.close()
+
+    asyncio.run(main())
+
+
+def test_two_processes_mail_a_game_once(
+    postgres_url: str, inbox: PushInbox, mailbox: Mailbox
+) -> None:
+    """Two processes of one site tell the same player of the same game at the same moment
+    (each through its own connections to the database): one mail, by the claimed row."""
+    clock = [1_000_000.0]
+
+    async def main() -> None:
+        first = await open_process(postgres_url, clock, mailbox)
+        second = await open_process(postgres_url, clock, mailbox)
+        ann, bob = (await account(first, "Ann", "en", clock),
+                    await account(first, "Bob", "en", clock))
+        table, _here = await table_of_two(first, ann, bob)
+        for _ in range(3):
+            await asyncio.gather(first.notices.your_turn(table, 1),
+                                 second.notices.your_turn(table, 1))
+        await first.settled()
+        await second.settled()
+        assert (await asyncio.to_thread(mailbox.next)).to == ["bob@example.org"]
+        assert mailbox.empty()
+        await second.close()
+        await first.close()
+
+    asyncio.run(main())

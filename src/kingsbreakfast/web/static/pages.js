@@ -8,6 +8,7 @@ import { t, errorText, dishName } from "./strings.js";
 import { timeLeft } from "./clock.js";
 import { finishedLine, withResults } from "./results.js";
 import { routeRecovery, emailSection, forgotLink } from "./recovery.js";
+import { noticeSection } from "./noticeprefs.js";
 
 let current = null; // the logged-in account, or null
 const listeners = new Set();
@@ -157,6 +158,7 @@ function accountPage(app, navigate) {
     } catch (err) { box.textContent = errorText(err); }
   });
   emailSection(app);
+  noticeSection(app);
   // everything the site holds about the account, as one file (GET /api/me/data)
   const data = document.createElement("section");
   data.className = "panel";

@@ -74,7 +74,7 @@ export async function noticeSection(root) {
       const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
       await call("POST", "/api/me/push", { ...subscription.toJSON(), language: language() });
       state.textContent = t("notices.pushEnabled");
-    } catch (err) { error.textContent = err && err.code ? errorText(err) : t("notices.pushFailed"); }
+    } catch (err) { error.textContent = err && typeof err.code === "string" ? errorText(err) : t("notices.pushFailed"); }
     await showDevice();
   });
   off.addEventListener("click", async () => {

@@ -14,7 +14,8 @@ import json
 import os
 import queue
 import threading
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -33,6 +34,8 @@ class Pushed:
     headers: dict[str, str]
     message: dict[str, Any]
     raw: bytes
+    at: float = field(default_factory=time.perf_counter)
+    """When it arrived (for the latency benchmark)."""
 
 
 class PushInbox:

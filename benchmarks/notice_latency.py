@@ -14,94 +14,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
-from typing import Any
-
-import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from server.kb_absent import one_game, verified
 from server.kb_browser import Browser
 from server.kb_live import LiveServer
 from server.kb_mailbox import Mailbox
 from server.kb_push import PushInbox
-
-HOUR = 3600
-
-
-def action_of(view: dict[str, Any]) -> dict[str, Any]:
-    words = view["legal"][0].split()
-    action: dict[str, Any] = {"type": words[0]}
-    if words[0] == "take":
-        action["dish"] = words[1]
-    elif words[0] == "feed":
-        action["dishes"] = words[1:]
-    return action
-
-
-async def next_state(ws: Any, after: int) -> dict[str, Any]:
-    while True:
-        frame = json.loads(await ws.recv())
-        if frame["type"] == "state" and frame["view"] is not None and frame["version"] > after:
-            return dict(frame)
-
-
-async def bob_moves(live: LiveServer, table_id: str, token: str) -> None:
-    """Bob opens the table, plays his move and closes it again."""
-    async with websockets.connect(f"{live.ws_base}/ws/tables/{table_id}") as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        frame = await next_state(ws, -1)
-        await ws.send(json.dumps({"type": "act", "version": frame["version"],
-                                  "action": action_of(frame["view"])}))
-        await next_state(ws, frame["version"])
-
-
-async def one_game(live: LiveServer, ann: Browser, bob: Browser, inbox: PushInbox,
-                   mailbox: Mailbox, turns: int) -> tuple[list[float], list[float]]:
-    status, made = ann.call("POST", "/api/tables", {"name": "x", "seats": 3,
-                                                    "bot_level": "random",
-                                                    "clock_seconds": HOUR})
-    assert status == 201, made
-    table_id, ann_token = made["table"]["id"], made["token"]
-    status, joined = bob.call("POST", f"/api/tables/{table_id}/join", {"name": "x"})
-    assert status in (200, 201) and joined["seat"] == 1, joined
-    pushes: list[float] = []
-    mails: list[float] = []
-    async with websockets.connect(f"{live.ws_base}/ws/tables/{table_id}") as ws:
-        await ws.send(json.dumps({"type": "hello", "token": ann_token}))
-        frame = json.loads(await ws.recv())  # the lobby's state (no view before the deal)
-        handed = time.perf_counter()
-        status, _ = ann.call("POST", f"/api/tables/{table_id}/start",
-                             headers={"x-seat-token": ann_token})
-        assert status == 200
-        while len(pushes) < turns:
-            frame = await next_state(ws, frame["version"])
-            to_move = frame["view"]["to_move"]
-            if to_move is None:
-                break
-            if to_move == 0:
-                handed = time.perf_counter()
-                await ws.send(json.dumps({"type": "act", "version": frame["version"],
-                                          "action": action_of(frame["view"])}))
-            elif to_move == 1:
-                pushed = await asyncio.to_thread(inbox.next, 30.0)
-                pushes.append(pushed.at - handed)
-                if not mails:
-                    mails.append((await asyncio.to_thread(mailbox.next, 30.0)).at - handed)
-                await bob_moves(live, table_id, joined["token"])
-    return pushes, mails
-
-
-def verified(live: LiveServer, mailbox: Mailbox, player: Browser, name: str) -> None:
-    status, _ = player.call("PUT", "/api/me/email", {
-        "address": f"{name.lower()}@example.org", "password": "correct horse battery"})
-    assert status == 200
-    token = mailbox.next().token
-    assert player.call("POST", "/api/email/verify", {"token": token})[0] == 200
 
 
 def ms(values: list[float]) -> str:
@@ -127,7 +50,7 @@ def main() -> None:
         try:
             ann, bob = Browser(live), Browser(live, "127.0.0.2")
             assert ann.register("Ann")[0] == 201 and bob.register("Bob")[0] == 201
-            verified(live, mailbox, bob, "Bob")
+            verified(mailbox, bob, "Bob")
             status, _ = bob.call("POST", "/api/me/push", {**inbox.subscription("bob"),
                                                          "language": "en"})
             assert status == 200

@@ -1,4 +1,4 @@
-"""How fast an absent player is brought back (issue 41): a turn-based game of two accounts
+"""How fast an absent player is brought back: a turn-based game of two accounts
 and a bot on a real server process; Bob is away, and each time the turn comes to him the
 time from the move that handed it over to the push message arriving (decrypted) at a push
 service on loopback, and to the digest mail arriving at an SMTP server on loopback.

@@ -1,5 +1,5 @@
 """An absent player of a turn-based game, driven over a real server's HTTP and sockets
-(issue 41's notices): Ann at the table, a bot, and Bob who comes to the table only to play
+(the notices): Ann at the table, a bot, and Bob who comes to the table only to play
 his move. Each time the turn comes to Bob, the push message and (once a game a day) the
 digest mail that bring him back are awaited, and the time from the move that handed him the
 turn to their arrival is kept. Used by ``benchmarks/notice_latency.py`` and the cluster's

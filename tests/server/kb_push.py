@@ -4,7 +4,8 @@ http_ece, as a browser would) and waits in a queue for the test to read.
 
 Each :meth:`PushInbox.subscription` is a browser: a P-256 key pair and an auth secret made
 here, and an endpoint on this server. ``gone`` endpoints answer 410, as a push service does
-for a subscription the browser dropped.
+for a subscription the browser dropped; ``moved`` ones redirect to another endpoint (which a
+server must not follow: it would post where a player pointed it).
 """
 
 from __future__ import annotations
@@ -43,12 +44,23 @@ class PushInbox:
         self.box: queue.Queue[Pushed] = queue.Queue()
         self.keys: dict[str, tuple[ec.EllipticCurvePrivateKey, bytes]] = {}
         self.gone: set[str] = set()
+        self.moved: dict[str, str] = {}
         inbox = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("content-length", "0")))
                 device = self.path.rsplit("/", 1)[-1]
+                if device in inbox.moved:  # sends the pusher to another endpoint
+                    self.send_response(307)
+                    self.send_header("location", f"/push/{inbox.moved[device]}")
+                    self.end_headers()
+                    return
+                if device == "anything":  # takes whatever comes, unread
+                    inbox.box.put(Pushed(device, {}, {}, body))
+                    self.send_response(201)
+                    self.end_headers()
+                    return
                 if device in inbox.gone or device not in inbox.keys:
                     self.send_response(410)
                     self.end_headers()

@@ -1,4 +1,4 @@
-"""Notices (issue 41): an absent player brought back by Web Push and by mail.
+"""Notices: an absent player brought back by Web Push and by mail.
 
 Everything real: a push service on loopback that decrypts each message with the
 subscription's own private key (:mod:`server.kb_push`), an SMTP server (aiosmtpd,
@@ -233,6 +233,8 @@ def test_a_challenge_and_a_game_starting_and_a_device_that_is_gone(
         await subscribe(p, bob, inbox, "bob-phone", "vi")
         await subscribe(p, bob, inbox, "bob-old-laptop", "en")
         inbox.gone.add("bob-old-laptop")
+        await subscribe(p, bob, inbox, "bob-tablet", "vi")
+        inbox.moved["bob-tablet"] = "anything"  # followed, it would arrive there
         await p.notices.challenge_made(ann, bob, "https://evil.example/challenges/abc?x=1")
         pushed = await asyncio.to_thread(inbox.next)
         assert pushed.message == {"kind": "challenge", "title": "Một lời thách đấu",
@@ -243,7 +245,8 @@ def test_a_challenge_and_a_game_starting_and_a_device_that_is_gone(
         assert mail.links == ["https://cards.example/challenges/abc",
                               "https://cards.example/account"]
         devices = await p.site.accounts.call(p.notices.store.devices, bob)
-        assert [d.language for d in devices] == ["vi"]  # the gone one is forgotten
+        assert [d.endpoint.rsplit("/", 1)[1] for d in devices] == ["bob-phone", "bob-tablet"]
+        assert inbox.empty()  # the gone one is forgotten; the redirect was not followed
         table, _here = await table_of_two(p, ann, bob)
         await p.notices.game_starting(table, mail=False)
         started = await asyncio.to_thread(inbox.next)

@@ -1,4 +1,4 @@
-"""Notices in the deployment (issue 41): three server processes behind HAProxy on
+"""Notices in the deployment: three server processes behind HAProxy on
 PostgreSQL. Bob is away from a turn-based game whose table any of the processes may serve;
 each turn that comes to him brings a push message (decrypted by the test's push service), and
 the game's mail comes once, however many turns pass."""

@@ -1,4 +1,4 @@
-"""The notice routes (issue 41): the switches, a device's push subscription (what is
+"""The notice routes: the switches, a device's push subscription (what is
 refused, what is kept), the site's VAPID key, and the data download, which names a device
 by its push service's host and never holds its keys."""
 

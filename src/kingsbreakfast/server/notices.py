@@ -1,5 +1,5 @@
 """Notices: a player who is away is told by Web Push and by e-mail that a game needs them
-(issue 41; docs/accounts.md, Notices).
+(docs/accounts.md, Notices).
 
 One entry point per kind: :meth:`Notices.your_turn` (a turn-based table handed them the
 move), :meth:`Notices.clock_low` (that move's clock is about to run out),

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import urlsplit
 
+import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02  # type: ignore[import-untyped]
@@ -100,18 +101,23 @@ class Pusher:
 
     def _post(self, device: Device, payload: str) -> int:
         """Send one message; the push service's status (0 when it could not be reached)."""
+        session = requests.Session()
+        session.max_redirects = 0  # a push service answers; it never sends us elsewhere
         try:
             reply = webpush(
                 {"endpoint": device.endpoint, "keys": {"p256dh": device.p256dh,
                                                        "auth": device.auth}},
                 data=payload, vapid_private_key=self._vapid,
                 vapid_claims={"sub": self.settings.contact}, timeout=PUSH_TIMEOUT, ttl=TTL,
+                requests_session=session,
             )
         except WebPushException as error:
             status = error.response.status_code if error.response is not None else 0
             return int(status)
-        except OSError:
+        except OSError:  # requests' own errors (no answer, a redirect) are OSErrors
             return 0
+        finally:
+            session.close()
         return int(getattr(reply, "status_code", 0))
 
     async def push(self, device: Device, message: dict[str, Any]) -> int:

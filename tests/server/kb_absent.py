@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import time
 from typing import Any
 
@@ -16,7 +17,7 @@ import websockets
 
 from server.kb_browser import PASSWORD, Browser
 from server.kb_mailbox import Mailbox
-from server.kb_push import PushInbox
+from server.kb_push import Pushed, PushInbox
 
 HOUR = 3600
 
@@ -59,15 +60,19 @@ async def one_game(live: Any, ann: Browser, bob: Browser, inbox: PushInbox,
     assert status in (200, 201) and joined["seat"] == 1, joined
     pushes: list[float] = []
     mails: list[float] = []
+    stale: list[Pushed] = []
     async with websockets.connect(f"{live.ws_base}/ws/tables/{table_id}") as ws:
         await ws.send(json.dumps({"type": "hello", "token": ann_token}))
         version, acted, bob_here = json.loads(await ws.recv())["version"], -1, False
         current: dict[str, Any] | None = None
-        handed = time.perf_counter()
+        bob_turns = 0
+        handed, fresh = time.perf_counter(), True
+        """When Ann's move (or the deal) went out, and whether the turn came from it: a turn
+        the bot handed Bob is not measured (its move's moment is not seen here)."""
         status, _ = ann.call("POST", f"/api/tables/{table_id}/start",
                              headers={"x-seat-token": ann_token})
         assert status == 200
-        while len(pushes) < turns:
+        while bob_turns < turns:
             frame = json.loads(await ws.recv())
             if frame["type"] == "presence":
                 bob_here = frame["seats"][1]["connected"]
@@ -81,16 +86,27 @@ async def one_game(live: Any, ann: Browser, bob: Browser, inbox: PushInbox,
             if to_move is None:
                 break
             if to_move == 0 and not bob_here:  # Bob's socket has gone: he is away again
-                acted, handed = version, time.perf_counter()
+                while not inbox.empty():  # came before this move: not what it brings
+                    stale.append(inbox.next())
+                acted, handed, fresh = version, time.perf_counter(), True
                 await ws.send(json.dumps({"type": "act", "version": version,
                                           "action": action_of(current["view"])}))
             elif to_move == 1:
-                acted = version
-                pushed = await asyncio.to_thread(inbox.next, 30.0)
-                pushes.append(pushed.at - handed)
-                if not mails:
-                    mails.append((await asyncio.to_thread(mailbox.next, 30.0)).at - handed)
+                acted, bob_turns = version, bob_turns + 1
+                if not bob_here:  # the turn reached him away: a push, and a mail a day
+                    pushed = await asyncio.to_thread(inbox.next, 30.0)
+                    if fresh:
+                        pushes.append(pushed.at - handed)
+                    if bob_turns == 1:  # his first turn: he was never at the table yet
+                        mail = await asyncio.to_thread(mailbox.next, 30.0)
+                        if fresh:
+                            mails.append(mail.at - handed)
                 await bob_moves(live, table_id, joined["token"])
+                fresh = False
+            elif to_move == 2:
+                fresh = False
+    if stale:
+        print(f"pushes not matched to a turn: {len(stale)}", file=sys.stderr)
     return pushes, mails
 
 

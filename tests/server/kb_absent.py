@@ -95,6 +95,9 @@ async def one_game(live: Any, ann: Browser, bob: Browser, inbox: PushInbox,
                 acted, bob_turns = version, bob_turns + 1
                 if not bob_here:  # the turn reached him away: a push, and a mail a day
                     pushed = await asyncio.to_thread(inbox.next, 30.0)
+                    while pushed.message["url"] != f"/t/{table_id}":  # an earlier game's
+                        stale.append(pushed)
+                        pushed = await asyncio.to_thread(inbox.next, 30.0)
                     if fresh:
                         pushes.append(pushed.at - handed)
                     if bob_turns == 1:  # his first turn: he was never at the table yet
@@ -106,7 +109,8 @@ async def one_game(live: Any, ann: Browser, bob: Browser, inbox: PushInbox,
             elif to_move == 2:
                 fresh = False
     if stale:
-        print(f"pushes not matched to a turn: {len(stale)}", file=sys.stderr)
+        print(f"pushes for earlier turns or games set aside: {len(stale)} (a game goes on "
+              "after it is left: the bot's move can hand Bob the turn again)", file=sys.stderr)
     return pushes, mails
 
 

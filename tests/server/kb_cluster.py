@@ -113,7 +113,7 @@ class Proxy:
 
 @contextmanager
 def cluster(url: str, folder: Path, lease_seconds: float = 2.0, bot_delay: float = 0.3,
-            ) -> Iterator[tuple[Proxy, list[LiveServer]]]:
+            extra: tuple[str, ...] = ()) -> Iterator[tuple[Proxy, list[LiveServer]]]:
     """An empty database migrated, three server processes on it and HAProxy before them (the
     deployment docs/deploy.md recommends), all stopped at the end (a test that froze one
     with SIGSTOP wakes it first, or it is killed after its grace)."""
@@ -125,7 +125,7 @@ def cluster(url: str, folder: Path, lease_seconds: float = 2.0, bot_delay: float
     servers: list[LiveServer] = []
     try:
         servers = start_servers(url, ports[10:13], folder, lease_seconds=lease_seconds,
-                                bot_delay=bot_delay)
+                                bot_delay=bot_delay, limits=(*LOAD_LIMITS, *extra))
         proxy.start()
         yield proxy, servers
     finally:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import queue
 import re
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from typing import Any
@@ -21,6 +22,8 @@ LINK = re.compile(r"https?://\S+")
 class Mail:
     to: list[str]
     message: EmailMessage
+    at: float = field(default_factory=time.perf_counter)
+    """When it arrived (for the latency benchmarks)."""
 
     @property
     def text(self) -> str:

@@ -29,6 +29,7 @@ from kingsbreakfast.i18n import _
 if TYPE_CHECKING:
     from kingsbreakfast.server.limits import ServerLimits
     from kingsbreakfast.server.mail import MailSettings
+    from kingsbreakfast.server.push import PushSettings
 
 
 class WebSocketLayer(StrEnum):
@@ -236,6 +237,24 @@ class ServeSettings:
             "in its mail start with it"
         ),
     ] = ""
+    push_contact: Annotated[
+        str,
+        typer.Option(
+            help="how push services reach the operator (mailto:… or https://…), sent with "
+            "each Web Push notice (VAPID); none: the sender of the site's mail"
+        ),
+    ] = ""
+    push_local_endpoints: Annotated[
+        bool,
+        typer.Option(
+            help="let browsers' push endpoints be http or on this machine or network (a "
+            "push service of one's own, tests); never on a public site"
+        ),
+    ] = False
+    notice_digest_seconds: Annotated[
+        float,
+        typer.Option(help="how long a notice mail waits to gather the player's other games")
+    ] = 120.0
 
     lang: LangOption = None
 
@@ -340,6 +359,7 @@ def serve_one(settings: ServeSettings) -> None:
         s.db, bot_delay=s.bot_delay, zombie_grace=s.zombie_grace,
         lease_seconds=s.lease_seconds if s.shared else None, migrate=s.migrate,
         limits=limits(s), mail=mail_settings(s),
+        push=push_settings(s), notice_digest=s.notice_digest_seconds,
     )
     typer.echo(f"King's Breakfast server on http://{s.host}:{s.port}/ "
                f"(database: {_safe(s.db)})")
@@ -461,3 +481,13 @@ def _safe(url: str) -> str:
         user = credentials.split(":", 1)[0]
         return f"{scheme}://{user}:***@{location}"
     return url
+
+
+def push_settings(settings: ServeSettings) -> PushSettings:
+    """How the site's Web Push notices go out (:mod:`kingsbreakfast.server.push`)."""
+    from kingsbreakfast.server.push import PushSettings
+
+    s = settings
+    contact = s.push_contact or (f"mailto:{s.mail_from}" if s.mail_from else "")
+    return PushSettings(contact=contact or "mailto:noreply@localhost",
+                        local_endpoints=s.push_local_endpoints)

@@ -21,6 +21,8 @@ from .accounts import ADDRESS_FAILURES, ADDRESS_WINDOW
 from .limits import Allowance, BodyLimit, PerAddress, ServerLimits, SocketGate
 from .mail import Mailer, MailSettings
 from .master import Master
+from .notices import DIGEST_SECONDS, Notices
+from .push import PushSettings
 from .recovery import Recovery, shared_asking
 from .routes import (
     accounts,
@@ -41,6 +43,7 @@ from .routes import (
     tv,
 )
 from .routes import farewell as farewell_routes
+from .routes import notices as notice_routes
 from .routes import tournaments as tournament_routes
 from .routes.errors import install_errors
 from .routes.pages import static_dir
@@ -64,11 +67,14 @@ def create_app(
     limits: ServerLimits | None = None,
     site_key: str | None = None,
     mail: MailSettings | None = None,
+    push: PushSettings | None = None,
+    notice_digest: float = DIGEST_SECONDS,
 ) -> FastAPI:
     """The whole server as one ASGI app (give ``master`` to share one with a test). With
     ``lease_seconds`` the process shares its PostgreSQL database with others, holding each
     table it serves by a lease of that length (docs/deploy.md). Without ``mail`` the site
-    sends no mail (the e-mail routes answer 503 ``mail_unavailable``)."""
+    sends no mail (the e-mail routes answer 503 ``mail_unavailable``). ``push`` and
+    ``notice_digest``: how notices go out (:mod:`.notices`)."""
     bounds = limits or ServerLimits()
     the_master = master or Master(
         Storage(db_url), bot_delay=bot_delay, zombie_grace=zombie_grace,
@@ -78,6 +84,7 @@ def create_app(
     openers: Allowance = PerAddress(bounds.tables_per_minute, bounds.tables_burst)
     site = Site(the_master, site_key, bounds)
     mailed = Recovery(site.accounts, None if mail is None else Mailer(mail))
+    notices = Notices(site, mailed.mailer, push or PushSettings(), notice_digest)
     storage = the_master.storage
     if (the_master.leases is not None and isinstance(storage, Storage)
             and not storage.is_sqlite):
@@ -89,6 +96,7 @@ def create_app(
         the_master.leases.sockets = gate = shared  # its counts go out with each renewal
         mailed.asking = shared_asking(storage.engine, the_master.journal.call)
     tournaments = Tournaments(the_master, site.accounts)
+    tournaments.director.dealt.append(notices.round_dealt)
     metrics.watch(lambda: len(the_master.actors), lambda: gate.open)
 
     @asynccontextmanager
@@ -96,6 +104,7 @@ def create_app(
         await the_master.open(migrate=migrate)
         await site.open()
         tournaments.start()
+        await notices.open()
         thresholds = collector.take_over()
         loop = asyncio.get_running_loop()
         passes = loop.create_task(collector.full_passes())
@@ -103,6 +112,7 @@ def create_app(
             yield
         finally:
             passes.cancel()
+            await notices.close()
             await mailed.close()
             collector.give_back(thresholds)
             await site.waiting.stop()
@@ -121,13 +131,15 @@ def create_app(
     app.state.master = the_master
     app.state.site = site
     app.state.recovery = mailed
+    app.state.notices = notices
     app.state.gate = gate
     app.state.openers = openers
     app.state.tournaments = tournaments
     app.add_middleware(BodyLimit, limit=bounds.body_bytes)
     install_errors(app)
     areas = (accounts, at_table, leaving, learn, play_now, recovery, reports, results, review,
-             shell, tables, tv, tournament_routes, farewell_routes, pages, health, play)
+             shell, tables, tv, tournament_routes, farewell_routes, notice_routes, pages, health,
+             play)
     for area in areas:
         app.include_router(area.router)
     app.include_router(people.router)

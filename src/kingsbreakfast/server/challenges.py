@@ -13,6 +13,7 @@ the one place that hears of a new challenge (where a notice to the challenged is
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Final, cast
@@ -63,12 +64,16 @@ class Challenge:
     table_id: str | None
 
 
-def challenge_made(challenge: Challenge) -> None:
+def challenge_made(challenge: Challenge, tell: Callable[[int, int], None]) -> None:
     """A challenge was made: the one place that hears of it, to tell the challenged player
-    (a notice by Web Push or e-mail hangs here). Never raises: a notice that fails must not
-    undo the challenge."""
+    (``tell(challenger, challenged)``: the notices, by Web Push or e-mail, in the background).
+    Never raises: a notice that fails must not undo the challenge."""
     log.info("challenge %d made (account %d to account %d)", challenge.id,
              challenge.from_id, challenge.to_id)
+    try:
+        tell(challenge.from_id, challenge.to_id)
+    except Exception:
+        log.exception("challenge %d: the notice failed", challenge.id)
 
 
 class ChallengeStore:

@@ -46,6 +46,7 @@ from .database import unit_of_work
 from .farewell_models import DepartureRow
 from .models import SeatHolderRow, SeatRow, WaitingPlayerRow
 from .moderation_models import ModerationLogRow, ReportRow
+from .notice_models import NoticeMailRow, NoticeSwitchRow, PushSubscriptionRow
 from .people_models import BlockRow, ChallengeRow, FollowRow, SeenRow
 from .store import StorageError
 from .tournaments.models import EntrantRow, TournamentRow
@@ -135,7 +136,8 @@ class FarewellStore:
             row.password_hash = ""
             row.mu, row.sigma, row.rated_games, row.opponents = START_MU, START_SIGMA, 0, 0
             session.flush()  # the unique number is checked here
-            for table in (AuthSessionRow, AccountEmailRow, MailTokenRow):
+            for table in (AuthSessionRow, AccountEmailRow, MailTokenRow, NoticeSwitchRow,
+                          PushSubscriptionRow, NoticeMailRow):
                 session.execute(delete(table).where(table.account_id == account_id))
             session.execute(delete(LoginFailureRow).where(LoginFailureRow.name_key == old_key))
             session.execute(delete(WaitingPlayerRow).where(

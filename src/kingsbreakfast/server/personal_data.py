@@ -35,6 +35,7 @@ from .account_models import (
 from .database import unit_of_work
 from .models import GameRow
 from .moderation_models import AccountStandingRow, ReportRow
+from .notice_store import personal_notices
 from .people import people_rows
 from .tournaments.models import EntrantRow
 
@@ -147,4 +148,5 @@ class PersonalData:
                         .where(SeatAddressRow.account_id == account_id))
                 }),
                 **people_rows(session, account_id),
+                "notices": personal_notices(session, account_id),
             }

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from contextlib import suppress
 from typing import TYPE_CHECKING
 
@@ -28,7 +29,7 @@ from .matching import ARRIVAL, Member
 from .play_pool import PoolStore
 from .sessions import seat_cookie
 from .store import StorageError
-from .tables import HUMAN, token_digest
+from .tables import HUMAN, Table, token_digest
 
 if TYPE_CHECKING:
     from .actor import TableActor
@@ -52,6 +53,8 @@ class WaitingRoom:
         """This process's matching, one newcomer at a time (the pool's transaction
         serialises the processes among themselves)."""
         self._task: asyncio.Task[None] | None = None
+        self.dealt: list[Callable[[Table], None]] = []
+        """Told of each table this process deals (the notices: a game starting)."""
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._keep())
@@ -92,6 +95,8 @@ class WaitingRoom:
         keep = frozenset(m.token for m in present)
         try:
             if await deal_present(actor, keep, self.master.dealer):
+                for hook in self.dealt:
+                    hook(actor.table)
                 return
             await actor.expire()
             log.info("play now: table %s had nobody present and was forgotten", table_id)

@@ -172,10 +172,7 @@ async def challenge(ask: ChallengeAsk, request: Request, site: SiteDep) -> dict[
     made = await site.accounts.call(
         ChallengeStore(site.accounts.store.engine).make, account.id, ask.name, ask.seats,
         ask.clock_seconds, ask.rated, ask.bots, site.accounts.wall_clock())
-    try:
-        challenge_made(made)
-    except Exception:  # a notice that failed never undoes the challenge
-        log.exception("challenge %d: the notice failed", made.id)
+    challenge_made(made, request.app.state.notices.challenged)
     return _challenge(made)
 
 

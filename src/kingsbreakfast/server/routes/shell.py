@@ -70,6 +70,33 @@ self.addEventListener("fetch", (event) => {{
       .then((hit) => hit || Response.error())));
   }}
 }});
+// Notices (server/notices.py): a push shows the message; a click opens its table here.
+const sameSite = (path) => {{
+  try {{
+    const url = new URL(typeof path === "string" ? path : "/", location.origin);
+    return url.origin === location.origin ? url.href : location.origin + "/";
+  }} catch (_) {{ return location.origin + "/"; }}
+}};
+self.addEventListener("push", (event) => {{
+  let note = {{}};
+  try {{ note = event.data ? event.data.json() : {{}}; }} catch (_) {{ note = {{}}; }}
+  const url = sameSite(note.url);
+  event.waitUntil(self.registration.showNotification(
+    typeof note.title === "string" ? note.title : "King's Breakfast", {{
+      body: typeof note.body === "string" ? note.body : "",
+      tag: typeof note.tag === "string" ? note.tag : url,
+      data: {{ url }}, icon: PREFIX + "icon-192.png",
+    }}));
+}});
+self.addEventListener("notificationclick", (event) => {{
+  event.notification.close();
+  const url = sameSite(event.notification.data && event.notification.data.url);
+  event.waitUntil(self.clients.matchAll({{ type: "window", includeUncontrolled: true }})
+    .then((windows) => {{
+      const open = windows.find((w) => w.url === url);
+      return open ? open.focus() : self.clients.openWindow(url);
+    }}));
+}});
 """
 
 

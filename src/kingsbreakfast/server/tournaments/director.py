@@ -66,6 +66,9 @@ class Director:
         self.claim_seconds = 2 * (leases.seconds if leases is not None else 5.0)
         self._task: asyncio.Task[None] | None = None
         self.woken = asyncio.Event()
+        self.dealt: list[Callable[[Table, dict[int, int]], None]] = []
+        """Told of each round's table this process deals, with the account at each seat
+        (the notices: a game starting; an unrated table's seats are owned by nobody)."""
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._keep())
@@ -143,19 +146,22 @@ class Director:
     async def _deal_one(self, t: Tournament, by_number: dict[int, Entrant], game: Game) -> bool:
         """Store the game's table (once) and deal it; True once it is dealt."""
         master = self.master
+        owners: dict[int, int] = {}
+        for number, entrant_number in enumerate(game.seating):
+            entrant = None if entrant_number is None else by_number.get(entrant_number)
+            if entrant is not None and entrant.account_id is not None:
+                owners[number] = entrant.account_id
         record = await master.journal.call(master.storage.load, game.table_id)
         if record is None:
             keys = self.accounts.key
             seats: list[Seat] = []
-            owners: dict[int, int] = {}
-            for number, entrant_number in enumerate(game.seating):
+            for entrant_number in game.seating:
                 entrant = None if entrant_number is None else by_number.get(entrant_number)
                 if entrant is None or entrant.account_id is None:
                     seats.append(Seat(OPEN, ""))  # a bot's: the deal seats one here
                     continue
                 token = keys.account_seat_token(entrant.account_id, game.table_id)
                 seats.append(Seat(HUMAN, entrant.name, token_digest(token)))
-                owners[number] = entrant.account_id
             table = Table(
                 id=game.table_id, num_seats=t.seats,
                 rules=check_table(t.seats, {}, t.bot_level, t.clock_seconds),
@@ -177,11 +183,17 @@ class Director:
         if actor is None:
             return False
         async with actor.lock:
-            if actor.phase is Phase.LOBBY:
-                # listed once dealt (the TV and Watch show it), never before: its seats
-                # belong to the round's pairing, not to whoever finds it in the lobby
-                await actor.deal_locked(master.dealer, public=True)
-        return actor.phase is not Phase.LOBBY
+            if actor.phase is not Phase.LOBBY:
+                return True
+            # listed once dealt (the TV and Watch show it), never before: its seats
+            # belong to the round's pairing, not to whoever finds it in the lobby
+            await actor.deal_locked(master.dealer, public=True)
+        for hook in self.dealt:
+            try:
+                hook(actor.table, owners)
+            except Exception:  # a notice never stops a round
+                log.exception("tournament %s: a hook of table %s failed", t.id, game.table_id)
+        return True
 
     async def _collect(self, t: Tournament, games: list[Game]) -> bool:
         """Store the results of every dealt game whose table is over; True if any."""

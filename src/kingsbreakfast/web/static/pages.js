@@ -11,6 +11,7 @@ import { routeRecovery, emailSection, forgotLink } from "./recovery.js";
 import { registerWithProof, farewellSection, farewellPage } from "./farewell.js";
 import { displayName } from "./names.js";
 import { routePeople, personActions, nameTag } from "./people.js";
+import { noticeSection } from "./noticeprefs.js";
 
 let current = null; // the logged-in account, or null
 const listeners = new Set();
@@ -168,6 +169,7 @@ function accountPage(app, navigate) {
     } catch (err) { box.textContent = errorText(err); }
   });
   emailSection(app);
+  noticeSection(app);
   // everything the site holds about the account, as one file (GET /api/me/data)
   const data = document.createElement("section");
   data.className = "panel";

@@ -11,6 +11,7 @@ The bots move at once (delay 0) so that the run lasts as long as six people clic
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 from collections.abc import Iterator
@@ -21,7 +22,13 @@ import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
+from sqlalchemy import create_engine  # noqa: E402
+
+from kingsbreakfast.server.storage import normalize_url  # noqa: E402
+from kingsbreakfast.server.tournaments.making import make_setup  # noqa: E402
+from kingsbreakfast.server.tournaments.store import TournamentStore  # noqa: E402
 from server.kb_live import LiveServer  # noqa: E402
+from server.kb_tournament_cluster import arena_recount  # noqa: E402
 from server.kb_tournaments import check_seating, recount  # noqa: E402
 from web.browsing import server_port  # noqa: E402
 from web.test_web_accounts import axe_clean, register  # noqa: E402
@@ -138,4 +145,81 @@ def test_a_whole_swiss_of_six_people_and_three_bots(server: LiveServer, browser:
         name = row.split("\t")[1].strip().removesuffix("bot").strip()
         assert points_of(row) == counted[by_name[name]], (row, counted)
     assert {p for p in PEOPLE} <= set(by_name)
+    assert not errors, errors
+
+
+ARENA_SECONDS = 45.0
+"""The arena's window: long enough for a person to play a few games at clicking speed."""
+
+
+def best_streaks(shown: dict[str, Any]) -> dict[int, int]:
+    """Each entrant's longest run of won games (first place, shared or not, by R12), in
+    the order the tables finished, counted here from the tables alone."""
+    streak: dict[int, int] = {e["number"]: 0 for e in shown["entrants"]}
+    best = dict(streak)
+    games = sorted((g for g in shown["games"] if g["points"] is not None),
+                   key=lambda g: g["finished_ms"])
+    for game in games:
+        order = [(p, -d) for p, d in zip(game["points"], game["discarded"], strict=True)]
+        for me, seat in enumerate(game["seats"]):
+            if seat is not None:
+                won = all(order[me] >= other for other in order)
+                streak[seat["entrant"]] = streak[seat["entrant"]] + 1 if won else 0
+                best[seat["entrant"]] = max(best[seat["entrant"]], streak[seat["entrant"]])
+    return best
+
+
+def test_an_arena_runs_to_its_end_and_shows_streak_points(server: LiveServer,
+                                                          browser: Any) -> None:
+    """An arena of 45 seconds (made in the database: the page offers 5 minutes at least)
+    with four bots: a person enters from the page and plays table after table from the
+    table page until the arena is over; the page's points (a game after two wins in a row
+    counts double) and best streaks are the recount's, and the page is axe-clean running
+    and over."""
+    engine = create_engine(normalize_url(server.db_url))
+    now = time.time()
+    setup = dataclasses.replace(
+        make_setup(name="Short arena", kind="arena", seats=3, speed="live", rated=False,
+                   rounds=0, minutes=5, starts_in=0, bots=4, bot_level="random",
+                   created_by=None, now=now),
+        ends_at=now + ARENA_SECONDS)
+    TournamentStore(engine).create(setup, now)
+    engine.dispose()
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    register(page, server, "Gia")
+    page.goto(f"{server.base}/tournaments/{setup.id}")
+    page.click("#enter")
+    page.wait_for_selector("#leave")
+    axe_clean(page)  # under way
+    over = "section.tournament strong:text-is('Over')"
+    played: set[str] = set()
+    while True:
+        page.goto(f"{server.base}/tournaments/{setup.id}")
+        fresh = ".your-table a" + "".join(f":not([href='{href}'])" for href in played)
+        page.locator(fresh).or_(page.locator(over)).first.wait_for(timeout=120_000)
+        if page.locator(over).count():
+            break
+        link = page.locator(fresh)
+        played.add(str(link.get_attribute("href")))
+        link.click()
+        page.wait_for_url(re.compile(r".*/t/[\w-]+$"))
+        page.wait_for_selector(".game")
+        play_until_every_score([page])
+    assert played, "the person never sat at a table"
+    shown_now = shown(page, server, setup.id)
+    assert all(game["state"] == "over" for game in shown_now["games"])
+    points, streaks = arena_recount(shown_now), best_streaks(shown_now)
+    name_of = {e["number"]: e["name"] for e in shown_now["entrants"]}
+    rows = page.locator("table.board tbody tr").all_inner_texts()
+    assert len(rows) == len(name_of)
+    for row in rows:
+        cells = [cell.strip() for cell in row.split("\t")]
+        number = next(n for n, name in name_of.items()
+                      if cells[1].removesuffix("bot").strip() == name)
+        assert Fraction(cells[2]) == points[number], (row, points)
+        assert int(cells[4]) == streaks[number], (row, streaks)
+    assert page.locator("table.board .badge.bot").count() == 4
+    axe_clean(page)  # over
     assert not errors, errors

@@ -5,7 +5,8 @@ their own seat from the table page by clicking the highlighted controls, round a
 At the end all six standings pages show the same lines, and those lines are the recount
 made from the tables alone (R11 points and discards, R12 places, pairwise points). The
 tournament page is axe-clean while taking entries, under way and over; the bots carry the
-bot badge.
+bot badge. An arena of 45 seconds is played by one person, table after table, to its end:
+the page's points (doubled after two wins in a row) and best streaks are a recount's.
 
 The bots move at once (delay 0) so that the run lasts as long as six people clicking take."""
 

@@ -1,8 +1,9 @@
 """A tournament survives the loss of any server process: a 3-round Swiss and a short arena
 on three processes behind HAProxy, the Swiss's director killed with SIGKILL mid-round; the
 standings match a recount from the tables, no move is lost, nobody is seated twice at once
-and, nine players at threes, nobody meets anyone twice. And two accounts playing their own seats through the
-proxy keep every move of theirs when the process holding their round-2 table is killed."""
+and, nine players at threes, nobody meets anyone twice. And two accounts playing their own
+seats through the proxy keep every move of theirs when the process holding their round-2
+table is killed."""
 
 from __future__ import annotations
 

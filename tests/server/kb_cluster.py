@@ -205,6 +205,8 @@ class Player:
         """When the last state this seat saw arrived (monotonic)."""
         self.versions: list[int] = []
         """The version of every state frame received, in order (across reconnects)."""
+        self.acted: list[int] = []
+        """The version of every state this seat sent a move for (resent after a reconnect)."""
 
     async def play(self, think: float = 0.0) -> None:
         backoff = 0.05
@@ -233,6 +235,7 @@ class Player:
                             return
                         if view["to_move"] == self.seat and frame["version"] > acted:
                             acted = frame["version"]
+                            self.acted.append(acted)
                             if think:
                                 await asyncio.sleep(think * (0.5 + self.rng.random()))
                             words = self.rng.choice(view["legal"]).split()

@@ -30,6 +30,7 @@ the values round differently, and near-ties can break the other way
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import NamedTuple
 
@@ -113,6 +114,28 @@ def seat_view(game: Game, seat: Array | int) -> SeatView:
     )
 
 
+_barrier: Callable[[Array], Array] = jax.lax.optimization_barrier
+"""An opaque identity: XLA cannot rewrite an expression across it."""
+
+
+def _apart(product: Array) -> Array:
+    """``product`` rounded on its own before it is added to anything: XLA's CPU code may
+    otherwise fuse a multiply and an add into one instruction (FMA), rounding once where
+    Python rounds twice, and a mean or a guessed count on a rounding boundary (a twentieth,
+    a half card) then lands on the other side of it."""
+    kept: Array = _barrier(product)
+    return kept
+
+
+def _divide(dividend: Array, divisor: Array) -> Array:
+    """``dividend / divisor`` as Python divides: XLA rewrites a division by a constant or by
+    one broadcast scalar into a product with its reciprocal, one unit in the last place off
+    for some (0.675 becomes 0.6750000000000001, and its twentieths round the other way)."""
+    divisor = jnp.broadcast_to(divisor, jnp.shape(dividend))
+    quotient: Array = dividend / _barrier(divisor)
+    return quotient
+
+
 def _hand_value(held: Array, base: Array, mean: Array, tails: Array) -> Array:
     """knowledge.hand_value: expected final points of ``held`` (7 floats) when the king ends
     with base + Poisson(mean) of each dish (R11); summed dish by dish in the bot's order."""
@@ -144,22 +167,24 @@ def counter_values(view: SeatView, legal: Array) -> Array:
     dragons = dragons - view.pending_dragon.astype(jnp.int32)
     total = unseen.sum() + dragons
     safe = jnp.maximum(total, 1).astype(dtype)
-    odds = jnp.where(total > 0, unseen.astype(dtype) / safe, 0.0)
-    dragon_odds = jnp.where(total > 0, dragons.astype(dtype) / safe, 0.0)
+    odds = jnp.where(total > 0, _divide(unseen.astype(dtype), safe), 0.0)
+    dragon_odds = jnp.where(total > 0, _divide(dragons.astype(dtype), safe), 0.0)
     # the rounds still to be dealt (R4, R10) and the king's share of their cards (R9)
     deck = view.deck_size.astype(dtype)
-    after_round = deck - DRAW_SHARE * jnp.maximum(0, view.turns_left).astype(dtype)
-    future = jnp.maximum(0.0, after_round) / (2 * n + DRAW_SHARE * n)
+    after_round = deck - _apart(DRAW_SHARE * jnp.maximum(0, view.turns_left).astype(dtype))
+    per_round = jnp.asarray(2 * n + DRAW_SHARE * n, dtype)
+    future = _divide(jnp.maximum(0.0, after_round), per_round)
     future = jnp.minimum(future, (jnp.maximum(0, view.deck_size) // (2 * n)).astype(dtype))
     cards = future * 2 * n * REACH_KING
     future_gain = cards * odds
     odds_total = jnp.zeros((), dtype)
     for dish in range(NUM_DISHES):
         odds_total = odds_total + odds[dish]
-    hidden_odds = jnp.where(odds_total > 0, odds / jnp.where(odds_total > 0, odds_total, 1.0), 0.0)
+    some = odds_total > 0
+    hidden_odds = jnp.where(some, _divide(odds, jnp.where(some, odds_total, 1.0)), 0.0)
     # the hands: the mover's as they are, the others' hidden draws spread over the unseen
     is_me = (jnp.arange(n) == seat)[:, None]
-    guessed = view.takes + view.hidden[:, None] * hidden_odds[None, :]
+    guessed = view.takes + _apart(view.hidden[:, None] * hidden_odds[None, :])
     hands = jnp.where(is_me, (view.takes + view.mine[None, :]).astype(dtype), guessed)
     me = (jnp.where(is_me, hands, 0.0)).sum(axis=0)
     later = jnp.maximum(0, view.turns_left - 1).astype(dtype)
@@ -172,9 +197,9 @@ def counter_values(view: SeatView, legal: Array) -> Array:
         chance = jnp.where(
             on_table <= 0,
             1.0,
-            jnp.maximum(0.05, 1.0 - takers / jnp.maximum(on_table, 1).astype(dtype)),
+            jnp.maximum(0.05, 1.0 - _divide(takers, jnp.maximum(on_table, 1).astype(dtype))),
         )
-        mean = chance * table_after.astype(dtype) + future_gain
+        mean = _apart(chance * table_after.astype(dtype)) + future_gain
         every = jnp.where(is_me, my_hand[None, :], hands)
         values = jax.vmap(lambda held: _hand_value(held, base, mean, tails))(every)
         leader = jnp.where(jnp.arange(n) == seat, -jnp.inf, values).max()

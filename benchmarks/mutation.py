@@ -42,7 +42,8 @@ COPIED = ("src", "tests", "examples", "babel.cfg", "README.md")
 SETS: dict[str, tuple[list[str], list[str]]] = {
     "settled": (
         ["src/kingsbreakfast/bots/settled.py", "src/kingsbreakfast/bots/last_turns.py"],
-        ["tests/bots/test_settled.py", "tests/bots/test_last_turns.py"],
+        ["tests/bots/test_settled.py", "tests/bots/test_settled_known.py",
+         "tests/bots/test_last_turns.py", "tests/bots/test_last_turns_known.py"],
     ),
     "lesson": (
         ["src/kingsbreakfast/lesson/*"],
@@ -51,6 +52,11 @@ SETS: dict[str, tuple[list[str], list[str]]] = {
     "review": (
         ["src/kingsbreakfast/server/routes/review.py"],
         ["tests/server/test_server_review.py", "tests/server/test_server_review_route.py"],
+    ),
+    "ratings": (
+        ["src/kingsbreakfast/server/ratings.py"],
+        ["tests/server/test_rating_rules.py", "tests/server/test_accounts_play.py",
+         "tests/server/test_attack_boosting.py"],
     ),
 }
 """Set name -> (files mutmut mutates, the tests run against each mutant)."""
@@ -73,9 +79,11 @@ def _toml_list(items: list[str]) -> str:
     return "[" + ", ".join(f'"{item}"' for item in items) + "]"
 
 
-def prepare(name: str) -> Path:
+def prepare(name: str, timeout_multiplier: float) -> Path:
     """The scratch copy for set ``name``, its ``[tool.mutmut]`` set to mutate the set's
-    files and run the set's tests (the rest of pyproject.toml as it is)."""
+    files and run the set's tests (the rest of pyproject.toml as it is). A mutant's tests
+    get ``timeout_multiplier`` times their unmutated time (mutmut doubles it again, as CPU
+    time): a mutant that loops for ever is a timeout, caught, within minutes."""
     mutate, tests = SETS[name]
     work = ROOT / "mutants-beyond" / name
     work.mkdir(parents=True, exist_ok=True)
@@ -95,6 +103,7 @@ def prepare(name: str) -> Path:
         f"only_mutate = {_toml_list(mutate)}\n"
         'pytest_add_cli_args = ["--hypothesis-profile=mutation", "-p", "no:cacheprovider"]\n'
         f"pytest_add_cli_args_test_selection = {_toml_list(tests)}\n"
+        f"timeout_multiplier = {timeout_multiplier}\n"
     )
     (work / "pyproject.toml").write_text(text[:start] + section + text[end:])
     return work
@@ -187,6 +196,8 @@ def main() -> None:
     parser.add_argument("--report-only", action="store_true",
                         help="print the last run's scores without running mutmut again")
     parser.add_argument("--max-children", type=int, default=2)
+    parser.add_argument("--timeout-multiplier", type=float, default=3.0,
+                        help="a mutant's tests may take this many times their usual time")
     args = parser.parse_args()
     if args.list or not args.sets:
         for name, (mutate, tests) in SETS.items():
@@ -199,7 +210,7 @@ def main() -> None:
     for name in args.sets:
         work = ROOT / "mutants-beyond" / name
         if not args.report_only:
-            work = prepare(name)
+            work = prepare(name, args.timeout_multiplier)
             run(work, args.max_children)
         print(f"\n### {name}\n")
         met &= table(recheck(work, name, results(work)), args.survivors)

@@ -8,7 +8,7 @@ Then it prints the score of each module, Markdown, as mutation_score.py does: ca
 (mutants - equivalent), with the equivalent mutants named with a reason in
 ``benchmarks/equivalent_mutants_beyond_engine.txt``.
 
-    python benchmarks/mutation.py settled            # bots/settled.py, bots/last_turns.py
+    python benchmarks/mutation.py settled last_turns # bots/settled.py, bots/last_turns.py
     python benchmarks/mutation.py lesson review      # several sets, one after the other
     python benchmarks/mutation.py lesson --survivors # and name each survivor
     python benchmarks/mutation.py --list             # the sets
@@ -41,9 +41,12 @@ COPIED = ("src", "tests", "examples", "babel.cfg", "README.md")
 
 SETS: dict[str, tuple[list[str], list[str]]] = {
     "settled": (
-        ["src/kingsbreakfast/bots/settled.py", "src/kingsbreakfast/bots/last_turns.py"],
-        ["tests/bots/test_settled.py", "tests/bots/test_settled_known.py",
-         "tests/bots/test_last_turns.py", "tests/bots/test_last_turns_known.py"],
+        ["src/kingsbreakfast/bots/settled.py"],
+        ["tests/bots/test_settled.py", "tests/bots/test_settled_known.py"],
+    ),
+    "last_turns": (
+        ["src/kingsbreakfast/bots/last_turns.py"],
+        ["tests/bots/test_last_turns.py", "tests/bots/test_last_turns_known.py"],
     ),
     "lesson": (
         ["src/kingsbreakfast/lesson/*"],

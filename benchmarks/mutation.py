@@ -42,7 +42,8 @@ COPIED = ("src", "tests", "examples", "babel.cfg", "README.md")
 SETS: dict[str, tuple[list[str], list[str]]] = {
     "settled": (
         ["src/kingsbreakfast/bots/settled.py"],
-        ["tests/bots/test_settled.py", "tests/bots/test_settled_known.py"],
+        ["tests/bots/test_settled.py", "tests/bots/test_settled_known.py",
+         "tests/bots/test_settled_bounds.py"],
     ),
     "last_turns": (
         ["src/kingsbreakfast/bots/last_turns.py"],
@@ -172,19 +173,20 @@ def table(rows: list[tuple[str, str, str]], survivors: bool) -> bool:
             counts["equivalent"] += 1
         elif status in CAUGHT:
             counts["caught"] += 1
+            counts["timed out" if status == "timeout" else "killed"] += 1
         else:
             counts["survived"] += 1
             left.append(f"{name}: {status}")
-    print("| module | mutants | caught | survived | equivalent | score |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| module | mutants | killed | timed out | survived | equivalent | score |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     met = True
     for module in sorted(by_module):
         counts = by_module[module]
         judged = counts["mutants"] - counts["equivalent"]
         score = 100.0 * counts["caught"] / judged if judged else 100.0
         met &= score >= GOAL
-        print(f"| {module} | {counts['mutants']} | {counts['caught']} | {counts['survived']} "
-              f"| {counts['equivalent']} | {score:.1f}% |")
+        print(f"| {module} | {counts['mutants']} | {counts['killed']} | {counts['timed out']} "
+              f"| {counts['survived']} | {counts['equivalent']} | {score:.1f}% |")
     if survivors and left:
         print()
         print("\n".join(left))

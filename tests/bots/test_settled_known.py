@@ -65,6 +65,19 @@ SERVED_EXACTLY = (
 served to the king (R9) they may make its count of a dish reach the king's exactly, or a
 dragon may eat from the king (R8), so its points are open."""
 
+TWO_STILL_TO_PLAY = (
+    "kb1 5 f1 0 10 4 1 *0530532151255366451355600424134162023071351346500670746622246301551"
+    "6341122542547036202664310437404106341522613+108 12011100 6151014 0321210.0100100/"
+    "2035400.0000001/4410000.0000020/2014222.0000000/0022346.0010100 0300142.5.0 001,100,202,"
+    "303,407,104,207,303,405,001,200,302,406,003,104,320,402,005,103,200,403,034,107,108,236,"
+    "306,007,102,207,304,406,103,201,305,407,004,232,300,403,004,107,316,404,007,103,201,406,002"
+)
+"""Found by a search. 5 players, the last round, cook 4: seat 1 takes bread with 37 points,
+and seats 3 and 2 (the cook's right, R5) still play. What they take, and what the table then
+serves the king (R9), decides whether one of them passes 37: the result is open. Counting
+the table off the king's plate instead of onto it, or the wrong seats as still to play,
+wrongly settles it as a win."""
+
 
 def outcomes(text: str, move: str, worlds: int) -> set[Outcome]:
     """Every (points, discards, R12 result) of the mover after ``move``: in ``worlds`` deals
@@ -94,6 +107,7 @@ def outcomes(text: str, move: str, worlds: int) -> set[Outcome]:
         (HIDDEN_HANDS, "take chicken", Settled(55, 14, None)),
         (EQUAL_BEST, "feed cheese cake", Settled(12, 15, None)),
         (SERVED_EXACTLY, "take wine", None),
+        (TWO_STILL_TO_PLAY, "take bread", Settled(37, 9, None)),
     ],
 )
 def test_each_pinned_move_settles_to_its_known_value(
@@ -113,6 +127,7 @@ def test_each_pinned_move_settles_to_its_known_value(
         (TIE_BREAK, "take ham", 1, {(50, 0, "win")}),
         (HIDDEN_HANDS, "take chicken", 20, {(55, 14, "win"), (55, 14, "loss")}),
         (EQUAL_BEST, "feed cheese cake", 10, {(12, 15, "win"), (12, 15, "loss")}),
+        (TWO_STILL_TO_PLAY, "take bread", 3, {(37, 9, "win"), (37, 9, "loss")}),
     ],
 )
 def test_the_pinned_values_are_what_every_finish_gives(

@@ -78,6 +78,32 @@ serves the king (R9), decides whether one of them passes 37: the result is open.
 the table off the king's plate instead of onto it, or the wrong seats as still to play,
 wrongly settles it as a win."""
 
+LAST_DISH_TAKEN = (
+    "kb1 3 f1 0 12 0 1 =4044 00002000 dd0e000 0001000.0000000/0200000.0000000/"
+    "1000000.0000000 00f0aff.5.0 -"
+)
+"""Built by hand from OTHERS_DRAW, the wine gone: seat 1 takes the last dish on the table,
+so the king's plate is final (R9), and every hand is known. Seat 2 still plays, and may draw
+the deck's one bread (R7): 2 bread against the king's 13 tie seat 1's 26 with fewer
+discards (R12). Every hand known and the plate final, the result is still open: a seat to
+play is not a fixed hand."""
+TWO_DRAWS_NEEDED = (
+    "kb1 3 f1 0 12 0 1 =0044 00002000 cd0e000 0001000.0000000/0200000.0000000/"
+    "1000000.0000000 00f0bff.5.0 -"
+)
+"""As LAST_DISH_TAKEN, one more bread in the deck and one less on the king's plate (12):
+seat 2 draws once at most (R5, R7), so 2 bread score 24 at best, below seat 1's 26: a win.
+Only two draws would have made 36."""
+
+TAKE_TO_TIE = (
+    "kb1 3 f1 0 12 0 1 =4446 10002000 dd0e000 0001000.0000000/0200000.0000000/"
+    "1000000.0000000 00f0afe.5.0 -"
+)
+"""Built by hand: a bread on the table beside the fruit, none in the deck. Seat 1 takes
+fruit (26 points, 2 discards); seat 2, still to play, holds 1 bread and may take the other
+(R6): 2 bread against the king's 13 tie 26 with no discard and win (R12). If it leaves the
+bread, the king is served it (R9) and seat 1 wins: the result is open."""
+
 
 def outcomes(text: str, move: str, worlds: int) -> set[Outcome]:
     """Every (points, discards, R12 result) of the mover after ``move``: in ``worlds`` deals
@@ -108,6 +134,9 @@ def outcomes(text: str, move: str, worlds: int) -> set[Outcome]:
         (EQUAL_BEST, "feed cheese cake", Settled(12, 15, None)),
         (SERVED_EXACTLY, "take wine", None),
         (TWO_STILL_TO_PLAY, "take bread", Settled(37, 9, None)),
+        (LAST_DISH_TAKEN, "take fruit", Settled(26, 2, None)),
+        (TWO_DRAWS_NEEDED, "take fruit", Settled(26, 2, "win")),
+        (TAKE_TO_TIE, "take fruit", Settled(26, 2, None)),
     ],
 )
 def test_each_pinned_move_settles_to_its_known_value(
@@ -128,6 +157,9 @@ def test_each_pinned_move_settles_to_its_known_value(
         (HIDDEN_HANDS, "take chicken", 20, {(55, 14, "win"), (55, 14, "loss")}),
         (EQUAL_BEST, "feed cheese cake", 10, {(12, 15, "win"), (12, 15, "loss")}),
         (TWO_STILL_TO_PLAY, "take bread", 3, {(37, 9, "win"), (37, 9, "loss")}),
+        (LAST_DISH_TAKEN, "take fruit", 1, {(26, 2, "win"), (26, 2, "loss")}),
+        (TWO_DRAWS_NEEDED, "take fruit", 1, {(26, 2, "win")}),
+        (TAKE_TO_TIE, "take fruit", 1, {(26, 2, "win"), (26, 2, "loss")}),
     ],
 )
 def test_the_pinned_values_are_what_every_finish_gives(

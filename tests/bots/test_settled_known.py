@@ -104,6 +104,14 @@ fruit (26 points, 2 discards); seat 2, still to play, holds 1 bread and may take
 (R6): 2 bread against the king's 13 tie 26 with no discard and win (R12). If it leaves the
 bread, the king is served it (R9) and seat 1 wins: the result is open."""
 
+TIE_BREAK_LOST = (
+    "kb1 3 f1 0 12 0 2 =44446 00302000 ddaf0f0 2000001.0000000/0200003.0000000/"
+    "0020000.0000000 000090a.5.0 -"
+)
+"""TIE_BREAK with two of seat 0's discards gone: taking fruit still gives seat 2 26 points
+and 2 discards, but seat 0 now has 26 with 1 discard and wins the tie-break (R12): a loss
+that no bound proves (nobody passes 26), only the final hands."""
+
 
 def outcomes(text: str, move: str, worlds: int) -> set[Outcome]:
     """Every (points, discards, R12 result) of the mover after ``move``: in ``worlds`` deals
@@ -137,6 +145,7 @@ def outcomes(text: str, move: str, worlds: int) -> set[Outcome]:
         (LAST_DISH_TAKEN, "take fruit", Settled(26, 2, None)),
         (TWO_DRAWS_NEEDED, "take fruit", Settled(26, 2, "win")),
         (TAKE_TO_TIE, "take fruit", Settled(26, 2, None)),
+        (TIE_BREAK_LOST, "take fruit", Settled(26, 2, "loss")),
     ],
 )
 def test_each_pinned_move_settles_to_its_known_value(
@@ -160,6 +169,7 @@ def test_each_pinned_move_settles_to_its_known_value(
         (LAST_DISH_TAKEN, "take fruit", 1, {(26, 2, "win"), (26, 2, "loss")}),
         (TWO_DRAWS_NEEDED, "take fruit", 1, {(26, 2, "win")}),
         (TAKE_TO_TIE, "take fruit", 1, {(26, 2, "win"), (26, 2, "loss")}),
+        (TIE_BREAK_LOST, "take fruit", 1, {(26, 2, "loss")}),
     ],
 )
 def test_the_pinned_values_are_what_every_finish_gives(

@@ -4,12 +4,15 @@ they are dealt. ``benchmarks/mutants.py`` names the bug each test is there for."
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 pytest.importorskip("numpy")
 
-from kingsbreakfast.bots.last_turns import WORLDS, is_played_out, played_out
-from kingsbreakfast.engine import State
+from kingsbreakfast.bots.last_turns import WORLDS, dish_order, is_played_out, played_out
+from kingsbreakfast.engine import DRAGON, NUM_DISHES, State, View, shuffled_deck
+from renaming import relabel
 
 SHARED = (
     "kb1 3 f1 0 12 0 2 =44446 00302000 ddaf0f0 2000003.0000000/0200003.0000000/"
@@ -66,3 +69,38 @@ def test_each_deal_weighs_as_often_as_it_is_dealt() -> None:
     assert abs(share - 0.875) <= 0.05
     # the share is a mean over WORLDS deals, each a whole win or half of one
     assert (share * WORLDS * 2).is_integer()
+
+
+def shown(view: View, dish: int) -> tuple[object, ...]:
+    """All that ``view`` shows of ``dish``: table, king, removed, each hand's takes, and each
+    hand's drawn cards where the view shows them."""
+    return (view.table[dish], view.king[dish], view.removed_dishes[dish],
+            *(hand.takes[dish] for hand in view.hands),
+            *(None if hand.draws is None else hand.draws[dish] for hand in view.hands))
+
+
+def test_dishes_are_ordered_by_all_the_view_shows_of_them() -> None:
+    """R1 names the dishes only: the same game with its dishes renamed orders them so that
+    the n-th dish of each is shown alike, the mover's own drawn cards included (only dishes
+    shown alike in every way may fall in either order). The playouts deal worlds in this
+    order, so a renamed game gets the same numbers."""
+    compared = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        perm = list(range(NUM_DISHES))
+        rng.shuffle(perm)
+        deck = shuffled_deck(rng)
+        players = 3 + seed % 3
+        state = State(deck, players, 0)
+        renamed = State([perm[c] if c != DRAGON else DRAGON for c in deck], players, 0)
+        while not state.is_over:
+            seat = state.to_move
+            assert seat is not None
+            view, other = state.view(seat), renamed.view(seat)
+            assert ([shown(other, d) for d in dish_order(other)]
+                    == [shown(view, d) for d in dish_order(view)])
+            compared += 1
+            action = rng.choice(state.legal_actions())
+            state.apply(action)
+            renamed.apply(relabel(int(action), perm))
+    assert compared > 1000

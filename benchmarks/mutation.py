@@ -95,11 +95,13 @@ def _toml_list(items: list[str]) -> str:
     return "[" + ", ".join(f'"{item}"' for item in items) + "]"
 
 
-def prepare(name: str, timeout_multiplier: float) -> Path:
+def prepare(name: str, timeout_multiplier: float, timeout_constant: float) -> Path:
     """The scratch copy for set ``name``, its ``[tool.mutmut]`` set to mutate the set's
     files and run the set's tests (the rest of pyproject.toml as it is). A mutant's tests
-    get ``timeout_multiplier`` times their unmutated time (mutmut doubles it again, as CPU
-    time): a mutant that loops for ever is a timeout, caught, within minutes."""
+    get ``timeout_multiplier`` times their unmutated time plus ``timeout_constant`` seconds
+    (mutmut doubles it again, as CPU time): a mutant that loops for ever is a timeout,
+    caught, within minutes. The constant keeps a loaded machine's slow but finished runs
+    from being counted as timeouts (mutmut's wall-clock limit is the same product)."""
     mutate, tests = SETS[name]
     work = ROOT / "mutants-beyond" / name
     work.mkdir(parents=True, exist_ok=True)
@@ -120,6 +122,7 @@ def prepare(name: str, timeout_multiplier: float) -> Path:
         'pytest_add_cli_args = ["--hypothesis-profile=mutation", "-p", "no:cacheprovider"]\n'
         f"pytest_add_cli_args_test_selection = {_toml_list(tests)}\n"
         f"timeout_multiplier = {timeout_multiplier}\n"
+        f"timeout_constant = {timeout_constant}\n"
     )
     (work / "pyproject.toml").write_text(text[:start] + section + text[end:])
     return work
@@ -218,6 +221,8 @@ def main() -> None:
     parser.add_argument("--max-children", type=int, default=2)
     parser.add_argument("--timeout-multiplier", type=float, default=3.0,
                         help="a mutant's tests may take this many times their usual time")
+    parser.add_argument("--timeout-constant", type=float, default=30.0,
+                        help="... plus this many seconds")
     args = parser.parse_args()
     if args.list or not args.sets:
         for name, (mutate, tests) in SETS.items():
@@ -230,7 +235,7 @@ def main() -> None:
     for name in args.sets:
         work = ROOT / "mutants-beyond" / name
         if not args.report_only:
-            work = prepare(name, args.timeout_multiplier)
+            work = prepare(name, args.timeout_multiplier, args.timeout_constant)
             run(work, args.max_children)
         print(f"\n### {name}\n")
         rows = results(work)

@@ -37,6 +37,19 @@ fruit (the king has none, R11) and 1 wine (the king has 1). If seat 0 holds the 
 in 4) it also has 1 point and no discard and shares the win (R12): seat 2's share is 1/2;
 otherwise seat 2 wins alone. Its share is 1/4 x 1/2 + 3/4 x 1 = 0.875."""
 
+TIE_BREAK_LOST = (
+    "kb1 3 f1 0 12 0 2 =44446 00302000 ddaf0f0 2000001.0000000/0200003.0000000/"
+    "0020000.0000000 000090a.5.0 -"
+)
+"""As TIE_BREAK, with two of seat 0's discards gone: taking fruit leaves seat 2 26 points and
+2 discards, and seat 0 wins the tie-break with 26 and 1 (R12): a loss in every world."""
+SHARED_FROM_DRAWS = (
+    "kb1 3 f1 0 12 0 2 =44446 00302000 ddaf0f0 2000003.0000000/0200003.0000000/"
+    "0000100.0020000 0000808.5.0 -"
+)
+"""SHARED with seat 2's two ham drawn (R7) instead of taken: seat 2 sees them, so its
+numbers are SHARED's; dealt as hidden cards they would be anything."""
+
 
 def numbers(text: str) -> dict[str, tuple[float, float]]:
     state = State.from_text(text)
@@ -104,3 +117,19 @@ def test_dishes_are_ordered_by_all_the_view_shows_of_them() -> None:
             state.apply(action)
             renamed.apply(relabel(int(action), perm))
     assert compared > 1000
+
+
+def test_a_loss_is_no_share_of_the_win() -> None:
+    """R12: seat 0 wins the tie-break, so taking fruit is worth nothing of the win in every
+    world, only its 26 points; taking ham wins with 50."""
+    lost = numbers(TIE_BREAK_LOST)
+    assert lost["take fruit"] == (0.0, 26.0)
+    assert lost["take ham"] == (1.0, 50.0)
+
+
+def test_the_mover_s_own_drawn_cards_are_played_as_it_sees_them() -> None:
+    """The mover knows its drawn cards (R7): the worlds keep them, so cards drawn count as
+    the same cards taken would."""
+    drawn = numbers(SHARED_FROM_DRAWS)
+    assert drawn["take fruit"] == (pytest.approx(1 / 3), 26.0)
+    assert drawn["take ham"] == (1.0, 52.0)

@@ -43,4 +43,6 @@ trap 'rm -rf "$KINGSBREAKFAST_DIST"' EXIT
 .venv/bin/mypy
 # Two workers (pytest-xdist) by default, each test module kept on one worker (its module
 # fixtures, a server or a cluster, start once); KINGSBREAKFAST_TEST_WORKERS=0 runs serially.
-.venv/bin/python -m pytest -n "${KINGSBREAKFAST_TEST_WORKERS:-2}" --dist loadgroup "$@"
+# The 25 slowest tests are listed at the end, so CI shows which to make smaller or split.
+.venv/bin/python -m pytest -n "${KINGSBREAKFAST_TEST_WORKERS:-2}" --dist loadgroup \
+  --durations=25 "$@"

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("numpy")
 
+from budget import examples
 from kingsbreakfast.bots import last_turns
 from kingsbreakfast.bots.last_turns import is_played_out, played_out, worlds_for
 from kingsbreakfast.bots.master import MasterBot, view_rows
@@ -109,7 +110,7 @@ def test_twins_get_one_number_and_settled_actions_their_settled_numbers() -> Non
     assert twins >= 5 and settled_rows >= 20  # both checks are about something
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(
     seed=st.integers(2, 10**6),
     players=st.sampled_from([3, 4, 5]),

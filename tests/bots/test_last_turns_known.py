@@ -4,12 +4,15 @@ they are dealt. ``benchmarks/mutants.py`` names the bug each test is there for."
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 pytest.importorskip("numpy")
 
-from kingsbreakfast.bots.last_turns import WORLDS, is_played_out, played_out
-from kingsbreakfast.engine import State
+from kingsbreakfast.bots.last_turns import WORLDS, dish_order, is_played_out, played_out
+from kingsbreakfast.engine import DRAGON, NUM_DISHES, State, View, shuffled_deck
+from renaming import relabel
 
 SHARED = (
     "kb1 3 f1 0 12 0 2 =44446 00302000 ddaf0f0 2000003.0000000/0200003.0000000/"
@@ -33,6 +36,19 @@ king's 1 (1 point, no discard). Seat 0 drew 1 card and seat 1 drew 3, unseen by 
 fruit (the king has none, R11) and 1 wine (the king has 1). If seat 0 holds the wine (1 deal
 in 4) it also has 1 point and no discard and shares the win (R12): seat 2's share is 1/2;
 otherwise seat 2 wins alone. Its share is 1/4 x 1/2 + 3/4 x 1 = 0.875."""
+
+TIE_BREAK_LOST = (
+    "kb1 3 f1 0 12 0 2 =44446 00302000 ddaf0f0 2000001.0000000/0200003.0000000/"
+    "0020000.0000000 000090a.5.0 -"
+)
+"""As TIE_BREAK, with two of seat 0's discards gone: taking fruit leaves seat 2 26 points and
+2 discards, and seat 0 wins the tie-break with 26 and 1 (R12): a loss in every world."""
+SHARED_FROM_DRAWS = (
+    "kb1 3 f1 0 12 0 2 =44446 00302000 ddaf0f0 2000003.0000000/0200003.0000000/"
+    "0000100.0020000 0000808.5.0 -"
+)
+"""SHARED with seat 2's two ham drawn (R7) instead of taken: seat 2 sees them, so its
+numbers are SHARED's; dealt as hidden cards they would be anything."""
 
 
 def numbers(text: str) -> dict[str, tuple[float, float]]:
@@ -66,3 +82,54 @@ def test_each_deal_weighs_as_often_as_it_is_dealt() -> None:
     assert abs(share - 0.875) <= 0.05
     # the share is a mean over WORLDS deals, each a whole win or half of one
     assert (share * WORLDS * 2).is_integer()
+
+
+def shown(view: View, dish: int) -> tuple[object, ...]:
+    """All that ``view`` shows of ``dish``: table, king, removed, each hand's takes, and each
+    hand's drawn cards where the view shows them."""
+    return (view.table[dish], view.king[dish], view.removed_dishes[dish],
+            *(hand.takes[dish] for hand in view.hands),
+            *(None if hand.draws is None else hand.draws[dish] for hand in view.hands))
+
+
+def test_dishes_are_ordered_by_all_the_view_shows_of_them() -> None:
+    """R1 names the dishes only: the same game with its dishes renamed orders them so that
+    the n-th dish of each is shown alike, the mover's own drawn cards included (only dishes
+    shown alike in every way may fall in either order). The playouts deal worlds in this
+    order, so a renamed game gets the same numbers."""
+    compared = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        perm = list(range(NUM_DISHES))
+        rng.shuffle(perm)
+        deck = shuffled_deck(rng)
+        players = 3 + seed % 3
+        state = State(deck, players, 0)
+        renamed = State([perm[c] if c != DRAGON else DRAGON for c in deck], players, 0)
+        while not state.is_over:
+            seat = state.to_move
+            assert seat is not None
+            view, other = state.view(seat), renamed.view(seat)
+            assert ([shown(other, d) for d in dish_order(other)]
+                    == [shown(view, d) for d in dish_order(view)])
+            compared += 1
+            action = rng.choice(state.legal_actions())
+            state.apply(action)
+            renamed.apply(relabel(int(action), perm))
+    assert compared > 1000
+
+
+def test_a_loss_is_no_share_of_the_win() -> None:
+    """R12: seat 0 wins the tie-break, so taking fruit is worth nothing of the win in every
+    world, only its 26 points; taking ham wins with 50."""
+    lost = numbers(TIE_BREAK_LOST)
+    assert lost["take fruit"] == (0.0, 26.0)
+    assert lost["take ham"] == (1.0, 50.0)
+
+
+def test_the_mover_s_own_drawn_cards_are_played_as_it_sees_them() -> None:
+    """The mover knows its drawn cards (R7): the worlds keep them, so cards drawn count as
+    the same cards taken would."""
+    drawn = numbers(SHARED_FROM_DRAWS)
+    assert drawn["take fruit"] == (pytest.approx(1 / 3), 26.0)
+    assert drawn["take ham"] == (1.0, 52.0)

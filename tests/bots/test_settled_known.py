@@ -65,6 +65,53 @@ SERVED_EXACTLY = (
 served to the king (R9) they may make its count of a dish reach the king's exactly, or a
 dragon may eat from the king (R8), so its points are open."""
 
+TWO_STILL_TO_PLAY = (
+    "kb1 5 f1 0 10 4 1 *0530532151255366451355600424134162023071351346500670746622246301551"
+    "6341122542547036202664310437404106341522613+108 12011100 6151014 0321210.0100100/"
+    "2035400.0000001/4410000.0000020/2014222.0000000/0022346.0010100 0300142.5.0 001,100,202,"
+    "303,407,104,207,303,405,001,200,302,406,003,104,320,402,005,103,200,403,034,107,108,236,"
+    "306,007,102,207,304,406,103,201,305,407,004,232,300,403,004,107,316,404,007,103,201,406,002"
+)
+"""Found by a search. 5 players, the last round, cook 4: seat 1 takes bread with 37 points,
+and seats 3 and 2 (the cook's right, R5) still play. What they take, and what the table then
+serves the king (R9), decides whether one of them passes 37: the result is open. Counting
+the table off the king's plate instead of onto it, or the wrong seats as still to play,
+wrongly settles it as a win."""
+
+LAST_DISH_TAKEN = (
+    "kb1 3 f1 0 12 0 1 =4044 00002000 dd0e000 0001000.0000000/0200000.0000000/"
+    "1000000.0000000 00f0aff.5.0 -"
+)
+"""Built by hand from OTHERS_DRAW, the wine gone: seat 1 takes the last dish on the table,
+so the king's plate is final (R9), and every hand is known. Seat 2 still plays, and may draw
+the deck's one bread (R7): 2 bread against the king's 13 tie seat 1's 26 with fewer
+discards (R12). Every hand known and the plate final, the result is still open: a seat to
+play is not a fixed hand."""
+TWO_DRAWS_NEEDED = (
+    "kb1 3 f1 0 12 0 1 =0044 00002000 cd0e000 0001000.0000000/0200000.0000000/"
+    "1000000.0000000 00f0bff.5.0 -"
+)
+"""As LAST_DISH_TAKEN, one more bread in the deck and one less on the king's plate (12):
+seat 2 draws once at most (R5, R7), so 2 bread score 24 at best, below seat 1's 26: a win.
+Only two draws would have made 36."""
+
+TAKE_TO_TIE = (
+    "kb1 3 f1 0 12 0 1 =4446 10002000 dd0e000 0001000.0000000/0200000.0000000/"
+    "1000000.0000000 00f0afe.5.0 -"
+)
+"""Built by hand: a bread on the table beside the fruit, none in the deck. Seat 1 takes
+fruit (26 points, 2 discards); seat 2, still to play, holds 1 bread and may take the other
+(R6): 2 bread against the king's 13 tie 26 with no discard and win (R12). If it leaves the
+bread, the king is served it (R9) and seat 1 wins: the result is open."""
+
+TIE_BREAK_LOST = (
+    "kb1 3 f1 0 12 0 2 =44446 00302000 ddaf0f0 2000001.0000000/0200003.0000000/"
+    "0020000.0000000 000090a.5.0 -"
+)
+"""TIE_BREAK with two of seat 0's discards gone: taking fruit still gives seat 2 26 points
+and 2 discards, but seat 0 now has 26 with 1 discard and wins the tie-break (R12): a loss
+that no bound proves (nobody passes 26), only the final hands."""
+
 
 def outcomes(text: str, move: str, worlds: int) -> set[Outcome]:
     """Every (points, discards, R12 result) of the mover after ``move``: in ``worlds`` deals
@@ -94,6 +141,11 @@ def outcomes(text: str, move: str, worlds: int) -> set[Outcome]:
         (HIDDEN_HANDS, "take chicken", Settled(55, 14, None)),
         (EQUAL_BEST, "feed cheese cake", Settled(12, 15, None)),
         (SERVED_EXACTLY, "take wine", None),
+        (TWO_STILL_TO_PLAY, "take bread", Settled(37, 9, None)),
+        (LAST_DISH_TAKEN, "take fruit", Settled(26, 2, None)),
+        (TWO_DRAWS_NEEDED, "take fruit", Settled(26, 2, "win")),
+        (TAKE_TO_TIE, "take fruit", Settled(26, 2, None)),
+        (TIE_BREAK_LOST, "take fruit", Settled(26, 2, "loss")),
     ],
 )
 def test_each_pinned_move_settles_to_its_known_value(
@@ -113,6 +165,11 @@ def test_each_pinned_move_settles_to_its_known_value(
         (TIE_BREAK, "take ham", 1, {(50, 0, "win")}),
         (HIDDEN_HANDS, "take chicken", 20, {(55, 14, "win"), (55, 14, "loss")}),
         (EQUAL_BEST, "feed cheese cake", 10, {(12, 15, "win"), (12, 15, "loss")}),
+        (TWO_STILL_TO_PLAY, "take bread", 3, {(37, 9, "win"), (37, 9, "loss")}),
+        (LAST_DISH_TAKEN, "take fruit", 1, {(26, 2, "win"), (26, 2, "loss")}),
+        (TWO_DRAWS_NEEDED, "take fruit", 1, {(26, 2, "win")}),
+        (TAKE_TO_TIE, "take fruit", 1, {(26, 2, "win"), (26, 2, "loss")}),
+        (TIE_BREAK_LOST, "take fruit", 1, {(26, 2, "loss")}),
     ],
 )
 def test_the_pinned_values_are_what_every_finish_gives(

@@ -61,3 +61,38 @@ def test_exported_action_ids_are_the_documented_layout() -> None:
     assert str(Action(FIRST_FEED_ID + 1)) == "feed bread cheese"
     assert str(Action(PASS_ID - 1)) == "feed wine wine"
     assert FEED_PAIRS[1] == Action.parse("feed cheese bread").dishes
+
+
+def _fields_of_own_classes(module: object) -> set[str]:
+    """Every attribute name that a class defined in ``module`` (or one of its bases) declares:
+    its slots, annotations and class attributes."""
+    names: set[str] = set()
+    for value in vars(module).values():
+        if isinstance(value, type) and value.__module__ == getattr(module, "__name__", None):
+            for klass in value.__mro__:
+                names.update(getattr(klass, "__slots__", ()), vars(klass),
+                              getattr(klass, "__annotations__", {}))
+    return names
+
+
+def test_no_engine_module_touches_another_class_s_private_fields() -> None:
+    """A state's fields are written and read only by the class that declares them (and its
+    subclass): a module that needs a state known only by its facts (a line of text, a world
+    dealt from a view) builds a Position and asks State.from_position, so that a change to
+    the state's layout is a change to state.py and reading.py alone."""
+    import importlib
+
+    foreign = []
+    for path in sorted(ENGINE.glob("*.py")):
+        name = "kingsbreakfast.engine" + ("" if path.stem == "__init__" else f".{path.stem}")
+        own = _fields_of_own_classes(importlib.import_module(name))
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+                and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+                and node.attr not in own
+            ):
+                foreign.append(f"{path.name}:{node.lineno} {ast.unparse(node)}")
+    assert foreign == []

@@ -15,10 +15,10 @@ dealt from may come from a state with either kind of deck.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 from .cards import CARDS_PER_DISH, DRAGON, NUM_DISHES, NUM_DRAGONS
 from .errors import SetupError
+from .position import Position
 from .reading import OVER, SEAT_SHIFT
 from .state import State
 from .views import View
@@ -121,54 +121,28 @@ class WorldSampler:
             drawn.append((seat, pool[used : used + count]))
             used += count
         if self._finished:
-            return _with_hidden(self._template, (), drawn)
+            return self._template.dealt_again((), drawn)
         rest = pool[:first_hidden] + self._dragons
         for last in range(len(rest) - 1, 0, -1):
             other = int(uniform() * (last + 1))
             rest[last], rest[other] = rest[other], rest[last]
-        return _with_hidden(self._template, tuple(rest), drawn)
+        return self._template.dealt_again(tuple(rest), drawn)
 
 
 def _assemble(view: View, deck: tuple[int, ...], draws: list[list[int]]) -> State:
     """A state that agrees with ``view`` in every public fact, with the given remaining deck
-    and drawn cards: the template a :class:`WorldSampler` copies for each world.
-
-    It fills the state's fields directly, as only the engine's own modules may, because no
-    sequence of actions from a deal leads to a state known only through a view.
-    """
-    state = State.__new__(State)
-    state._setup(view.num_players, view.rules, deck, False, view.first_cook)
-    state._left = view.deck_size
-    state._table = [*view.table, view.table_dragons]
-    state._king = list(view.king)
-    state._king_key = -1
-    state._takes = [list(hand.takes) for hand in view.hands]
-    state._draws = draws
-    state._removed_dishes = list(view.removed_dishes)
-    state._removed_dragons = view.removed_dragons
-    state._removed_unseen = view.removed_unseen
-    state._to_move = OVER if view.to_move is None else view.to_move
-    state._cook = view.cook
-    state._round = view.round
-    state._pending = view.pending_dragon
-    state._history = [turn.seat << SEAT_SHIFT | turn.action for turn in view.history]
-    state._turns = view.history
-    state._rekey()
-    return state
-
-
-def _with_hidden(
-    template: State, deck: tuple[int, ...], drawn: Sequence[tuple[int, Sequence[int]]]
-) -> State:
-    """A copy of ``template`` with another remaining deck and, for each ``(seat, cards)`` in
-    ``drawn``, those cards added to the seat's drawn cards: one assembled template serves
-    many determinizations."""
-    other = template.clone()
-    other._deck = deck
-    other._top = 0
-    draws = other._draws
-    for seat, cards in drawn:
-        row = draws[seat]
-        for card in cards:
-            row[card] += 1
-    return other
+    and drawn cards: the template a :class:`WorldSampler` copies for each world. It is made
+    from its fields (``State.from_position``), because no sequence of actions from a deal
+    leads to a state known only through a view."""
+    return State.from_position(Position(
+        num_players=view.num_players, rules=view.rules, first_cook=view.first_cook,
+        deck=deck, full_deck=False, known=True, top=0, left=view.deck_size, unseen=(),
+        turning=0, drawer=-1, table=(*view.table, view.table_dragons), king=view.king,
+        takes=tuple(hand.takes for hand in view.hands), draws=tuple(map(tuple, draws)),
+        removed_dishes=view.removed_dishes, removed_dragons=view.removed_dragons,
+        removed_unseen=view.removed_unseen,
+        to_move=OVER if view.to_move is None else view.to_move,
+        cook=view.cook, round=view.round, pending=view.pending_dragon,
+        history=tuple(turn.seat << SEAT_SHIFT | turn.action for turn in view.history),
+        turns=view.history,
+    ))

@@ -13,9 +13,10 @@ from __future__ import annotations
 from operator import add
 from typing import Any, Final
 
-from .actions import Action
+from .actions import ALL_ACTIONS, Action
 from .cards import DECK_SIZE, DRAGON, NUM_DISHES
 from .errors import SetupError
+from .position import Position
 from .rules import Rules
 from .scoring import Scoring, score, score_hand
 from .views import HandView, Turn, View
@@ -33,7 +34,7 @@ SEAT_SHIFT: Final = 6
 """A history entry is ``seat << SEAT_SHIFT | action id``: one small integer per turn, so that
 the hot path appends an int and the Turn objects are made only when asked for."""
 ACTION_MASK: Final = (1 << SEAT_SHIFT) - 1
-_ALL = Action._all
+_ALL = ALL_ACTIONS
 
 
 class StateReading:
@@ -306,6 +307,21 @@ class StateReading:
             )
         totals[DRAGON] += self._table[DRAGON] + self._removed_dragons + int(self._pending)
         return totals
+
+    def position(self) -> Position:
+        """Every field of the state as immutable values (secret: the deck and every drawn
+        card), what ``State.from_position`` makes the same state from (:mod:`.text`)."""
+        return Position(
+            num_players=self._n, rules=self._rules, first_cook=self._first_cook,
+            deck=self._deck, full_deck=self._full_deck, known=self._known, top=self._top,
+            left=self._left, unseen=tuple(self._unseen), turning=self._turning,
+            drawer=self._drawer, table=tuple(self._table), king=tuple(self._king),
+            takes=tuple(map(tuple, self._takes)), draws=tuple(map(tuple, self._draws)),
+            removed_dishes=tuple(self._removed_dishes), removed_dragons=self._removed_dragons,
+            removed_unseen=self._removed_unseen, to_move=self._to_move, cook=self._cook,
+            round=self._round, pending=self._pending, history=tuple(self._history),
+            turns=self._turns,
+        )
 
     def score(self) -> Scoring:
         """R11/R12 scoring of the hands as they are (final once the game is over)."""

@@ -53,6 +53,7 @@ from .actions import (
 )
 from .cards import CARDS_PER_DISH, DECK_SIZE, DRAGON, NUM_DISHES, NUM_DRAGONS
 from .errors import IllegalActionError
+from .position import Position
 from .reading import OVER, SEAT_SHIFT, TURNING_UP, StateReading
 from .rules import (
     DECK_BIT,
@@ -140,6 +141,36 @@ class State(StateReading):
         state._left = DECK_SIZE
         state._unseen = list(_FULL_COUNTS)
         state._deal()
+        return state
+
+    @classmethod
+    def from_position(cls, position: Position) -> State:
+        """The state holding ``position``'s fields: a game known only by its facts (a line of
+        text, :mod:`.text`; a world dealt from a view, :mod:`.determinize`), which no
+        sequence of actions from a deal need reach. The caller has checked the cards (R1)."""
+        p = position
+        state = cls.__new__(cls)
+        state._setup(p.num_players, p.rules, p.deck, p.full_deck, p.first_cook)
+        state._known = p.known
+        state._top = p.top
+        state._left = p.left
+        state._unseen = list(p.unseen)
+        state._turning = p.turning
+        state._drawer = p.drawer
+        state._table = list(p.table)
+        state._king = list(p.king)
+        state._takes = [list(hand) for hand in p.takes]
+        state._draws = [list(hand) for hand in p.draws]
+        state._removed_dishes = list(p.removed_dishes)
+        state._removed_dragons = p.removed_dragons
+        state._removed_unseen = p.removed_unseen
+        state._to_move = p.to_move
+        state._cook = p.cook
+        state._round = p.round
+        state._pending = p.pending
+        state._history = list(p.history)
+        state._turns = p.turns
+        state._rekey()
         return state
 
     def _setup(
@@ -418,6 +449,22 @@ class State(StateReading):
         other._turns = self._turns
         return other
 
+    def dealt_again(
+        self, deck: tuple[int, ...], drawn: Sequence[tuple[int, Sequence[int]]]
+    ) -> State:
+        """A copy whose deck is ``deck`` (top first) and where each ``(seat, cards)`` of
+        ``drawn`` adds those cards to the seat's drawn cards: one template, assembled from a
+        view, deals many worlds (:class:`~.determinize.WorldSampler`)."""
+        other = self.clone()
+        other._deck = deck
+        other._top = 0
+        draws = other._draws
+        for seat, cards in drawn:
+            row = draws[seat]
+            for card in cards:
+                row[card] += 1
+        return other
+
     def to_text(self) -> str:
         """The whole state as one line (:mod:`.text`): secret, since it holds the deck and
         every drawn card; for tests and the server's own records, never for a player."""
@@ -431,9 +478,7 @@ class State(StateReading):
         (code ``bad_state_text``) naming the field at fault."""
         from .text import state_from_text
 
-        state = cls.__new__(cls)
-        state_from_text(text, state)
-        return state
+        return state_from_text(text)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> State:
         """``copy.deepcopy`` (how OpenSpiel copies a Python game's state) is ``clone``: the

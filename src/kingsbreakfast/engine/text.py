@@ -27,12 +27,13 @@ from typing import TYPE_CHECKING
 from .actions import NUM_ACTIONS
 from .cards import CARDS_PER_DISH, DECK_SIZE, DRAGON, NUM_DISHES, NUM_DRAGONS, is_full_deck
 from .errors import SetupError
+from .position import Position
 from .reading import OVER, SEAT_SHIFT, TURNING_UP
 from .rules import DRAW_OR_FEED, MUST_DRAW, Rules
 from .setup import MAX_PLAYERS, MIN_PLAYERS
+from .state import State
 
 if TYPE_CHECKING:
-    from .state import State
     from .views import View
 
 TAG = "kb1"
@@ -45,7 +46,7 @@ _EMPTY_BACK = {letter: value for value, letter in _EMPTY.items()}
 _HEX = "0123456789abcdef"
 
 
-def _counts(values: list[int] | tuple[int, ...]) -> str:
+def _counts(values: tuple[int, ...] | list[int]) -> str:
     return "".join(_HEX[v] for v in values)
 
 
@@ -53,34 +54,34 @@ def _rules_text(rules: Rules) -> str:
     return f"{_EMPTY[rules.empty_table]}{rules.dragon_min_on_table}"
 
 
-def _history_text(history: list[int]) -> str:
+def _history_text(history: tuple[int, ...]) -> str:
     return ",".join(f"{e >> SEAT_SHIFT}{e & ((1 << SEAT_SHIFT) - 1):02d}" for e in history) or "-"
 
 
 def state_text(state: State) -> str:
     """The full state as one line (secret: it holds the deck and every drawn card)."""
-    move = state._to_move
+    p = state.position()
+    move = p.to_move
     if move == OVER:
         turn = "-"
     elif move == TURNING_UP:
-        turn = f"t{state._turning}" if state._turning else f"w{state._drawer}"
+        turn = f"t{p.turning}" if p.turning else f"w{p.drawer}"
     else:
-        turn = f"{move}!" if state._pending else str(move)
-    if not state._known:
-        deck = "?" + _counts(state._unseen)
-    elif state._full_deck:
-        deck = "*" + "".join(map(str, state._deck)) + f"+{state._top}"
+        turn = f"{move}!" if p.pending else str(move)
+    if not p.known:
+        deck = "?" + _counts(p.unseen)
+    elif p.full_deck:
+        deck = "*" + "".join(map(str, p.deck)) + f"+{p.top}"
     else:
-        deck = "=" + "".join(map(str, state._deck[state._top :]))
+        deck = "=" + "".join(map(str, p.deck[p.top :]))
     hands = "/".join(
-        f"{_counts(takes)}.{_counts(draws)}"
-        for takes, draws in zip(state._takes, state._draws, strict=True)
+        f"{_counts(takes)}.{_counts(draws)}" for takes, draws in zip(p.takes, p.draws, strict=True)
     )
-    removed = f"{_counts(state._removed_dishes)}.{state._removed_dragons}.{state._removed_unseen}"
+    removed = f"{_counts(p.removed_dishes)}.{p.removed_dragons}.{p.removed_unseen}"
     return " ".join((
-        TAG, str(state._n), _rules_text(state._rules), str(state._first_cook),
-        str(state._round), str(state._cook), turn, deck, _counts(state._table),
-        _counts(state._king), hands, removed, _history_text(state._history),
+        TAG, str(p.num_players), _rules_text(p.rules), str(p.first_cook),
+        str(p.round), str(p.cook), turn, deck, _counts(p.table),
+        _counts(p.king), hands, removed, _history_text(p.history),
     ))
 
 
@@ -136,9 +137,9 @@ def _cards(field: str, text: str) -> tuple[int, ...]:
     return tuple(map(int, text))
 
 
-def state_from_text(text: str, state: State) -> None:
-    """Fill the fresh ``state`` (made with ``State.__new__``) from ``text`` or raise a
-    ``bad_state_text`` :class:`SetupError` naming the field at fault."""
+def state_from_text(text: str) -> State:
+    """The state ``text`` holds, or a ``bad_state_text`` :class:`SetupError` naming the field
+    at fault."""
     if not isinstance(text, str):
         raise _bad("tag", f"a position text is a string, not {type(text).__name__}")
     parts = text.split(" ")
@@ -219,30 +220,20 @@ def state_from_text(text: str, state: State) -> None:
     else:
         pending = turn.endswith("!")
         to_move = _number("turn", turn.rstrip("!"), 0, n - 1)
-    state._setup(n, rules, deck, full, first_cook)
-    state._known = known
-    state._top = top
-    state._left = left
-    state._unseen = unseen
-    state._turning = turning
-    state._drawer = drawer
-    state._table = table
-    state._king = king
-    state._takes = takes
-    state._draws = draws
-    state._removed_dishes = removed_dishes
-    state._removed_dragons = removed_dragons
-    state._removed_unseen = removed_unseen
-    state._to_move = to_move
-    state._cook = cook
-    state._round = round_
-    state._pending = pending
-    state._history = history
-    state._rekey()
-    _check_cards(state, known and not full)
+    position = Position(
+        num_players=n, rules=rules, first_cook=first_cook, deck=deck, full_deck=full,
+        known=known, top=top, left=left, unseen=tuple(unseen), turning=turning, drawer=drawer,
+        table=tuple(table), king=tuple(king), takes=tuple(map(tuple, takes)),
+        draws=tuple(map(tuple, draws)), removed_dishes=tuple(removed_dishes),
+        removed_dragons=removed_dragons, removed_unseen=removed_unseen, to_move=to_move,
+        cook=cook, round=round_, pending=pending, history=tuple(history),
+    )
+    state = State.from_position(position)
+    _check_cards(state, position, known and not full)
+    return state
 
 
-def _check_cards(state: State, rest_only: bool) -> None:
+def _check_cards(state: State, position: Position, rest_only: bool) -> None:
     """R1: every card is somewhere, once (15 of each dish, 5 dragons). Only the cards that
     left a game unseen at its end (R10) may be missing, and only when the text gives just
     the rest of a deck (a world dealt from a view), which no longer holds them."""
@@ -253,10 +244,10 @@ def _check_cards(state: State, rest_only: bool) -> None:
         if count > expected:
             raise _bad("deck", f"the position holds {count} {name}, not {expected} (R1)")
         missing += expected - count
-    allowed = state._removed_unseen if rest_only and state._to_move == OVER else 0
+    allowed = position.removed_unseen if rest_only and position.to_move == OVER else 0
     if missing != allowed:
         raise _bad("deck", f"{missing} cards are nowhere in the position (R1)")
-    if state._pending and state._to_move < 0:
+    if position.pending and position.to_move < 0:
         raise _bad("turn", "a drawn dragon waits for a seat to use it (R7a)")
 
 

@@ -70,12 +70,17 @@ SETS: dict[str, tuple[list[str], list[str]]] = {
         ["tests/server/test_rating_rules.py", "tests/server/test_accounts_play.py",
          "tests/server/test_attack_boosting.py"],
     ),
+    "ratings_quick": (
+        ["src/kingsbreakfast/server/ratings.py"],
+        ["tests/server/test_rating_rules.py"],
+    ),
 }
 """Set name -> (files mutmut mutates, the tests run against each mutant).
 
 ``last_turns_quick`` leaves out last_turns' three properties that play out hundreds of
 positions (minutes for each surviving mutant on two shared cores): its score is a lower
-bound of the ``last_turns`` set's."""
+bound of the ``last_turns`` set's. ``ratings_quick`` runs the rating rules' own tests only
+(no server games): a lower bound of the ``ratings`` set's score."""
 
 _RESULT = re.compile(r"^\s*(kingsbreakfast\.[\w.]+?\.x\S*__mutmut_\d+):\s*(.+?)\s*$")
 

@@ -76,6 +76,11 @@ def test_follow_challenge_accept_and_block(server: LiveServer, browser: Any) -> 
         for name in ("Pia Ann", "Pia Bob"):
             page.locator(f"#app li:has(.who[data-name='{name}']) .rating-tag").wait_for()
     ann.wait_for_selector("#start")  # Ann hosts the challenge's table
+    ann.fill("#chat-form input[name=text]", "good luck")
+    ann.press("#chat-form input[name=text]", "Enter")
+    said = bob.locator(".chat-lines li:has(.who[data-name='Pia Ann'])")
+    said.locator(".rating-tag").wait_for()  # a chat line's author with a rating too
+    assert said.locator(".chat-text").inner_text() == "good luck"
     axe_clean(ann)
     ann.goto(server.base + "/me")  # My games: the game's players with their ratings
     ann.locator("#games li:has(.who[data-name='Pia Bob']) .who + .rating-tag").nth(1).wait_for()

@@ -5,6 +5,7 @@
 import { t, errorText } from "./strings.js";
 import { call, esc } from "./pages.js";
 import { displayName } from "./names.js";
+import { watchRatings } from "./people.js";
 
 export class ChatPanel {
   constructor(tableId) {
@@ -19,6 +20,7 @@ export class ChatPanel {
     this.el.className = "panel chat";
     this.el.setAttribute("aria-labelledby", "chat-title");
     document.body.insertBefore(this.el, document.getElementById("live"));
+    watchRatings(this.el);  // an account's rating beside its name in each line, as on the page
     this.load();
   }
 
@@ -93,7 +95,11 @@ export class ChatPanel {
     for (const line of shown) {
       const li = document.createElement("li");
       const who = document.createElement("strong");
-      who.textContent = displayName(line.name) + ": ";
+      const name = document.createElement("span");
+      name.className = "who";
+      name.dataset.name = line.name;
+      name.textContent = displayName(line.name);
+      who.append(name, ": ");
       const text = document.createElement("span");
       text.className = "chat-text";
       text.textContent = line.text;

@@ -35,8 +35,15 @@ import numpy as np
 
 from kingsbreakfast.bots import batch_policy
 from kingsbreakfast.compiled.games import (
-    COOK, PENDING, REMOVED_DRAGONS, REMOVED_UNSEEN, ROUND, TOP, TO_MOVE, TURNS_LEFT,
-)  # fmt: skip
+    COOK,
+    PENDING,
+    REMOVED_DRAGONS,
+    REMOVED_UNSEEN,
+    ROUND,
+    TO_MOVE,
+    TOP,
+    TURNS_LEFT,
+)
 from kingsbreakfast.jax import Env, Game
 from kingsbreakfast.jax.alphazero import Config, make_act, make_train, save, start, state_of
 from kingsbreakfast.sim.vector import VectorGames
@@ -129,17 +136,28 @@ def main() -> None:
         runner = start(jax.random.PRNGKey(seed), config)
         spent, steps, games_seen, wins = 0.0, 0, 0.0, 0.0
 
-        def measure(games: int, final: bool) -> None:
-            measured = evaluate(act, runner[0], games, seed * 100_000 + len(curve), args.opponents)
-            measured.update(seed=seed, learner_steps=steps, cpu_s=round(spent, 1), final=final,
-                            self_play_games=games_seen)  # fmt: skip
+        def measure(games: int, final: bool, at: dict[str, Any]) -> None:
+            measured = evaluate(act, at["params"], games, at["seed"] * 100_000 + len(curve),
+                                args.opponents)  # fmt: skip
+            measured.update(seed=at["seed"], learner_steps=at["steps"], cpu_s=round(at["spent"], 1),
+                            final=final, self_play_games=at["games"])  # fmt: skip
             curve.append(measured)
-            print(f"seed {seed}: {steps:>8,} decisions, {spent:6.1f} CPU s, {games_seen:,.0f} "
-                  f"self-play games: vs 3x {args.opponents} {measured['win_share']:.1%} "
-                  f"[{measured['low']:.1%}-{measured['high']:.1%}] over {measured['games']}",
-                  flush=True)  # fmt: skip
+            print(f"seed {at['seed']}: {at['steps']:>8,} decisions, {at['spent']:6.1f} CPU s, "
+                  f"{at['games']:,.0f} self-play games: vs 3x {args.opponents} "
+                  f"{measured['win_share']:.1%} [{measured['low']:.1%}-{measured['high']:.1%}] "
+                  f"over {measured['games']}", flush=True)  # fmt: skip
 
-        measure(args.curve_games, False)
+        measure(
+            args.curve_games,
+            False,
+            {
+                "params": runner[0],
+                "seed": seed,
+                "steps": steps,
+                "spent": spent,
+                "games": games_seen,
+            },
+        )
         while spent < budget:
             cpu = time.process_time()
             runner, metrics = train(runner)
@@ -156,9 +174,29 @@ def main() -> None:
                      seed=seed, learner_steps=steps, cpu_s=spent, versions=found)  # fmt: skip
             while marks and spent >= marks[0] and spent < budget:
                 marks.pop(0)
-                measure(args.curve_games, False)
+                measure(
+                    args.curve_games,
+                    False,
+                    {
+                        "params": runner[0],
+                        "seed": seed,
+                        "steps": steps,
+                        "spent": spent,
+                        "games": games_seen,
+                    },
+                )
         marks = [budget * (i + 1) / (args.points + 1) for i in range(args.points)]
-        measure(args.eval_games, True)
+        measure(
+            args.eval_games,
+            True,
+            {
+                "params": runner[0],
+                "seed": seed,
+                "steps": steps,
+                "spent": spent,
+                "games": games_seen,
+            },
+        )
     if args.json:
         import json
 

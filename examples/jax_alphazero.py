@@ -16,12 +16,14 @@ the compiled game's state brought into the JAX environment (its view checked equ
 compiled game's view), dealt into a world from seat 0's view and searched. The win share
 (ties shared; parity 25%) is printed with its 95% Wilson interval. ``--json`` writes the
 curve with the settings and every library version (mctx's among them). The same command
-runs unchanged on a GPU (JAX picks the device; raise ``--envs`` there).
+runs unchanged on a GPU (JAX picks the device; raise ``--envs`` there). ``--evaluate CKPT``
+only evaluates a saved checkpoint (``--eval-games`` games, fresh deals of ``--seeds``'s first).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from dataclasses import asdict
@@ -45,7 +47,15 @@ from kingsbreakfast.compiled.games import (
     TURNS_LEFT,
 )
 from kingsbreakfast.jax import Env, Game
-from kingsbreakfast.jax.alphazero import Config, make_act, make_train, save, start, state_of
+from kingsbreakfast.jax.alphazero import (
+    Config,
+    load,
+    make_act,
+    make_train,
+    save,
+    start,
+    state_of,
+)
 from kingsbreakfast.sim.vector import VectorGames
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
@@ -123,7 +133,21 @@ def main() -> None:
     parser.add_argument("--opponents", default="hard")
     parser.add_argument("--checkpoints", help="a folder for each seed's last network")
     parser.add_argument("--json", help="write the curve here")
+    parser.add_argument("--evaluate", help="only evaluate this checkpoint (--seeds[0]'s deals)")
     args = parser.parse_args()
+    if args.evaluate:
+        params, saved, record = load(args.evaluate)
+        measured = evaluate(make_act(saved), params, args.eval_games, args.seeds[0] * 100_000 + 7,
+                            args.opponents)  # fmt: skip
+        print(
+            f"{args.evaluate}: vs 3x {args.opponents} {measured['win_share']:.1%} "
+            f"[{measured['low']:.1%}-{measured['high']:.1%}] over {measured['games']}"
+        )
+        if args.json:
+            Path(args.json).write_text(json.dumps({"checkpoint": record, "config": asdict(saved),
+                "point": measured, "versions": {**versions(), "mctx": metadata.version("mctx")}},
+                indent=1) + "\n")  # fmt: skip
+        return
     config = Config(num_envs=args.envs, simulations=args.simulations)
     found = {**versions(), "mctx": metadata.version("mctx")}
     print(f"JAX {jax.__version__} on {jax.devices()[0].platform}; mctx {found['mctx']}; {config}")
@@ -198,8 +222,6 @@ def main() -> None:
             },
         )
     if args.json:
-        import json
-
         Path(args.json).write_text(json.dumps(
             {"learner": "Gumbel MuZero (mctx) over determinized worlds", "config": asdict(config),
              "opponents": args.opponents, "minutes": args.minutes, "versions": found,

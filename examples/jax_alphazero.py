@@ -1,0 +1,232 @@
+"""Gumbel MuZero over determinized worlds (``kingsbreakfast.jax.alphazero``), trained by
+self-play within a CPU budget and measured against three ``hard`` card counters.
+
+    pip install 'kingsbreakfast[jax,batch]'
+    XLA_FLAGS=--xla_force_host_platform_device_count=1 nice -n 19 \\
+        python examples/jax_alphazero.py --seeds 2 3 --minutes 10 --json az.json
+
+Each seed trains by self-play (every seat searched by the same network, all inside one
+``jax.jit`` call per ``--chunks`` chunks) until ``--minutes`` of its own CPU time
+(``time.process_time``, compilation included, evaluations excluded) are spent, saving a
+checkpoint (``--checkpoints DIR``) after every call. At ``--points`` evenly spaced moments
+and at the end, the search (gumbel noise off) plays seat 0 against three ``hard`` seats of
+the project's compiled vector games (``VectorGames``, the numba card counter the other
+baselines meet), seat-rotated as ``benchmarks/curves.py`` does: each decision of seat 0 is
+the compiled game's state brought into the JAX environment (its view checked equal to the
+compiled game's view), dealt into a world from seat 0's view and searched. The win share
+(ties shared; parity 25%) is printed with its 95% Wilson interval. ``--json`` writes the
+curve with the settings and every library version (mctx's among them). The same command
+runs unchanged on a GPU (JAX picks the device; raise ``--envs`` there). ``--evaluate CKPT``
+only evaluates a saved checkpoint (``--eval-games`` games, fresh deals of ``--seeds``'s first).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import asdict
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from kingsbreakfast.bots import batch_policy
+from kingsbreakfast.compiled.games import (
+    COOK,
+    PENDING,
+    REMOVED_DRAGONS,
+    REMOVED_UNSEEN,
+    ROUND,
+    TO_MOVE,
+    TOP,
+    TURNS_LEFT,
+)
+from kingsbreakfast.jax import Env, Game
+from kingsbreakfast.jax.alphazero import (
+    Config,
+    load,
+    make_act,
+    make_train,
+    save,
+    start,
+    state_of,
+)
+from kingsbreakfast.sim.vector import VectorGames
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from curves import point, position, rotations, versions  # type: ignore[import-not-found]
+
+PLAYERS = 4
+
+
+def games_here(games: VectorGames) -> Game:
+    """The compiled games' arrays as a batch of the JAX environment's ``Game`` (the deck as
+    counts of each card kind; its order stays behind, and the search deals a world anyway)."""
+    g = games._games
+    top = g.state[:, TOP]
+    unread = np.arange(g.deck.shape[1])[None, :] >= top[:, None]
+    kinds = np.arange(8)
+    deck = ((g.deck[:, :, None] == kinds) & unread[:, :, None]).sum(axis=1)
+
+    def i32(a: Any) -> jax.Array:
+        return jnp.asarray(np.asarray(a, np.int32))
+
+    return Game(
+        to_move=i32(g.state[:, TO_MOVE]), table=i32(g.table), king=i32(g.king),
+        takes=i32(g.takes), draws=i32(g.draws), deck=i32(deck),
+        removed_dishes=i32(g.removed), removed_dragons=i32(g.state[:, REMOVED_DRAGONS]),
+        removed_unseen=i32(g.state[:, REMOVED_UNSEEN]),
+        pending_dragon=jnp.asarray(g.state[:, PENDING] != 0), cook=i32(g.state[:, COOK]),
+        round=i32(g.state[:, ROUND]), turns_left=i32(g.state[:, TURNS_LEFT]),
+    )  # fmt: skip
+
+
+def evaluate(act: Any, params: Any, games_wanted: int, seed: int, opponents: str) -> dict[str, Any]:
+    """``games_wanted`` fresh games, a quarter with the first cook at each seat, each played
+    to its end once; seat 0 is the search, the others ``opponents`` (compiled)."""
+    env = Env(PLAYERS)
+    bring = jax.jit(jax.vmap(lambda game: state_of(env, game)))
+    per_cook = rotations(games_wanted)
+    key = jax.random.PRNGKey(seed)
+    shares: list[float] = []
+    positions: list[int] = []
+    for cook in range(PLAYERS):
+        games = VectorGames(per_cook, PLAYERS, ["caller"] + [batch_policy(opponents)] * 3,
+                            first_cook=cook, autoreset=False)  # fmt: skip
+        obs, _ = games.reset(seed=seed + cook)
+        finished = np.zeros(per_cook, np.bool_)
+        share = np.zeros(per_cook)
+        while not finished.all():
+            states = bring(games_here(games))
+            going = ~finished
+            if not np.array_equal(np.asarray(states.observation)[going], obs[going]):
+                raise AssertionError("the JAX view of a compiled game differs from its own")
+            key, think = jax.random.split(key)
+            actions = np.asarray(act(params, states, think))
+            obs, _, _, done = games.step(actions)
+            ended = done & ~finished
+            if ended.any():
+                points = games.points[ended] * 1000 - games.discarded[ended]
+                winners = points == points.max(axis=1, keepdims=True)
+                share[ended] = winners[:, 0] / winners.sum(axis=1)
+                finished |= ended
+        shares += share.tolist()
+        positions += [position(cook)] * per_cook
+    return point(shares, positions)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[2, 3])
+    parser.add_argument("--minutes", type=float, default=10.0, help="training CPU a seed")
+    parser.add_argument("--chunks", type=int, default=1, help="chunks per compiled call")
+    parser.add_argument("--envs", type=int, default=Config.num_envs)
+    parser.add_argument("--simulations", type=int, default=Config.simulations)
+    parser.add_argument("--points", type=int, default=2, help="curve points before the end")
+    parser.add_argument("--curve-games", type=int, default=200)
+    parser.add_argument("--eval-games", type=int, default=2000, help="final games a seed")
+    parser.add_argument("--opponents", default="hard")
+    parser.add_argument("--checkpoints", help="a folder for each seed's last network")
+    parser.add_argument("--json", help="write the curve here")
+    parser.add_argument("--evaluate", help="only evaluate this checkpoint (--seeds[0]'s deals)")
+    args = parser.parse_args()
+    if args.evaluate:
+        params, saved, record = load(args.evaluate)
+        measured = evaluate(make_act(saved), params, args.eval_games, args.seeds[0] * 100_000 + 7,
+                            args.opponents)  # fmt: skip
+        print(
+            f"{args.evaluate}: vs 3x {args.opponents} {measured['win_share']:.1%} "
+            f"[{measured['low']:.1%}-{measured['high']:.1%}] over {measured['games']}"
+        )
+        if args.json:
+            Path(args.json).write_text(json.dumps({"checkpoint": record, "config": asdict(saved),
+                "point": measured, "versions": {**versions(), "mctx": metadata.version("mctx")}},
+                indent=1) + "\n")  # fmt: skip
+        return
+    config = Config(num_envs=args.envs, simulations=args.simulations)
+    found = {**versions(), "mctx": metadata.version("mctx")}
+    print(f"JAX {jax.__version__} on {jax.devices()[0].platform}; mctx {found['mctx']}; {config}")
+    train = make_train(config, args.chunks)
+    act = make_act(config)
+    budget = args.minutes * 60
+    marks = [budget * (i + 1) / (args.points + 1) for i in range(args.points)]
+    curve: list[dict[str, Any]] = []
+    for seed in args.seeds:
+        runner = start(jax.random.PRNGKey(seed), config)
+        spent, steps, games_seen, wins = 0.0, 0, 0.0, 0.0
+
+        def measure(games: int, final: bool, at: dict[str, Any]) -> None:
+            measured = evaluate(act, at["params"], games, at["seed"] * 100_000 + len(curve),
+                                args.opponents)  # fmt: skip
+            measured.update(seed=at["seed"], learner_steps=at["steps"], cpu_s=round(at["spent"], 1),
+                            final=final, self_play_games=at["games"])  # fmt: skip
+            curve.append(measured)
+            print(f"seed {at['seed']}: {at['steps']:>8,} decisions, {at['spent']:6.1f} CPU s, "
+                  f"{at['games']:,.0f} self-play games: vs 3x {args.opponents} "
+                  f"{measured['win_share']:.1%} [{measured['low']:.1%}-{measured['high']:.1%}] "
+                  f"over {measured['games']}", flush=True)  # fmt: skip
+
+        measure(
+            args.curve_games,
+            False,
+            {
+                "params": runner[0],
+                "seed": seed,
+                "steps": steps,
+                "spent": spent,
+                "games": games_seen,
+            },
+        )
+        while spent < budget:
+            cpu = time.process_time()
+            runner, metrics = train(runner)
+            metrics = np.asarray(metrics)
+            spent += time.process_time() - cpu
+            steps += args.chunks * config.num_envs * config.num_steps
+            games_seen += float(metrics[:, 0].sum())
+            wins += float(metrics[:, 1].sum())
+            print(f"seed {seed}: {spent:6.1f} CPU s, losses policy {metrics[-1, 2]:.3f} "
+                  f"value {metrics[-1, 3]:.3f}", flush=True)  # fmt: skip
+            if args.checkpoints:
+                Path(args.checkpoints).mkdir(parents=True, exist_ok=True)
+                save(Path(args.checkpoints) / f"alphazero-{seed}.npz", runner[0], config,
+                     seed=seed, learner_steps=steps, cpu_s=spent, versions=found)  # fmt: skip
+            while marks and spent >= marks[0] and spent < budget:
+                marks.pop(0)
+                measure(
+                    args.curve_games,
+                    False,
+                    {
+                        "params": runner[0],
+                        "seed": seed,
+                        "steps": steps,
+                        "spent": spent,
+                        "games": games_seen,
+                    },
+                )
+        marks = [budget * (i + 1) / (args.points + 1) for i in range(args.points)]
+        measure(
+            args.eval_games,
+            True,
+            {
+                "params": runner[0],
+                "seed": seed,
+                "steps": steps,
+                "spent": spent,
+                "games": games_seen,
+            },
+        )
+    if args.json:
+        Path(args.json).write_text(json.dumps(
+            {"learner": "Gumbel MuZero (mctx) over determinized worlds", "config": asdict(config),
+             "opponents": args.opponents, "minutes": args.minutes, "versions": found,
+             "curve": curve}, indent=1) + "\n")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

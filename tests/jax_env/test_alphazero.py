@@ -1,0 +1,113 @@
+"""``kingsbreakfast.jax.alphazero``: the search reads only the acting seat's view (R7: the
+other seats' drawn dishes and the deck order are hidden), one compiled chunk of self-play and
+updates changes the network, the value targets are each game's final R12 utilities seen from
+the mover, and a checkpoint comes back as it was saved."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy")
+jax = pytest.importorskip("jax")
+pytest.importorskip("mctx")
+pytest.importorskip("optax")
+jnp = jax.numpy
+
+from kingsbreakfast.jax import Env  # noqa: E402
+from kingsbreakfast.jax.alphazero import (  # noqa: E402
+    Config,
+    Moment,
+    init_params,
+    load,
+    make_search,
+    make_train,
+    save,
+    start,
+    value_targets,
+)
+from kingsbreakfast.jax.worlds import sample_world  # noqa: E402
+
+TINY = Config(num_envs=2, num_steps=4, simulations=4, considered=4, hidden=16, epochs=1,
+              minibatches=2)  # fmt: skip
+
+
+def _mid_game(env: Env, key: jax.Array) -> jax.Array:
+    """A game played at random until the other seats hold several hidden draws."""
+    step = jax.jit(env.step)
+    state = jax.jit(env.init)(key)
+    for _ in range(200):
+        key, pick, chance = jax.random.split(key, 3)
+        others = (jnp.arange(env.num_players) != state.current_player)[:, None]
+        if int(jnp.where(others, state._game.draws, 0).sum()) >= 3 and not state.terminated:
+            return state
+        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+        state = step(state, jax.random.categorical(pick, logits), chance)
+        if state.terminated:
+            state = jax.jit(env.init)(chance)
+    raise AssertionError("no game reached three hidden draws")
+
+
+def test_twin_states_differing_only_in_hidden_cards_get_the_same_search() -> None:
+    """R7: a twin dealt from the mover's view (other seats' draws and the deck dealt anew)
+    differs from the real state only in what the mover cannot see; the search's output for
+    the same key is the same on both, so no hidden card reaches the search."""
+    env = Env(4)
+    state = _mid_game(env, jax.random.PRNGKey(3))
+    seat = state.current_player
+    twin = state
+    for k in range(50):
+        twin = jax.jit(sample_world, static_argnums=0)(env, state, seat, jax.random.PRNGKey(k))
+        if not np.array_equal(twin._game.draws, state._game.draws):
+            break
+    assert not np.array_equal(twin._game.draws, state._game.draws)
+    np.testing.assert_array_equal(twin.observation, state.observation)
+    params = init_params(jax.random.PRNGKey(1), TINY, env.observation_shape[0], env.num_actions)
+    search = jax.jit(make_search(env, TINY))
+    real, dealt = (search(params, jax.tree.map(lambda a: a[None], s), jax.random.PRNGKey(7))
+                   for s in (state, twin))  # fmt: skip
+    np.testing.assert_array_equal(real.action, dealt.action)
+    np.testing.assert_array_equal(real.action_weights, dealt.action_weights)
+    np.testing.assert_array_equal(real.search_tree.node_values, dealt.search_tree.node_values)
+
+
+def test_one_compiled_chunk_of_self_play_changes_the_network() -> None:
+    """The trunk and the policy head learn from the search's policy at once; the value head
+    only from games that ended in the chunk (none in four decisions: its gradient is zero)."""
+    runner = start(jax.random.PRNGKey(0), TINY)
+    after, metrics = make_train(TINY, 1)(runner)
+    assert metrics.shape == (1, 4) and np.isfinite(np.asarray(metrics)).all()
+    for name in ("w1", "b1", "w2", "b2", "wp", "bp"):
+        assert not np.array_equal(runner[0][name], after[0][name]), name
+
+
+def test_value_targets_are_the_final_utilities_seen_from_the_mover() -> None:
+    """R12: each decision learns its game's rank utilities, entry 0 its mover's; a decision
+    whose game has not ended in the chunk learns no value."""
+    steps, players = 4, 3
+    rewards = np.zeros((steps, 1, players), np.float32)
+    rewards[1, 0] = [1.0, -1.0, 0.0]  # the game ends at step 1; a new one starts at step 2
+    done = np.array([[False], [True], [False], [False]])
+    mover = np.array([[2], [0], [1], [2]], np.int32)
+    trajectory = Moment(
+        obs=jnp.zeros((steps, 1, 1)), mask=jnp.zeros((steps, 1, 1), bool),
+        target=jnp.zeros((steps, 1, 1)), mover=jnp.asarray(mover), rewards=jnp.asarray(rewards),
+        done=jnp.asarray(done), win=jnp.zeros((steps, 1)),
+    )  # fmt: skip
+    targets, known = value_targets(trajectory, players)
+    np.testing.assert_array_equal(known[:, 0], [True, True, False, False])
+    np.testing.assert_array_equal(targets[0, 0], [0.0, 1.0, -1.0])  # seat 2, then 0, then 1
+    np.testing.assert_array_equal(targets[1, 0], [1.0, -1.0, 0.0])
+
+
+def test_a_checkpoint_round_trips(tmp_path: Path) -> None:
+    params = init_params(jax.random.PRNGKey(5), TINY, 10, 38)
+    path = tmp_path / "net.npz"
+    save(path, params, TINY, seed=5, versions={"mctx": "x"})
+    loaded, config, record = load(path)
+    assert config == TINY
+    assert record == {"seed": 5, "versions": {"mctx": "x"}}
+    assert loaded.keys() == params.keys()
+    for name in params:
+        np.testing.assert_array_equal(loaded[name], params[name])

@@ -43,7 +43,8 @@ def main() -> None:
                                     bot_delay=options.bot_delay)
             proxy.start()
             result = asyncio.run(run_scenario(options.db, proxy.base, proxy.ws_base, servers,
-                                              arena_seconds=options.arena_seconds))
+                                              arena_seconds=options.arena_seconds,
+                                              timeout=options.arena_seconds + 300.0))
         finally:
             proxy.stop()
             for server in servers:

@@ -129,7 +129,8 @@ async def _play_out(server: LiveServer, table: str, token: str, seat: int) -> No
     rng = random.Random(41)
     while not _over(mine):
         await move_once(mine, rng)
-    await watcher.recv("state")
+    while not _over(watcher):  # the spectator sees the whole game, to its end
+        await watcher.recv("state")
     for thief in thieves:
         close_code, frames = await thief.closed()
         assert close_code == 4003 and not [f for f in frames if f["type"] == "state"]

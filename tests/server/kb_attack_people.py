@@ -9,13 +9,17 @@ routes is searched for the words that only a seat's own view or the server's rec
 
 from __future__ import annotations
 
+import base64
 import itertools
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 
 from server.conftest import POSTGRES_URL
 from server.kb_browser import Browser
@@ -78,3 +82,14 @@ def secrets_in(answer: Any) -> list[str]:
     """The words of hidden information found in an answer (empty: none)."""
     text = answer if isinstance(answer, str) else json.dumps(answer)
     return [word for word in SECRET_WORDS if word in text]
+
+
+def b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def keys() -> dict[str, str]:
+    """A browser's push subscription keys: a P-256 public point and a 16-byte secret."""
+    point = ec.generate_private_key(ec.SECP256R1()).public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    return {"p256dh": b64(point), "auth": b64(os.urandom(16))}

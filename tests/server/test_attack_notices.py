@@ -6,30 +6,15 @@ request forgery); the switches and devices are the account's own, behind the CSR
 
 from __future__ import annotations
 
-import base64
 import os
-
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
 
 from kingsbreakfast.server.notice_store import DEVICES, Device
 from kingsbreakfast.server.push import Pusher, PushSettings
-from server.kb_attack_people import code, member, secrets_in, server_fixture
+from server.kb_attack_people import b64, code, keys, member, secrets_in, server_fixture
 from server.kb_live import LiveServer
 from server.kb_push import PushInbox
 
 server = server_fixture("attack-notices")
-
-
-def _b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
-
-
-def keys() -> dict[str, str]:
-    """A browser's subscription keys: a P-256 public point and a 16-byte secret."""
-    point = ec.generate_private_key(ec.SECP256R1()).public_key().public_bytes(
-        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
-    return {"p256dh": _b64(point), "auth": _b64(os.urandom(16))}
 
 
 THIS_MACHINE = {
@@ -101,8 +86,8 @@ def test_huge_subscriptions_and_keys_are_refused(server: LiveServer) -> None:
     huge = {"endpoint": "https://push.example.com/x", "keys": {**keys(), "p256dh": "A" * 9000}}
     assert code(owner.call("POST", "/api/me/push", huge)) == (413, "body_too_big")
     for bad in ({"p256dh": "AAAA", "auth": keys()["auth"]},  # not a point
-                {"p256dh": keys()["p256dh"], "auth": _b64(os.urandom(64))},
-                {"p256dh": _b64(b"\x04" + b"\x01" * 64), "auth": keys()["auth"]},  # off curve
+                {"p256dh": keys()["p256dh"], "auth": b64(os.urandom(64))},
+                {"p256dh": b64(b"\x04" + b"\x01" * 64), "auth": keys()["auth"]},  # off curve
                 {"p256dh": 5, "auth": None}):
         reply = owner.call("POST", "/api/me/push",
                            {"endpoint": "https://push.example.com/x", "keys": bad})

@@ -133,6 +133,11 @@ def test_a_challenge_accepted_eight_times_at_once_makes_one_table(server: LiveSe
     assert ann.call("POST", f"/api/tables/{table}/start")[0] == 200
     tokens = [_seat_token(ann, table), _seat_token(bob, table)]
     asyncio.run(_watch_the_challenge_table(server, table, tokens))
+    # a block after the game: no rematch seats them together, whoever asks
+    assert bob.call("POST", "/api/people/block", {"name": "Race Ann"})[0] == 200
+    for person in (ann, bob):
+        assert code(person.call("POST", f"/api/tables/{table}/rematch")) == (
+            403, "people_blocked_table")
 
 
 async def _watch_the_challenge_table(server: LiveServer, table: str,
@@ -174,3 +179,16 @@ def test_ratings_beside_names_ask_a_bounded_list(server: LiveServer) -> None:
     query = "&".join(f"name=n{n}" for n in range(51))
     assert Browser(server).call("GET", f"/api/ratings?{query}")[0] == 422
     assert Browser(server).call("GET", "/api/ratings?name=" + "x" * 5000)[0] == 200
+
+
+def test_reports_cannot_flood_the_operator_nor_name_nobody(server: LiveServer) -> None:
+    reporter = member(server, "Report Eve")
+    member(server, "Report Target")
+    assert code(reporter.call("POST", "/api/reports", {
+        "name": "Report Eve", "reason": "me"})) == (422, "report_self")
+    assert code(reporter.call("POST", "/api/reports", {
+        "name": "Nobody Here", "reason": "x"})) == (404, "no_such_player")
+    sent = [reporter.call("POST", "/api/reports", {"name": "Report Target",
+                                                   "reason": f"spam {n}"}) for n in range(12)]
+    made = [status for status, _ in sent].count(201)
+    assert 1 <= made <= 5 and {code(r) for r in sent[made:]} == {(429, "too_many_reports")}

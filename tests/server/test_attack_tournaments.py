@@ -49,6 +49,16 @@ def test_one_account_cannot_make_tournaments_by_the_thousand(server: LiveServer)
     assert other.call("POST", "/api/tournaments", {"name": "Mine", **LATER})[0] == 201
 
 
+def test_making_tournaments_all_at_once_stays_within_the_cap(server: LiveServer) -> None:
+    """Sixteen makes in flight at once: the count and the insert are one step per account."""
+    racer = member(server, "Cup Racer")
+    with ThreadPoolExecutor(16) as pool:
+        replies = list(pool.map(lambda n: racer.call("POST", "/api/tournaments", {
+            "name": f"Race {n}", **LATER}), range(16)))
+    assert [status for status, _ in replies].count(201) == MAX_MADE, replies
+    assert {code(r) for r in replies if r[0] != 201} == {(429, "too_many_made")}
+
+
 ABSURD: dict[str, dict[str, Any]] = {
     "two seats": {"seats": 2}, "six seats": {"seats": 6}, "no rounds": {"rounds": 0},
     "ten rounds": {"rounds": 10}, "nine bots": {"bots": 9}, "minus a bot": {"bots": -1},

@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 from sqlalchemy.sql import Executable
 
+from ..account_models import AccountRow
 from ..models import GameRow
 from ..store import StorageError
 from .models import EntrantRow, TournamentGameRow, TournamentRow
@@ -167,6 +168,9 @@ class TournamentStore:
         """Store a new tournament; an account past :data:`MAX_MADE` tournaments not over
         is refused (``too_many_made``), the operator (no ``created_by``) never."""
         with Session(self.engine) as connection, connection.begin():
+            if setup.created_by is not None:  # one maker's makes one at a time, site-wide
+                connection.execute(select(AccountRow.id).where(
+                    AccountRow.id == setup.created_by).with_for_update())
             if setup.created_by is not None and connection.execute(
                     select(func.count()).select_from(TournamentRow).where(
                         TournamentRow.created_by == setup.created_by,

@@ -7,10 +7,19 @@ request forgery); the switches and devices are the account's own, behind the CSR
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from kingsbreakfast.server.notice_store import DEVICES, Device
 from kingsbreakfast.server.push import Pusher, PushSettings
-from server.kb_attack_people import b64, code, keys, member, secrets_in, server_fixture
+from server.kb_attack_people import (
+    b64,
+    code,
+    keys,
+    live_server,
+    member,
+    secrets_in,
+    server_fixture,
+)
 from server.kb_live import LiveServer
 from server.kb_push import PushInbox
 
@@ -130,3 +139,28 @@ def test_switches_of_unknown_kinds_or_values_are_refused(server: LiveServer) -> 
                 {"switches": {"your_turn": {"push": "yes"}}},
                 {"switches": ["your_turn"]}, {"account_id": 1}):
         assert code(owner.call("PUT", "/api/me/notices", bad)) == (422, "bad_notices"), bad
+
+
+def test_no_push_a_player_is_sent_carries_a_card_or_a_key(tmp_path: Path) -> None:
+    """A challenge and a tournament round dealt, told by a real server to a real push
+    service on loopback: the messages name people and a page, never a hand or a token."""
+    inbox = PushInbox().start()
+    live = live_server("sqlite", tmp_path, "--push-local-endpoints")
+    try:
+        ann, bob = member(live, "Told Ann"), member(live, "Told Bob")
+        browser = inbox.subscription("bob-phone")
+        assert bob.call("POST", "/api/me/push", browser)[0] == 200
+        assert ann.call("POST", "/api/challenges", {"name": "Told Bob"})[0] == 201
+        cup = ann.call("POST", "/api/tournaments", {
+            "name": "Told Cup", "seats": 3, "bots": 2, "rounds": 1, "starts_in": 3600,
+            "bot_level": "random"})[1]["id"]
+        assert bob.call("POST", f"/api/tournaments/{cup}/entry")[0] == 201
+        assert ann.call("POST", f"/api/tournaments/{cup}/start")[0] == 204
+        told = [inbox.next(timeout=30), inbox.next(timeout=30)]
+        assert {t.message["kind"] for t in told} == {"challenge", "game_starting"}
+        for pushed in told:
+            assert secrets_in(pushed.message) == []
+            assert browser["keys"]["auth"] not in str(pushed.message)
+    finally:
+        live.stop()
+        inbox.stop()

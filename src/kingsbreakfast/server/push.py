@@ -18,6 +18,7 @@ import base64
 import ipaddress
 import json
 import logging
+import socket
 from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -91,16 +92,35 @@ class Pusher:
             return False
         if self.settings.local_endpoints:
             return parts.scheme in ("https", "http")
+        host = host.lower().rstrip(".")  # "localhost." and "127.0.0.1." name the same
         if parts.scheme != "https" or host == "localhost" or host.endswith(".localhost"):
             return False
         try:
             ipaddress.ip_address(host)
         except ValueError:
-            return "." in host  # a name, not an address
+            return "." in host and not _ipv4_shorthand(host)  # a name, not an address
         return False
 
+    def _public(self, endpoint: str) -> bool:
+        """Every address the endpoint's name resolves to now is a public one: a name that
+        points at this machine or its network (``127.0.0.1.nip.io``) is refused when the
+        push is sent, whatever it resolved to when the browser subscribed."""
+        if self.settings.local_endpoints:
+            return True
+        parts = urlsplit(endpoint)
+        try:
+            found = socket.getaddrinfo(parts.hostname or "", parts.port or 443,
+                                       proto=socket.IPPROTO_TCP)
+        except (OSError, UnicodeError):
+            return False
+        return bool(found) and all(
+            ipaddress.ip_address(str(info[4][0]).split("%")[0]).is_global for info in found)
+
     def _post(self, device: Device, payload: str) -> int:
-        """Send one message; the push service's status (0 when it could not be reached)."""
+        """Send one message; the push service's status (0 when it could not be reached,
+        or when its name leads to no public address)."""
+        if not self._public(device.endpoint):
+            return 0
         session = requests.Session()
         session.max_redirects = 0  # a push service answers; it never sends us elsewhere
         try:
@@ -136,6 +156,16 @@ class Pusher:
 
     def close(self) -> None:
         self.workshop.close()
+
+
+def _ipv4_shorthand(host: str) -> bool:
+    """What the C library reads as an IPv4 address though it is not written as four
+    decimal numbers (``127.1``, ``0x7f.0.0.1``, ``017700000001``): a name only in looks."""
+    try:
+        socket.inet_aton(host)
+    except OSError:
+        return False
+    return True
 
 
 def _good_keys(p256dh: str, auth: str) -> bool:

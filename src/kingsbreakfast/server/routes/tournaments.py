@@ -61,7 +61,11 @@ async def make(body: Making, request: Request, site: SiteDep,
         rounds=body.rounds, minutes=body.minutes, starts_in=body.starts_in, bots=body.bots,
         bot_level=body.bot_level, created_by=account.id, now=time.time(),
     )
-    made = await tournaments.master.journal.call(tournaments.store.create, setup, time.time())
+    try:
+        made = await tournaments.master.journal.call(tournaments.store.create, setup,
+                                                     time.time())
+    except EntryRefused as error:
+        raise refused(error) from None
     tournaments.wake()
     return {"id": made.id}
 

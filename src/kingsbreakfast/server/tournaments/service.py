@@ -18,7 +18,7 @@ from ..lobby import LobbyError
 from ..master import Master
 from .director import Director, entries, finished
 from .standings import as_number, standings
-from .store import DEALT, EntryRefused, Tournament, TournamentStore
+from .store import DEALT, MAX_MADE, EntryRefused, Tournament, TournamentStore
 
 REFUSALS = {
     "no_tournament": (404, "there is no such tournament"),
@@ -27,11 +27,14 @@ REFUSALS = {
     "not_entered": (409, "you are not entered"),
     "busy": (503, "try again"),
     "in_another": (409, "you are entered in another tournament that is not over"),
+    "too_many_made": (429, "too many of the tournaments you made are not over"),
 }
 
 
 def refused(error: EntryRefused) -> LobbyError:
     status, message = REFUSALS[error.code]
+    if error.code == "too_many_made":
+        return LobbyError(status, error.code, message, limit=MAX_MADE)
     return LobbyError(status, error.code, message, retryable=error.code == "busy")
 
 

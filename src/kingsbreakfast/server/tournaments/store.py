@@ -21,12 +21,17 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 from sqlalchemy.sql import Executable
 
+from ..account_models import AccountRow
 from ..models import GameRow
 from ..store import StorageError
 from .models import EntrantRow, TournamentGameRow, TournamentRow
 
 OPEN, RUNNING, OVER = "open", "running", "over"
 MADE, DEALT = "made", "dealt"
+MAX_MADE = 3
+"""Tournaments one account may have made that are not over yet: each one's bots play on
+the site's processors, so an account making them by the thousand would starve the tables
+of everyone (an operator makes more with ``kingsbreakfast tournament-admin``)."""
 
 
 class EntryRefused(Exception):
@@ -160,7 +165,17 @@ class TournamentStore:
 
     # -- making, entering ---------------------------------------------------------------
     def create(self, setup: Setup, now: float) -> Tournament:
+        """Store a new tournament; an account past :data:`MAX_MADE` tournaments not over
+        is refused (``too_many_made``), the operator (no ``created_by``) never."""
         with Session(self.engine) as connection, connection.begin():
+            if setup.created_by is not None:  # one maker's makes one at a time, site-wide
+                connection.execute(select(AccountRow.id).where(
+                    AccountRow.id == setup.created_by).with_for_update())
+            if setup.created_by is not None and connection.execute(
+                    select(func.count()).select_from(TournamentRow).where(
+                        TournamentRow.created_by == setup.created_by,
+                        TournamentRow.status != OVER)).scalar_one() >= MAX_MADE:
+                raise EntryRefused("too_many_made")
             connection.execute(insert(TournamentRow).values(
                 id=setup.id, name=setup.name, kind=setup.kind, seats=setup.seats,
                 clock_seconds=setup.clock_seconds, rated=setup.rated,

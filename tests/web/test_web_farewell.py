@@ -25,9 +25,9 @@ from web.test_web_phone import PHONE  # noqa: E402
 PASSWORD = "a long enough password"
 
 
-def use_the_free_registrations(browser: Any, server: LiveServer) -> None:
+def use_the_free_registrations(browser: Any, server: LiveServer, prefix: str = "Free") -> None:
     """Accounts made from this address (loopback, like the page's) until the next one
-    needs a proof of work."""
+    needs a proof of work (none when it needs one already: each test stands on its own)."""
     context = browser.new_context()
     page = context.new_page()
     page.goto(server.base + "/login")
@@ -35,7 +35,7 @@ def use_the_free_registrations(browser: Any, server: LiveServer) -> None:
     number = 0
     while call(page, "GET", "/api/account/challenge")[1]["bits"] == 0:
         status, body = call(page, "POST", "/api/account/register",
-                            {"name": f"Free {number}", "password": PASSWORD})
+                            {"name": f"{prefix} {number}", "password": PASSWORD})
         assert status == 201, body
         number += 1
     context.close()
@@ -90,6 +90,7 @@ def test_the_register_form_pays_the_proof_and_an_account_is_deleted(
 def test_the_delete_section_is_whole_on_a_phone(
     server: LiveServer, browser: Any, code: str
 ) -> None:
+    use_the_free_registrations(browser, server, f"Free {code}")
     context = browser.new_context(**PHONE)
     page = context.new_page()
     page.goto(server.base + "/login")

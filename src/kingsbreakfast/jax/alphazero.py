@@ -41,6 +41,7 @@ import mctx  # type: ignore[import-untyped]
 import numpy as np
 import optax  # type: ignore[import-untyped]
 
+from . import network
 from .env import Env
 from .state import Game, State
 from .worlds import sample_world
@@ -86,28 +87,13 @@ class Moment(NamedTuple):
 def init_params(key: Array, config: Config, size: int, actions: int) -> Params:
     """Two tanh layers, a policy head (logits over the action ids) and a value head (one
     rank utility per seat, relative to the seat whose view is read)."""
-    k1, k2, k3, k4 = jax.random.split(key, 4)
-    h = config.hidden
-
-    def dense(k: Array, fan_in: int, fan_out: int, scale: float) -> Array:
-        weights: Array = jax.random.normal(k, (fan_in, fan_out)) * scale / jnp.sqrt(fan_in)
-        return weights
-
-    return {
-        "w1": dense(k1, size, h, 1.0), "b1": jnp.zeros(h),
-        "w2": dense(k2, h, h, 1.0), "b2": jnp.zeros(h),
-        "wp": dense(k3, h, actions, 0.01), "bp": jnp.zeros(actions),
-        "wv": dense(k4, h, config.num_players, 0.01), "bv": jnp.zeros(config.num_players),
-    }  # fmt: skip
+    return network.init_params(key, size, config.hidden, actions, config.num_players, 0.01)
 
 
 def forward(params: Params, obs: Array, mask: Array) -> tuple[Array, Array]:
     """Masked logits (illegal actions at −1e9) and the seats' values (entry 0: the viewer)."""
-    x = jnp.tanh(obs @ params["w1"] + params["b1"])
-    x = jnp.tanh(x @ params["w2"] + params["b2"])
-    logits = jnp.where(mask, x @ params["wp"] + params["bp"], -1e9)
-    values = jnp.tanh(x @ params["wv"] + params["bv"])
-    return logits, values
+    logits, value = network.heads(params, obs, mask)
+    return logits, jnp.tanh(value)
 
 
 def relative(values: Array, mover: Array, seat: Array, players: int) -> Array:

@@ -25,6 +25,7 @@ import jax
 import jax.numpy as jnp
 import optax  # type: ignore[import-untyped]
 
+from . import network
 from . import rules as _rules
 from .env import Env
 from .state import State
@@ -68,28 +69,13 @@ class Transition(NamedTuple):
 
 def init_params(key: Array, config: Config, size: int, actions: int) -> Params:
     """A two-layer tanh network with a policy head and a value head."""
-    k1, k2, k3, k4 = jax.random.split(key, 4)
-    h = config.hidden
-
-    def dense(k: Array, fan_in: int, fan_out: int, scale: float) -> Array:
-        weights: Array = jax.random.normal(k, (fan_in, fan_out)) * scale / jnp.sqrt(fan_in)
-        return weights
-
-    return {
-        "w1": dense(k1, size, h, 1.0), "b1": jnp.zeros(h),
-        "w2": dense(k2, h, h, 1.0), "b2": jnp.zeros(h),
-        "wp": dense(k3, h, actions, 0.01), "bp": jnp.zeros(actions),
-        "wv": dense(k4, h, 1, 1.0), "bv": jnp.zeros(1),
-    }  # fmt: skip
+    return network.init_params(key, size, config.hidden, actions, 1, 1.0)
 
 
 def forward(params: Params, obs: Array, mask: Array) -> tuple[Array, Array]:
     """Masked logits (illegal actions at −1e9) and the value of ``obs``."""
-    x = jnp.tanh(obs @ params["w1"] + params["b1"])
-    x = jnp.tanh(x @ params["w2"] + params["b2"])
-    logits = jnp.where(mask, x @ params["wp"] + params["bp"], -1e9)
-    value = (x @ params["wv"] + params["bv"])[..., 0]
-    return logits, value
+    logits, value = network.heads(params, obs, mask)
+    return logits, value[..., 0]
 
 
 def random_legal(mask: Array, key: Array) -> Array:

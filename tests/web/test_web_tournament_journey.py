@@ -120,7 +120,7 @@ def test_a_whole_swiss_of_six_people_and_three_bots(server: LiveServer, browser:
             mine.add(go_to_the_next_table(page, server, tid, mine))
         if round_number == 2:
             maker.goto(f"{server.base}/tournaments/{tid}")
-            maker.wait_for_selector("text=Under way")
+            maker.wait_for_selector("section.tournament strong:text-is('Under way')")
             maker.wait_for_selector(f"text=Round 2 of {ROUNDS}")
             axe_clean(maker)  # under way
             maker.go_back()
@@ -129,7 +129,7 @@ def test_a_whole_swiss_of_six_people_and_three_bots(server: LiveServer, browser:
     lines = []
     for page in pages:
         page.goto(f"{server.base}/tournaments/{tid}")
-        page.wait_for_selector("text=Over")
+        page.wait_for_selector("section.tournament strong:text-is('Over')")  # not a table's "over"
         page.wait_for_selector(f"table.board tbody tr:nth-child({everyone})")
         lines.append(page.locator("table.board tbody tr").all_inner_texts())
     assert all(mine == lines[0] for mine in lines), lines

@@ -85,7 +85,7 @@ def test_a_swiss_with_two_browser_players_and_a_bot(server: LiveServer, browser:
     play_table(ann, bea)
     for page in (ann, bea):
         page.goto(f"{server.base}/tournaments/{tid}")
-        page.wait_for_selector("text=Over")
+        page.wait_for_selector("section.tournament strong:text-is('Over')")  # not a table's "over"
     rows = ann.locator("table.board tbody tr").all_inner_texts()
     assert len(rows) == 3 and any("Chef" in row and "bot" in row for row in rows)
     assert ann.locator(".tournament-tables li").count() == 1

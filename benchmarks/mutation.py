@@ -65,22 +65,19 @@ SETS: dict[str, tuple[list[str], list[str]]] = {
         ["src/kingsbreakfast/server/routes/review.py"],
         ["tests/server/test_server_review.py", "tests/server/test_server_review_route.py"],
     ),
-    "ratings": (
-        ["src/kingsbreakfast/server/ratings.py"],
-        ["tests/server/test_rating_rules.py", "tests/server/test_accounts_play.py",
-         "tests/server/test_attack_boosting.py"],
-    ),
-    "ratings_quick": (
-        ["src/kingsbreakfast/server/ratings.py"],
-        ["tests/server/test_rating_rules.py"],
+    "rating_rules": (
+        ["src/kingsbreakfast/server/rating_rules.py"],
+        ["tests/server/test_rating_rules.py",
+         "tests/server/test_people.py::test_a_friendly_challenge_is_not_rated"],
     ),
 }
 """Set name -> (files mutmut mutates, the tests run against each mutant).
 
 ``last_turns_quick`` leaves out last_turns' three properties that play out hundreds of
 positions (minutes for each surviving mutant on two shared cores): its score is a lower
-bound of the ``last_turns`` set's. ``ratings_quick`` runs the rating rules' own tests only
-(no server games): a lower bound of the ``ratings`` set's score."""
+bound of the ``last_turns`` set's. ``rating_rules`` is :mod:`kingsbreakfast.server.rating_rules`,
+the pure rules (which games count, the leaver's place, the provisional swing), without the
+storage around them in ``ratings.py``."""
 
 _RESULT = re.compile(r"^\s*(kingsbreakfast\.[\w.]+?\.x\S*__mutmut_\d+):\s*(.+?)\s*$")
 

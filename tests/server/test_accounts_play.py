@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from kingsbreakfast.server.account_store import Result
 from kingsbreakfast.server.app import create_app
 from kingsbreakfast.server.chat import BURST, MAX_CHARS
-from kingsbreakfast.server.ratings import ABORT_MOVES, ESTABLISHED_GAMES
+from kingsbreakfast.server.rating_rules import ABORT_MOVES, ESTABLISHED_GAMES
 from kingsbreakfast.server.store import SeatRecord
 from server.kb_accounts import Player
 

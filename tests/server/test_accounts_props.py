@@ -24,7 +24,7 @@ from kingsbreakfast.server.chat import MAX_CHARS, clean_line
 from kingsbreakfast.server.limits import DAY, HOUR, Refused, Registrations
 from kingsbreakfast.server.lobby import LobbyError
 from kingsbreakfast.server.rating_plot import rating_svg
-from kingsbreakfast.server.ratings import MODEL, rate
+from kingsbreakfast.server.rating_rules import MODEL, rate
 from kingsbreakfast.server.sessions import Keys
 
 KEYS = Keys("k" * 64)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kingsbreakfast.server.ratings import ABORT_MOVES
+from kingsbreakfast.server.rating_rules import ABORT_MOVES
 from server.kb_boost import rotating_puppets
 from server.kb_live import LiveServer
 

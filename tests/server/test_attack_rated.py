@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from kingsbreakfast.server.hint_gate import HINT_BURST
-from kingsbreakfast.server.ratings import ABORT_MOVES
+from kingsbreakfast.server.rating_rules import ABORT_MOVES
 from server.kb_attack import Sock, move_once
 from server.kb_browser import Browser
 from server.kb_live import LiveServer

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from kingsbreakfast.server.app import create_app
 from kingsbreakfast.server.challenges import LIVE_SECONDS
 from kingsbreakfast.server.people import ONLINE_SECONDS
-from kingsbreakfast.server.ratings import Standing, results_of
+from kingsbreakfast.server.rating_rules import Standing, results_of
 from server.kb_accounts import Player
 from server.test_accounts_play import hello, play_together
 from server.test_rating_rules import account, game_where

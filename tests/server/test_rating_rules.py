@@ -15,8 +15,7 @@ from kingsbreakfast.engine import CARD_IDS, State, shuffled_deck
 from kingsbreakfast.server.account_models import AccountRow
 from kingsbreakfast.server.account_store import Account, AccountStore, Result
 from kingsbreakfast.server.models import Base
-from kingsbreakfast.server.rating_store import RatingStore
-from kingsbreakfast.server.ratings import (
+from kingsbreakfast.server.rating_rules import (
     ABORT_MOVES,
     ESTABLISHED_GAMES,
     ESTABLISHED_OPPONENTS,
@@ -27,6 +26,7 @@ from kingsbreakfast.server.ratings import (
     provisional,
     results_of,
 )
+from kingsbreakfast.server.rating_store import RatingStore
 from kingsbreakfast.server.storage import Storage, normalize_url
 from kingsbreakfast.server.store import GameRecord, SeatRecord
 

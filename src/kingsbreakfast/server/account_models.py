@@ -117,7 +117,7 @@ class GameResultRow(Base):
     """The account's rating was established when the game began: only such opponents count
     towards another account's established status (:mod:`.ratings`)."""
     left_early: Mapped[bool] = mapped_column(server_default=false())
-    """The account left (or ran out of time) before :data:`.ratings.EARLY_MOVES` of its own
+    """The account left (or ran out of time) before :data:`.rating_rules.EARLY_MOVES` of its own
     moves: an early ending, which :mod:`.boosting` looks for."""
     unrated: Mapped[str] = mapped_column(String(16), server_default="")
     """Why a game with two accounts was not rated: ``aborted``, ``repeat``, ``boosting``

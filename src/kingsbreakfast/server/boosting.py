@@ -6,7 +6,7 @@ accounts is settled, at what each account of it met within :data:`WINDOW`, count
 current game too (docs/leaderboard.md has the reasoning):
 
 - **early endings from one source**: :data:`EARLY_GAMES` or more of the account's games in
-  which another account left early (before :data:`~.ratings.EARLY_MOVES` of its own moves),
+  which another account left early (before :data:`~.rating_rules.EARLY_MOVES` of its own moves),
   where those leavers are one account or sat down from one address. Strangers who quit do
   not share an address; puppets made from a few addresses do;
 - **always the same opponents**: :data:`RING_GAMES` or more games in which every other

@@ -29,7 +29,7 @@ from .database import unit_of_work
 from .lobby import LobbyError
 from .names import look_alike_key
 from .people_models import BlockRow, ChallengeRow, FollowRow, SeenRow
-from .ratings import ordinal
+from .rating_rules import ordinal
 
 ONLINE_SECONDS: Final = 150.0
 """An account seen this recently is "online now": every open page of the site asks the

@@ -28,7 +28,8 @@ from .hint_gate import HintGate
 from .limits import ServerLimits
 from .lobby import LobbyError
 from .master import Master
-from .ratings import Ratings, ordinal
+from .rating_rules import ordinal
+from .ratings import Ratings
 from .rematch import Rematches
 from .sessions import (
     check_csrf,

@@ -41,7 +41,7 @@ from .account_models import AccountRow, SeatAccountRow
 from .database import unit_of_work
 from .lobby import HOUR
 from .models import GameRow, SeatRow
-from .ratings import ordinal
+from .rating_rules import ordinal
 from .store import GameRecord, SeatRecord
 from .tables import HUMAN, PLAYING
 from .tournaments.models import TournamentGameRow

@@ -19,7 +19,8 @@ from ..history import awaiting, my_games
 from ..lobby import LobbyError
 from ..personal_data import PersonalData
 from ..rating_plot import rating_svg
-from ..ratings import ordinal, profile_body
+from ..rating_rules import ordinal
+from ..ratings import profile_body
 from ..sessions import (
     SESSION_COOKIE,
     SESSION_SECONDS,

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..lobby import clean_name
 from ..matching import BOT_LEVEL, SPEEDS, WAIT, Group
 from ..play_pool import Wish
-from ..ratings import ordinal
+from ..rating_rules import ordinal
 from ..sessions import SEAT_COOKIE, set_seat_cookie
 from ..tables import new_token, token_digest
 from .deps import MasterDep, OpenersDep, SiteDep, address

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from kingsbreakfast.engine import DRAW_ID, PLACE_DRAGON_ID, Action, State, View
-from kingsbreakfast.i18n import language
+from kingsbreakfast.i18n import LANGUAGES, _, language
 from kingsbreakfast.i18n.words import dish_name
 from kingsbreakfast.lesson import LEARNER, STEPS, LessonGame, scoring_lines
 from kingsbreakfast.lesson.course import Lesson
@@ -79,6 +79,28 @@ def test_a_game_not_over_has_no_scoring_and_a_game_over_refuses_every_move() -> 
     assert game.lesson.number == len(STEPS)
 
 
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_a_move_after_the_end_is_refused_in_the_learner_s_language(code: str) -> None:
+    """R10: once the game is over no move is played, and the learner reads why in the
+    language of the lesson (the catalogue's words for the game_over code), not the engine's
+    English."""
+    game = finished("place_dragon")
+    with language(code):
+        told = game.offer(Action(DRAW_ID))
+        assert told == _("the game is over (R10)")
+    assert (told == "the game is over (R10)") == (code == "en")
+
+
+def test_the_lesson_chooses_moves_for_the_bots_only() -> None:
+    """The learner's seat (0, the first cook, R2) moves by the learner's own choice: asking
+    the lesson for its move, or for a spectator's, is a front's mistake and fails loudly
+    instead of quietly playing for the learner."""
+    game = LessonGame("You")
+    for seat in (LEARNER, None):
+        with pytest.raises(AssertionError):
+            game.lesson.bot_move(game.state.view(seat))
+
+
 def test_each_step_s_title_and_text_are_its_own_with_the_bot_named() -> None:
     lesson = Lesson(("You", "Bob", "Cid", "Dee"))
     with language("en"):
@@ -128,7 +150,7 @@ def test_after_the_taught_rounds_a_bot_places_draws_takes_the_biggest_else_the_f
 
 def random_endings() -> list[tuple[View, tuple[str, ...]]]:
     """Finished games of four played at random: discarded dishes, wins and losses."""
-    endings = []
+    endings: list[tuple[View, tuple[str, ...]]] = []
     for seed in range(12):
         rng = random.Random(seed)
         state = State.new(4, rng)

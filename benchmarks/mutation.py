@@ -67,7 +67,7 @@ SETS: dict[str, tuple[list[str], list[str]]] = {
     ),
     "rating_rules": (
         ["src/kingsbreakfast/server/rating_rules.py"],
-        ["tests/server/test_rating_rules.py",
+        ["tests/server/test_rating_rules.py", "tests/server/test_rating_rules_edges.py",
          "tests/server/test_people.py::test_a_friendly_challenge_is_not_rated"],
     ),
 }

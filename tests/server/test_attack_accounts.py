@@ -109,8 +109,9 @@ def test_a_hundred_registrations_from_one_address_make_an_hours_ceiling_of_accou
     def unpaid(name: str) -> tuple[int, Any]:
         crowd = Browser(server, "127.0.0.8")
         crowd.page()
-        return crowd.call("POST", "/api/account/register",
-                          {"name": name, "password": "correct horse battery"})
+        status, body = crowd.call("POST", "/api/account/register",
+                                  {"name": name, "password": "correct horse battery"})
+        return status, body
 
     replies = [Browser(server, "127.0.0.8").register(f"Crowd {n}") if n < paid
                else unpaid(f"Crowd {n}") for n in range(100)]

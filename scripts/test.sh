@@ -42,7 +42,10 @@ trap 'rm -rf "$KINGSBREAKFAST_DIST"' EXIT
 .venv/bin/ruff check src tests
 .venv/bin/mypy
 # Two workers (pytest-xdist) by default, each test module kept on one worker (its module
-# fixtures, a server or a cluster, start once); KINGSBREAKFAST_TEST_WORKERS=0 runs serially.
+# fixtures, a server or a cluster, start once, and a numba kernel compiles once, not on both
+# workers at the same time); KINGSBREAKFAST_TEST_WORKERS=0 runs serially. loadfile, not
+# loadgroup: under pytest 9, xdist 3.8's loadgroup no longer reads the xdist_group marks (it
+# renames item._nodeid, which pytest 9 ignores) and splits every module over both workers.
 # The 25 slowest tests are listed at the end, so CI shows which to make smaller or split.
-.venv/bin/python -m pytest -n "${KINGSBREAKFAST_TEST_WORKERS:-2}" --dist loadgroup \
+.venv/bin/python -m pytest -n "${KINGSBREAKFAST_TEST_WORKERS:-2}" --dist loadfile \
   --durations=25 "$@"

@@ -63,9 +63,11 @@ def _language_restored() -> Iterator[None]:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under pytest-xdist's ``--dist loadgroup`` (scripts/test.sh), each module is one group,
-    run whole by one worker: its module-scoped fixtures (a live server, a cluster behind
-    HAProxy, a chromium) start once, and its tests never race each other for them."""
+    """Under pytest-xdist's ``--dist loadgroup``, each module is one group, run whole by one
+    worker: its module-scoped fixtures (a live server, a cluster behind HAProxy, a chromium)
+    start once, and its tests never race each other for them. scripts/test.sh asks for
+    ``--dist loadfile``, which does the same from the file alone: under pytest 9 xdist 3.8's
+    loadgroup no longer sees these marks (docs/testing.md, *Two workers*)."""
     for item in items:
         if item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))

@@ -82,9 +82,12 @@ def test_twins_get_one_number_and_settled_actions_their_settled_numbers() -> Non
 
     Twins are rare in the last turns (a few in every hundred games, as the network plays),
     so games are scanned until both checks have had enough to check; only the positions
-    with twins or settled actions are played out."""
+    with twins or settled actions are played out. The scan starts at a game known to hold
+    both (seed 78: eight pairs of twins, some thirty settled actions), since each game
+    scanned is a full game of the network; were the network to play otherwise, it scans
+    on."""
     twins = settled_rows = 0
-    for seed in range(20, 420):
+    for seed in range(78, 478):
         if twins >= 5 and settled_rows >= 20:
             break
         for state in end_of(seed, 3 + seed % 3):
@@ -110,7 +113,7 @@ def test_twins_get_one_number_and_settled_actions_their_settled_numbers() -> Non
     assert twins >= 5 and settled_rows >= 20  # both checks are about something
 
 
-@settings(max_examples=examples(15), deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(
     seed=st.integers(2, 10**6),
     players=st.sampled_from([3, 4, 5]),
@@ -121,7 +124,10 @@ def test_renaming_the_dishes_renames_the_played_out_numbers(
 ) -> None:
     """The same game with its dishes renamed, played to its last turns, gets the same
     numbers action for action: the worlds are dealt in an order the view sets
-    (``dish_order``), not the dishes' ids."""
+    (``dish_order``), not the dishes' ids.
+
+    Six examples: with the worlds dealt by the dishes' ids instead, seven games in eight
+    already differ (measured), and each example is two playouts of some 256 games."""
     rng = random.Random(seed)
     deck = list(UNSHUFFLED_DECK)
     rng.shuffle(deck)

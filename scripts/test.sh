@@ -23,6 +23,13 @@ kb_venv test.sh
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[all,test]"
 
+# numba compiles the simulators' and the chef's kernels on first use (minutes of CPU from a
+# cold cache). Compile them now, beside the services, the build and the linters, which leave
+# a core idle, so that no test pays for it (and no two workers compile the same kernel).
+WARM_LOG=$(mktemp "${TMPDIR:-/tmp}/kingsbreakfast-warm.XXXXXX")
+.venv/bin/python -m kingsbreakfast.sim.warm >"$WARM_LOG" 2>&1 &
+WARM_PID=$!
+
 # Installs and starts PostgreSQL and chromium; exports KINGSBREAKFAST_TEST_POSTGRES_URL.
 # shellcheck source=scripts/ci-services.sh
 source scripts/ci-services.sh
@@ -31,7 +38,7 @@ set -euo pipefail
 # The distributions as they would be uploaded; tests/test_release.py reads these same files.
 KINGSBREAKFAST_DIST=$(mktemp -d "${TMPDIR:-/tmp}/kingsbreakfast-dist.XXXXXX")
 export KINGSBREAKFAST_DIST
-trap 'rm -rf "$KINGSBREAKFAST_DIST"' EXIT
+trap 'kill "$WARM_PID" 2>/dev/null || true; rm -rf "$KINGSBREAKFAST_DIST" "$WARM_LOG"' EXIT
 .venv/bin/python -m build --outdir "$KINGSBREAKFAST_DIST" . >"$KINGSBREAKFAST_DIST/build.log" 2>&1 || {
   cat "$KINGSBREAKFAST_DIST/build.log" >&2
   exit 1
@@ -41,6 +48,11 @@ trap 'rm -rf "$KINGSBREAKFAST_DIST"' EXIT
 .venv/bin/lint-imports
 .venv/bin/ruff check src tests
 .venv/bin/mypy
+wait "$WARM_PID" || {
+  cat "$WARM_LOG" >&2
+  exit 1
+}
+rm -f "$WARM_LOG"
 # Two workers (pytest-xdist) by default, each test module kept on one worker (its module
 # fixtures, a server or a cluster, start once, and a numba kernel compiles once, not on both
 # workers at the same time); KINGSBREAKFAST_TEST_WORKERS=0 runs serially. loadfile, not

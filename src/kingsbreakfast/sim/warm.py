@@ -75,7 +75,8 @@ def notice_first_compile(key: Hashable, seconds: float) -> Iterator[None]:
 def warm() -> float:
     """Compile (or load from numba's cache) every kernel the simulators run: the batch
     simulator with every policy, scripted games, the vector games with every kind of
-    built-in seat, and the chef level's search. Returns the CPU seconds it took."""
+    built-in seat, the chef level's search and the search that labels training positions.
+    Returns the CPU seconds it took."""
     import numpy as np
 
     from kingsbreakfast.engine import UNSHUFFLED_DECK
@@ -99,6 +100,7 @@ def warm() -> float:
         _, masks = games.reset()
         games.step(np.argmax(masks, axis=1))
     warm_chef()
+    warm_labels()
     return time.process_time() - start
 
 
@@ -117,6 +119,16 @@ def warm_chef() -> None:
     state = State.new(3, random.Random(1))
     ChefBot(worlds=1).choose(state.view(state.to_move), 1)
     evaluate(1, 3, search.SEAT_MASTER, 2, SearchBudget(2, 1, 0))
+
+
+def warm_labels() -> None:
+    """Compile (or load) the search that labels training positions for the master network
+    (``kingsbreakfast train --search-targets``): two tiny games of three players."""
+    from kingsbreakfast.bots.master import MasterBot
+
+    from .search_targets import label
+
+    label(MasterBot().weights, 3, 2, seed=0, worlds=1)
 
 
 def main() -> None:

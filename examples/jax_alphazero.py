@@ -18,6 +18,11 @@ compiled game's view), dealt into a world from seat 0's view and searched. The w
 curve with the settings and every library version (mctx's among them). The same command
 runs unchanged on a GPU (JAX picks the device; raise ``--envs`` there). ``--evaluate CKPT``
 only evaluates a saved checkpoint (``--eval-games`` games, fresh deals of ``--seeds``'s first).
+
+``--imitate N`` first trains N chunks on the card counter's own games (``kingsbreakfast.jax
+.imitation``: the policy head learns its choice, the value head the final utilities; one
+compiled call, its CPU timed apart from its compilation), then self-play goes on from there;
+``--no-search`` evaluates the network's likeliest legal action without the search.
 """
 
 from __future__ import annotations

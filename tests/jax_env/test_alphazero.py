@@ -1,7 +1,8 @@
 """``kingsbreakfast.jax.alphazero``: the search reads only the acting seat's view (R7: the
 other seats' drawn dishes and the deck order are hidden), one compiled chunk of self-play and
 updates changes the network, the value targets are each game's final R12 utilities seen from
-the mover, and a checkpoint comes back as it was saved."""
+the mover, a checkpoint comes back as it was saved, and imitating the card counter moves the
+policy toward its choices."""
 
 from __future__ import annotations
 

@@ -23,6 +23,9 @@ and the child's signs (+1 when the side to move stays, −1 when it changes), 0 
 is over. Self-play trains the value head on all seats' final rank utilities and the policy
 head on the search's improved policy (``action_weights``), as Gumbel MuZero does.
 
+Self-play may start from a network that first imitated the card counter (:mod:`.imitation`,
+``Config.imitate_chunks``), whose updates are :func:`make_learn`'s as self-play's are.
+
 Everything (search, self-play, targets, updates) is one ``jax.jit`` call per training chunk,
 so the same code runs unchanged on a GPU: only the batch sizes are worth raising there.
 """

@@ -213,7 +213,8 @@ def main() -> None:
             if args.checkpoints:
                 Path(args.checkpoints).mkdir(parents=True, exist_ok=True)
                 save(Path(args.checkpoints) / f"alphazero-{seed}.npz", runner[0], config,
-                     seed=seed, learner_steps=0, cpu_s=0.0, versions=found, imitation=imitated)  # fmt: skip
+                     seed=seed, learner_steps=0, cpu_s=0.0, versions=found,
+                     imitation=imitated)  # fmt: skip
 
         def measure(games: int, final: bool, at: dict[str, Any]) -> None:
             measured = evaluate(act, at["params"], games, at["seed"] * 100_000 + len(curve),

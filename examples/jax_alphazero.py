@@ -18,6 +18,11 @@ compiled game's view), dealt into a world from seat 0's view and searched. The w
 curve with the settings and every library version (mctx's among them). The same command
 runs unchanged on a GPU (JAX picks the device; raise ``--envs`` there). ``--evaluate CKPT``
 only evaluates a saved checkpoint (``--eval-games`` games, fresh deals of ``--seeds``'s first).
+
+``--imitate N`` first trains N chunks on the card counter's own games (``kingsbreakfast.jax
+.imitation``: the policy head learns its choice, the value head the final utilities; one
+compiled call, its CPU timed apart from its compilation), then self-play goes on from there;
+``--no-search`` evaluates the network's likeliest legal action without the search.
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ from kingsbreakfast.compiled.games import (
 from kingsbreakfast.jax import Env, Game
 from kingsbreakfast.jax.alphazero import (
     Config,
+    forward,
     load,
     make_act,
     make_train,
@@ -56,6 +62,7 @@ from kingsbreakfast.jax.alphazero import (
     start,
     state_of,
 )
+from kingsbreakfast.jax.imitation import make_imitate
 from kingsbreakfast.sim.vector import VectorGames
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
@@ -120,6 +127,41 @@ def evaluate(act: Any, params: Any, games_wanted: int, seed: int, opponents: str
     return point(shares, positions)
 
 
+def acting(config: Config, no_search: bool) -> Any:
+    """The evaluation's player: the search (Gumbel noise off), or with ``no_search`` the
+    network's likeliest legal action alone."""
+    if not no_search:
+        return make_act(config)
+
+    @jax.jit
+    def likeliest(params: Any, states: Any, key: jax.Array) -> jax.Array:
+        logits, _ = forward(params, states.observation, states.legal_action_mask)
+        return jnp.argmax(logits, axis=-1)
+
+    return likeliest
+
+
+def warm_start(config: Config, runner: Any, seed: int) -> tuple[Any, dict[str, Any]]:
+    """``config.imitate_chunks`` chunks of imitating the card counter (one compiled call for
+    all), its compilation timed apart."""
+    cpu = time.process_time()
+    imitate = make_imitate(config, config.imitate_chunks).lower(runner).compile()
+    compile_s = time.process_time() - cpu
+    cpu = time.process_time()
+    runner, metrics = jax.block_until_ready(imitate(runner))
+    metrics = np.asarray(metrics)
+    spent = time.process_time() - cpu
+    record = {"seed": seed, "imitation_chunks": config.imitate_chunks,
+              "imitation_decisions": config.imitate_chunks * config.num_envs * config.num_steps,
+              "imitation_cpu_s": round(spent, 1), "imitation_compile_cpu_s": round(compile_s, 1),
+              "agreement_first": float(metrics[0, 3]), "agreement_last": float(metrics[-1, 3]),
+              "games": float(metrics[:, 0].sum())}  # fmt: skip
+    print(f"seed {seed}: imitation {config.imitate_chunks} chunks, {spent:.1f} CPU s "
+          f"(+{compile_s:.1f} compiling), agreement with the counter "
+          f"{metrics[0, 3]:.1%} -> {metrics[-1, 3]:.1%}", flush=True)  # fmt: skip
+    return runner, record
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[2, 3])
@@ -134,11 +176,15 @@ def main() -> None:
     parser.add_argument("--checkpoints", help="a folder for each seed's last network")
     parser.add_argument("--json", help="write the curve here")
     parser.add_argument("--evaluate", help="only evaluate this checkpoint (--seeds[0]'s deals)")
+    parser.add_argument("--imitate", type=int, default=0,
+                        help="chunks of imitating the card counter before self-play")
+    parser.add_argument("--no-search", action="store_true",
+                        help="evaluate the network's likeliest action, without search")
     args = parser.parse_args()
     if args.evaluate:
         params, saved, record = load(args.evaluate)
-        measured = evaluate(make_act(saved), params, args.eval_games, args.seeds[0] * 100_000 + 7,
-                            args.opponents)  # fmt: skip
+        measured = evaluate(acting(saved, args.no_search), params, args.eval_games,
+                            args.seeds[0] * 100_000 + 7, args.opponents)  # fmt: skip
         print(
             f"{args.evaluate}: vs 3x {args.opponents} {measured['win_share']:.1%} "
             f"[{measured['low']:.1%}-{measured['high']:.1%}] over {measured['games']}"
@@ -148,17 +194,27 @@ def main() -> None:
                 "point": measured, "versions": {**versions(), "mctx": metadata.version("mctx")}},
                 indent=1) + "\n")  # fmt: skip
         return
-    config = Config(num_envs=args.envs, simulations=args.simulations)
+    config = Config(num_envs=args.envs, simulations=args.simulations,
+                    imitate_chunks=args.imitate)
     found = {**versions(), "mctx": metadata.version("mctx")}
     print(f"JAX {jax.__version__} on {jax.devices()[0].platform}; mctx {found['mctx']}; {config}")
     train = make_train(config, args.chunks)
-    act = make_act(config)
+    act = acting(config, args.no_search)
     budget = args.minutes * 60
     marks = [budget * (i + 1) / (args.points + 1) for i in range(args.points)]
     curve: list[dict[str, Any]] = []
+    warm: list[dict[str, Any]] = []
     for seed in args.seeds:
         runner = start(jax.random.PRNGKey(seed), config)
         spent, steps, games_seen, wins = 0.0, 0, 0.0, 0.0
+        if config.imitate_chunks:
+            runner, imitated = warm_start(config, runner, seed)
+            warm.append(imitated)
+            if args.checkpoints:
+                Path(args.checkpoints).mkdir(parents=True, exist_ok=True)
+                save(Path(args.checkpoints) / f"alphazero-{seed}.npz", runner[0], config,
+                     seed=seed, learner_steps=0, cpu_s=0.0, versions=found,
+                     imitation=imitated)  # fmt: skip
 
         def measure(games: int, final: bool, at: dict[str, Any]) -> None:
             measured = evaluate(act, at["params"], games, at["seed"] * 100_000 + len(curve),
@@ -171,17 +227,18 @@ def main() -> None:
                   f"{measured['win_share']:.1%} [{measured['low']:.1%}-{measured['high']:.1%}] "
                   f"over {measured['games']}", flush=True)  # fmt: skip
 
-        measure(
-            args.curve_games,
-            False,
-            {
-                "params": runner[0],
-                "seed": seed,
-                "steps": steps,
-                "spent": spent,
-                "games": games_seen,
-            },
-        )
+        if args.curve_games:
+            measure(
+                args.curve_games,
+                False,
+                {
+                    "params": runner[0],
+                    "seed": seed,
+                    "steps": steps,
+                    "spent": spent,
+                    "games": games_seen,
+                },
+            )
         while spent < budget:
             cpu = time.process_time()
             runner, metrics = train(runner)
@@ -225,7 +282,8 @@ def main() -> None:
         Path(args.json).write_text(json.dumps(
             {"learner": "Gumbel MuZero (mctx) over determinized worlds", "config": asdict(config),
              "opponents": args.opponents, "minutes": args.minutes, "versions": found,
-             "curve": curve}, indent=1) + "\n")  # fmt: skip
+             "imitation": warm, "no_search": args.no_search, "curve": curve},
+            indent=1) + "\n")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -23,6 +23,9 @@ and the child's signs (+1 when the side to move stays, −1 when it changes), 0 
 is over. Self-play trains the value head on all seats' final rank utilities and the policy
 head on the search's improved policy (``action_weights``), as Gumbel MuZero does.
 
+Self-play may start from a network that first imitated the card counter (:mod:`.imitation`,
+``Config.imitate_chunks``), whose updates are :func:`make_learn`'s as self-play's are.
+
 Everything (search, self-play, targets, updates) is one ``jax.jit`` call per training chunk,
 so the same code runs unchanged on a GPU: only the batch sizes are worth raising there.
 """
@@ -67,6 +70,9 @@ class Config:
     epochs: int = 4
     minibatches: int = 4
     value_weight: float = 1.0
+    imitate_chunks: int = 0
+    """Chunks of imitation (:mod:`.imitation`: the card counter's choices and its games'
+    utilities) before self-play; 0 starts self-play from the random network."""
 
 
 class Moment(NamedTuple):
@@ -170,33 +176,25 @@ def _optimiser(config: Config) -> Any:
     return optax.chain(optax.clip_by_global_norm(1.0), optax.adam(config.learning_rate))
 
 
-def make_train(config: Config, chunks: int) -> Callable[[Any], Any]:
-    """A compiled ``(runner) -> (runner, metrics)`` doing ``chunks`` rounds of self-play and
-    updates. ``metrics`` per chunk: games ended, seat 0's summed win shares in them (a
-    quarter of the games by parity), the policy loss and the value loss of the last update."""
-    env = Env(config.num_players)
+def seat0_win(after: State) -> Array:
+    """Seat 0's share of the win in each game ``after`` ended (1/k for k tied winners)."""
+    best = after.rewards.max(axis=1, keepdims=True)
+    tied = jnp.maximum((after.rewards == best).sum(axis=1), 1)
+    share = (after.rewards[:, 0] >= best[:, 0]) / tied
+    return jnp.where(after.terminated, share, 0.0)
+
+
+def make_learn(config: Config) -> Callable[[Params, Any, Array, Moment], Any]:
+    """``(params, opt_state, key, trajectory) -> (params, opt_state, key, losses)``: the
+    chunk's updates (``epochs`` × ``minibatches``) on a trajectory of ``num_steps`` ×
+    ``num_envs`` decisions; the policy head learns ``trajectory.target`` (cross-entropy over
+    the legal actions), the value head each game's final utilities (:func:`value_targets`).
+    ``losses``: the policy and value losses of the last update. Self-play and imitation
+    (:mod:`.imitation`) share it."""
     n = config.num_players
-    search = make_search(env, config)
     optimiser = _optimiser(config)
     batch = config.num_envs * config.num_steps
     minibatch = batch // config.minibatches
-
-    def play(carry: Any, _: None) -> tuple[Any, Moment]:
-        params, opt_state, states, key = carry
-        key, think, turn = jax.random.split(key, 3)
-        out = search(params, states, think)
-        after = jax.vmap(env.step_and_deal)(
-            states, out.action, jax.random.split(turn, config.num_envs)
-        )
-        won = (after.rewards[:, 0] >= after.rewards.max(axis=1)) / jnp.maximum(
-            (after.rewards == after.rewards.max(axis=1, keepdims=True)).sum(axis=1), 1
-        )
-        moment = Moment(
-            states.observation, states.legal_action_mask, out.action_weights,
-            states.current_player, after.rewards, after.terminated,
-            jnp.where(after.terminated, won, 0.0),
-        )  # fmt: skip
-        return (params, opt_state, after, key), moment
 
     def loss(params: Params, part: Moment, target: Array, known: Array) -> tuple[Array, Any]:
         logits, values = forward(params, part.obs, part.mask)
@@ -206,9 +204,7 @@ def make_train(config: Config, chunks: int) -> Callable[[Any], Any]:
         value = jnp.where(known, squared, 0.0).sum() / jnp.maximum(known.sum(), 1)
         return policy + config.value_weight * value, (policy, value)
 
-    def chunk(carry: Any, _: None) -> tuple[Any, Array]:
-        carry, trajectory = jax.lax.scan(play, carry, None, length=config.num_steps)
-        params, opt_state, states, key = carry
+    def learn(params: Params, opt_state: Any, key: Array, trajectory: Moment) -> Any:
         targets, known = value_targets(trajectory, n)
         flat = jax.tree.map(lambda a: a.reshape((batch, *a.shape[2:])), trajectory)
         targets, known = targets.reshape(batch, n), known.reshape(batch)
@@ -232,9 +228,39 @@ def make_train(config: Config, chunks: int) -> Callable[[Any], Any]:
         (params, opt_state, key), losses = jax.lax.scan(
             epoch, (params, opt_state, key), None, length=config.epochs
         )
+        return params, opt_state, key, losses[-1]
+
+    return learn
+
+
+def make_train(config: Config, chunks: int) -> Callable[[Any], Any]:
+    """A compiled ``(runner) -> (runner, metrics)`` doing ``chunks`` rounds of self-play and
+    updates. ``metrics`` per chunk: games ended, seat 0's summed win shares in them (a
+    quarter of the games by parity), the policy loss and the value loss of the last update."""
+    env = Env(config.num_players)
+    search = make_search(env, config)
+    learn = make_learn(config)
+
+    def play(carry: Any, _: None) -> tuple[Any, Moment]:
+        params, opt_state, states, key = carry
+        key, think, turn = jax.random.split(key, 3)
+        out = search(params, states, think)
+        after = jax.vmap(env.step_and_deal)(
+            states, out.action, jax.random.split(turn, config.num_envs)
+        )
+        moment = Moment(
+            states.observation, states.legal_action_mask, out.action_weights,
+            states.current_player, after.rewards, after.terminated, seat0_win(after),
+        )  # fmt: skip
+        return (params, opt_state, after, key), moment
+
+    def chunk(carry: Any, _: None) -> tuple[Any, Array]:
+        carry, trajectory = jax.lax.scan(play, carry, None, length=config.num_steps)
+        params, opt_state, states, key = carry
+        params, opt_state, key, losses = learn(params, opt_state, key, trajectory)
         metrics = jnp.concatenate([
             jnp.stack([trajectory.done.sum(), trajectory.win.sum()]).astype(jnp.float32),
-            losses[-1],
+            losses,
         ])  # fmt: skip
         return (params, opt_state, states, key), metrics
 

@@ -109,18 +109,32 @@ def test_a_full_review_workshop_refuses_at_once_yet_serves_what_it_kept(
     assert (again.status_code, again.json()) == (200, kept.json())
 
 
-def test_an_asker_that_goes_away_leaves_the_working_out_to_the_next(client: TestClient) -> None:
+def test_an_asker_that_goes_away_leaves_the_working_out_to_the_next(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The working-out is shielded from its asker: one that leaves (a closed tab) cancels
     only its own wait, and the next ask gets the same working-out, not a second one."""
     table_id, token = started_table(client)
     play_out(client, table_id, token)
     before = REVIEWS.done
 
+    noted = asyncio.Event()
+
+    class Noting(dict[tuple[str, int], "asyncio.Task[SeatReviewOut]"]):
+        """The route's table of working-outs, telling the test when one is made."""
+
+        def __setitem__(self, key: tuple[str, int], task: asyncio.Task[SeatReviewOut]) -> None:
+            super().__setitem__(key, task)
+            noted.set()
+
+    monkeypatch.setattr(review_route, "_working", Noting())
+
     async def one_leaves() -> SeatReviewOut:
         master = client.app.state.master  # type: ignore[attr-defined]
         leaving = asyncio.create_task(review_route.seat_review(master, table_id, "2"))
-        while (table_id, 2) not in review_route._working:  # until its working-out is made
-            await asyncio.sleep(0)
+        made = asyncio.create_task(noted.wait())
+        await asyncio.wait({leaving, made}, return_when=asyncio.FIRST_COMPLETED)
+        assert noted.is_set() and not leaving.done()  # its working-out is made, it waits
         working = review_route._working[table_id, 2]
         leaving.cancel()
         with pytest.raises(asyncio.CancelledError):

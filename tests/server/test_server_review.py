@@ -15,8 +15,9 @@ pytest.importorskip("numpy")
 from fastapi.testclient import TestClient
 
 from kingsbreakfast.bots import review as review_module
+from kingsbreakfast.bots.reasons import Reason, reason
 from kingsbreakfast.bots.review import review_seat
-from kingsbreakfast.engine import read_record
+from kingsbreakfast.engine import Action, View, read_record
 from kingsbreakfast.server.app import create_app
 from kingsbreakfast.server.routes import review as review_route
 from kingsbreakfast.server.workshops import REVIEWS
@@ -134,10 +135,12 @@ def test_asks_that_arrive_together_share_one_working_out(client: TestClient) -> 
     async def together() -> list[Any]:
         master = client.app.state.master  # type: ignore[attr-defined]
         return list(await asyncio.gather(
-            *(review_route.seat_review(master, table_id, "1") for _ in range(4))))
+            *(review_route.seat_review(master, table_id, seat) for seat in "11121")))
 
     answers = client.portal.call(together)  # type: ignore[union-attr]
-    assert REVIEWS.done - before == 1 and all(answer == answers[0] for answer in answers)
+    # seat 1 once for its four asks, seat 2 apart: never another seat's working-out
+    assert REVIEWS.done - before == 2 and [answer.seat for answer in answers] == [1, 1, 1, 2, 1]
+    assert all(answers[i] == answers[0] for i in (1, 2, 4))
     assert not review_route._working  # nothing left behind once it is done
 
 
@@ -154,9 +157,9 @@ def test_each_reviewed_choice_comes_with_its_position_as_that_seat_saw_it(
         positions = data["positions"]
         assert [p["move"] for p in positions] == [m["move"] for m in data["moves"]]
         state = record.start()
-        seen: dict[int, dict[str, Any]] = {}
+        seen: dict[int, View] = {}
         for index, action in enumerate(record.actions):
-            seen[index] = dict(state.view(seat).to_dict())
+            seen[index] = state.view(seat)
             state.apply(action)
         for position, move in zip(positions, data["moves"], strict=True):
             view = position["view"]
@@ -165,7 +168,15 @@ def test_each_reviewed_choice_comes_with_its_position_as_that_seat_saw_it(
             for other, hand in enumerate(view["hands"]):
                 assert ("draws" in hand) == (other == seat)  # another's draws: never
             # the same view the seat had: the record replayed to the move
-            expected = seen[move["action_index"]]
+            had = seen[move["action_index"]]
+            expected = dict(had.to_dict())
             del expected["history"]
             assert view == expected
-            assert position["played_reason"]["key"] and position["best_reason"]["key"]
+            # each reason is the one the hint gives for that move from that view
+            assert position["played_reason"] == as_sent(reason(had, Action.parse(move["action"])))
+            assert position["best_reason"] == as_sent(reason(had, Action.parse(move["best"])))
+
+
+def as_sent(found: Reason) -> dict[str, Any]:
+    """A reason as the route's JSON carries it."""
+    return {"key": found.key, "params": dict(found.params)}

@@ -144,7 +144,9 @@ def _answer(
 async def seat_review(master: Master, game_id: str, asked: str | None) -> SeatReviewOut:
     """The review of the asked seat of a finished game (see the module's docstring)."""
     text = (asked or "").strip()
-    found = _kept.get((game_id, int(text))) if text.isdigit() and len(text) < 3 else None
+    # ASCII digits only, as _seat takes them: str.isdigit() would pass "²" (which int()
+    # refuses) and "١" (which int() reads as 1, a seat _seat refuses)
+    found = _kept.get((game_id, int(text))) if re.fullmatch(r"[0-9]+", text) else None
     if found is not None:
         _kept.move_to_end((game_id, found.seat))
         return found

@@ -162,6 +162,11 @@ def warm_start(config: Config, runner: Any, seed: int) -> tuple[Any, dict[str, A
     return runner, record
 
 
+def where(runner: Any, seed: int, steps: int, spent: float, games: float) -> dict[str, Any]:
+    """Where a seed's training stands: what each point of its curve records."""
+    return {"params": runner[0], "seed": seed, "steps": steps, "spent": spent, "games": games}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[2, 3])
@@ -231,13 +236,7 @@ def main() -> None:
             measure(
                 args.curve_games,
                 False,
-                {
-                    "params": runner[0],
-                    "seed": seed,
-                    "steps": steps,
-                    "spent": spent,
-                    "games": games_seen,
-                },
+                where(runner, seed, steps, spent, games_seen),
             )
         while spent < budget:
             cpu = time.process_time()
@@ -258,25 +257,13 @@ def main() -> None:
                 measure(
                     args.curve_games,
                     False,
-                    {
-                        "params": runner[0],
-                        "seed": seed,
-                        "steps": steps,
-                        "spent": spent,
-                        "games": games_seen,
-                    },
+                    where(runner, seed, steps, spent, games_seen),
                 )
         marks = [budget * (i + 1) / (args.points + 1) for i in range(args.points)]
         measure(
             args.eval_games,
             True,
-            {
-                "params": runner[0],
-                "seed": seed,
-                "steps": steps,
-                "spent": spent,
-                "games": games_seen,
-            },
+            where(runner, seed, steps, spent, games_seen),
         )
     if args.json:
         Path(args.json).write_text(json.dumps(

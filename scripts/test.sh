@@ -38,7 +38,13 @@ set -euo pipefail
 # The distributions as they would be uploaded; tests/test_release.py reads these same files.
 KINGSBREAKFAST_DIST=$(mktemp -d "${TMPDIR:-/tmp}/kingsbreakfast-dist.XXXXXX")
 export KINGSBREAKFAST_DIST
-trap 'kill "$WARM_PID" 2>/dev/null || true; rm -rf "$KINGSBREAKFAST_DIST" "$WARM_LOG"' EXIT
+# JAX compiles the same environment step, search and network in several test modules and on
+# both workers, each with a fresh jax.jit; one compilation cache for the run compiles each
+# computation once (every entry kept, however quick its compilation was).
+JAX_COMPILATION_CACHE_DIR=$(mktemp -d "${TMPDIR:-/tmp}/kingsbreakfast-jax.XXXXXX")
+export JAX_COMPILATION_CACHE_DIR JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS=0 \
+  JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES=0
+trap 'kill "$WARM_PID" 2>/dev/null || true; rm -rf "$KINGSBREAKFAST_DIST" "$WARM_LOG" "$JAX_COMPILATION_CACHE_DIR"' EXIT
 .venv/bin/python -m build --outdir "$KINGSBREAKFAST_DIST" . >"$KINGSBREAKFAST_DIST/build.log" 2>&1 || {
   cat "$KINGSBREAKFAST_DIST/build.log" >&2
   exit 1

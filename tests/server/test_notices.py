@@ -9,6 +9,9 @@ process's clock is a test's own, so a turn-based clock runs low without waiting 
 from __future__ import annotations
 
 import asyncio
+import gc
+import logging
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -22,6 +25,7 @@ from kingsbreakfast.server.notices import Notices
 from kingsbreakfast.server.push import PushSettings
 from kingsbreakfast.server.site import Site
 from kingsbreakfast.server.storage import Storage
+from kingsbreakfast.server.store import StorageError
 from kingsbreakfast.server.tables import Table
 from server.kb_harness import Capture, act, seated_table, until
 from server.kb_mailbox import Mailbox
@@ -283,3 +287,43 @@ def test_two_processes_mail_a_game_once(
         await first.close()
 
     asyncio.run(main())
+
+
+def test_a_notice_that_fails_is_logged_and_one_cut_off_at_closing_is_closed(
+    db_url: str, mailbox: Mailbox, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A notice runs in the background, so nobody waits for its error: a storage error is a
+    warning and anything else an error in the log. A notice still waiting for its first step
+    when the process closes is closed with its task, not left 'never awaited'."""
+    clock = [1_000_000.0]
+    started: list[str] = []
+
+    async def refused() -> None:
+        raise StorageError("the database went away")
+
+    async def broken() -> None:
+        raise ValueError("a bug in a notice")
+
+    async def never_reached() -> None:
+        started.append("ran")
+
+    async def main() -> None:
+        p = await open_process(db_url, clock, mailbox)
+        p.notices._start(refused())
+        p.notices._start(broken())
+        await p.settled()
+        p.notices._start(never_reached())
+        await p.close()  # before the loop gives the new task its first step
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with caplog.at_level(logging.WARNING, logger="kingsbreakfast.server"):
+            asyncio.run(main())
+        gc.collect()
+    assert started == []
+    assert not [w for w in caught if "never awaited" in str(w.message)]
+    logged = [(r.levelno, r.getMessage()) for r in caplog.records]
+    assert (logging.WARNING, "notice not sent: the database went away") in logged
+    failed = [r for r in caplog.records if r.getMessage() == "notice failed"]
+    assert len(failed) == 1 and failed[0].levelno == logging.ERROR
+    assert isinstance(failed[0].exc_info and failed[0].exc_info[1], ValueError)

@@ -252,12 +252,19 @@ class Notices:
             log.warning("account %d: notice digest not sent (%s)", account, error)
 
     def _start(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.get_running_loop().create_task(self._quietly(work))
+        """Send a notice in the background. The task runs ``work`` itself, not a wrapper
+        awaiting it: a task cancelled before its first step (the loop closing) then closes
+        ``work`` too, instead of leaving it never awaited."""
+        task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._finished)
 
-    async def _quietly(self, work: Coroutine[Any, Any, None]) -> None:
-        try:
-            await work
-        except (StorageError, LobbyError) as error:  # nobody waits for a notice
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if task.cancelled():
+            return
+        error = task.exception()
+        if isinstance(error, (StorageError, LobbyError)):  # nobody waits for a notice
             log.warning("notice not sent: %s", error)
+        elif error is not None:
+            log.error("notice failed", exc_info=error)

@@ -122,11 +122,16 @@ def test_a_full_table_starts_at_once_and_nobody_sits_twice(
     # the group is dealt as soon as its third player's socket is there (one pool for the
     # site: whichever process sees the full group first deals it), not at the deadline:
     # every answer until it leaves the pool comes while the deadline is still ahead
+    deadline_ms = waiting["deadline_ms"]
     while (answer := server.request("GET", f"/api/play-now/tables/{table}"))[0] == 200:
         assert time.time() * 1000 < answer[1]["deadline_ms"], "the full group waited"
         eve.wait_for_timeout(50)  # the browser's own pace between polls
     assert answer[0] == 204
-    assert server.request("GET", f"/api/tables/{table}")[1]["status"] == "playing"
+    # leaving the pool and dealing are two steps: the table is watched until it plays, and
+    # it must play before the deadline a bot would have filled the seat at
+    while server.request("GET", f"/api/tables/{table}")[1]["status"] != "playing":
+        assert time.time() * 1000 < deadline_ms, "the full group was not dealt at once"
+        eve.wait_for_timeout(50)
     for page in (cy, dee, eve):
         page.wait_for_selector(".game")
     names = names_at_table(cy)

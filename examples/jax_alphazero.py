@@ -31,7 +31,7 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -155,10 +155,14 @@ def warm_start(config: Config, runner: Any, seed: int) -> tuple[Any, dict[str, A
               "imitation_decisions": config.imitate_chunks * config.num_envs * config.num_steps,
               "imitation_cpu_s": round(spent, 1), "imitation_compile_cpu_s": round(compile_s, 1),
               "agreement_first": float(metrics[0, 3]), "agreement_last": float(metrics[-1, 3]),
+              "value_loss_first": float(metrics[:10, 2].mean()),
+              "value_loss_last": float(metrics[-10:, 2].mean()),
               "games": float(metrics[:, 0].sum())}  # fmt: skip
     print(f"seed {seed}: imitation {config.imitate_chunks} chunks, {spent:.1f} CPU s "
           f"(+{compile_s:.1f} compiling), agreement with the counter "
-          f"{metrics[0, 3]:.1%} -> {metrics[-1, 3]:.1%}", flush=True)  # fmt: skip
+          f"{metrics[0, 3]:.1%} -> {metrics[-1, 3]:.1%}, value loss (10 chunks' mean) "
+          f"{record['value_loss_first']:.3f} -> {record['value_loss_last']:.3f}",
+          flush=True)  # fmt: skip
     return runner, record
 
 
@@ -185,9 +189,25 @@ def main() -> None:
                         help="chunks of imitating the card counter before self-play")
     parser.add_argument("--no-search", action="store_true",
                         help="evaluate the network's likeliest action, without search")
+    parser.add_argument("--opponent-model", choices=("paranoid", "counter"), default=None,
+                        help="the search's model of the other seats (default: paranoid, or "
+                        "the checkpoint's with --evaluate)")
+    parser.add_argument("--worlds", type=int, help="determinized worlds pooled per decision")
+    parser.add_argument("--considered", type=int, help="actions considered at the root")
+    parser.add_argument("--value-hidden", type=int, default=0,
+                        help="width of a separate value body (0: shared with the policy)")
+    parser.add_argument("--learning-rate", type=float, default=Config.learning_rate)
+    parser.add_argument("--epochs", type=int, default=Config.epochs)
     args = parser.parse_args()
+    search_settings = {name: value for name, value in (
+        ("opponent_model", args.opponent_model), ("worlds", args.worlds),
+        ("considered", args.considered)) if value is not None}  # fmt: skip
     if args.evaluate:
         params, saved, record = load(args.evaluate)
+        # the search's settings may differ from training's; the network is the saved one
+        saved = replace(saved, **search_settings)
+        if "--simulations" in sys.argv:
+            saved = replace(saved, simulations=args.simulations)
         measured = evaluate(acting(saved, args.no_search), params, args.eval_games,
                             args.seeds[0] * 100_000 + 7, args.opponents)  # fmt: skip
         print(
@@ -196,11 +216,14 @@ def main() -> None:
         )
         if args.json:
             Path(args.json).write_text(json.dumps({"checkpoint": record, "config": asdict(saved),
-                "point": measured, "versions": {**versions(), "mctx": metadata.version("mctx")}},
+                "point": measured, "command": " ".join(sys.argv),
+                "versions": {**versions(), "mctx": metadata.version("mctx")}},
                 indent=1) + "\n")  # fmt: skip
         return
     config = Config(num_envs=args.envs, simulations=args.simulations,
-                    imitate_chunks=args.imitate)
+                    imitate_chunks=args.imitate, value_hidden=args.value_hidden,
+                    learning_rate=args.learning_rate, epochs=args.epochs,
+                    **search_settings)  # fmt: skip
     found = {**versions(), "mctx": metadata.version("mctx")}
     print(f"JAX {jax.__version__} on {jax.devices()[0].platform}; mctx {found['mctx']}; {config}")
     train = make_train(config, args.chunks)
@@ -269,7 +292,8 @@ def main() -> None:
         Path(args.json).write_text(json.dumps(
             {"learner": "Gumbel MuZero (mctx) over determinized worlds", "config": asdict(config),
              "opponents": args.opponents, "minutes": args.minutes, "versions": found,
-             "imitation": warm, "no_search": args.no_search, "curve": curve},
+             "imitation": warm, "no_search": args.no_search, "curve": curve,
+             "command": " ".join(sys.argv)},
             indent=1) + "\n")  # fmt: skip
 
 

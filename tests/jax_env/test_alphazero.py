@@ -6,6 +6,7 @@ policy toward its choices."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from kingsbreakfast.jax import Env  # noqa: E402
 from kingsbreakfast.jax.alphazero import (  # noqa: E402
     Config,
     Moment,
+    forward,
     init_params,
     load,
     make_search,
@@ -50,10 +52,16 @@ def _mid_game(env: Env, key: jax.Array) -> jax.Array:
     raise AssertionError("no game reached three hidden draws")
 
 
-def test_twin_states_differing_only_in_hidden_cards_get_the_same_search() -> None:
+@pytest.mark.parametrize(
+    "config",
+    [TINY, replace(TINY, opponent_model="counter", worlds=2, value_hidden=8)],
+    ids=["paranoid", "counters-two-worlds"],
+)
+def test_twin_states_differing_only_in_hidden_cards_get_the_same_search(config: Config) -> None:
     """R7: a twin dealt from the mover's view (other seats' draws and the deck dealt anew)
     differs from the real state only in what the mover cannot see; the search's output for
-    the same key is the same on both, so no hidden card reaches the search."""
+    the same key is the same on both, so no hidden card reaches the search (nor, with the
+    counters as the other seats' model, the counters' choices inside it)."""
     env = Env(4)
     state = _mid_game(env, jax.random.PRNGKey(3))
     seat = state.current_player
@@ -64,8 +72,9 @@ def test_twin_states_differing_only_in_hidden_cards_get_the_same_search() -> Non
             break
     assert not np.array_equal(twin._game.draws, state._game.draws)
     np.testing.assert_array_equal(twin.observation, state.observation)
-    params = init_params(jax.random.PRNGKey(1), TINY, env.observation_shape[0], env.num_actions)
-    search = jax.jit(make_search(env, TINY))
+    params = init_params(jax.random.PRNGKey(1), config, env.observation_shape[0],
+                         env.num_actions)  # fmt: skip
+    search = jax.jit(make_search(env, config))
     real, dealt = (search(params, jax.tree.map(lambda a: a[None], s), jax.random.PRNGKey(7))
                    for s in (state, twin))  # fmt: skip
     np.testing.assert_array_equal(real.action, dealt.action)
@@ -133,3 +142,43 @@ def test_imitation_moves_the_policy_toward_the_card_counters_choice() -> None:
     again, _ = imitate(start(jax.random.PRNGKey(0), config))
     for name in after[0]:
         np.testing.assert_array_equal(after[0][name], again[0][name])
+
+
+def test_with_counters_as_the_others_every_searched_node_is_the_root_seats_decision() -> None:
+    """The ``counter`` model plays the other seats inside each step, so every node the
+    search expands is a decision of the root seat or a game's end; the pooled policy over
+    several worlds is a distribution on the legal actions, and the evaluation's action
+    (no Gumbel noise) its likeliest."""
+    env = Env(4)
+    config = replace(TINY, opponent_model="counter", worlds=3, simulations=8)
+    states = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(4), 3))
+    params = init_params(jax.random.PRNGKey(1), config, env.observation_shape[0],
+                         env.num_actions)  # fmt: skip
+    out = jax.jit(make_search(env, config, gumbel_scale=0.0))(params, states,
+                                                               jax.random.PRNGKey(2))  # fmt: skip
+    worlds, root_seat = out.search_tree.embeddings
+    seen = np.asarray(out.search_tree.node_visits) > 0
+    mover = np.asarray(worlds.current_player)
+    ended = np.asarray(worlds.terminated)
+    assert seen.sum() > seen.shape[0]  # the search went below the roots
+    assert ((mover == np.asarray(root_seat)) | ended)[seen].all()
+    weights = np.asarray(out.action_weights)
+    np.testing.assert_allclose(weights.sum(axis=1), 1.0, rtol=1e-5)
+    assert (weights[~np.asarray(states.legal_action_mask)] == 0).all()
+    np.testing.assert_array_equal(out.action, weights.argmax(axis=1))
+
+
+def test_a_separate_value_body_does_not_read_the_policys_body() -> None:
+    """``value_hidden``: the values come from their own layers, so changing the policy's
+    body changes the logits and leaves the values as they were."""
+    env = Env(4)
+    config = replace(TINY, value_hidden=8)
+    params = init_params(jax.random.PRNGKey(1), config, env.observation_shape[0],
+                         env.num_actions)  # fmt: skip
+    state = env.init(jax.random.PRNGKey(0))
+    obs, mask = state.observation[None], state.legal_action_mask[None]
+    logits, values = forward(params, obs, mask)
+    moved = {**params, "w1": params["w1"] + 1.0}
+    logits2, values2 = forward(moved, obs, mask)
+    np.testing.assert_array_equal(values, values2)
+    assert not np.array_equal(logits, logits2)

@@ -47,6 +47,7 @@ import optax  # type: ignore[import-untyped]
 from . import network
 from .env import Env
 from .state import Game, State
+from .versus import counters_play
 from .worlds import sample_world
 
 Array = jax.Array
@@ -73,6 +74,15 @@ class Config:
     imitate_chunks: int = 0
     """Chunks of imitation (:mod:`.imitation`: the card counter's choices and its games'
     utilities) before self-play; 0 starts self-play from the random network."""
+    opponent_model: str = "paranoid"
+    """How the search models the other seats: ``paranoid`` (they move in the tree, against
+    the root seat) or ``counter`` (they play the JAX card counter inside the world's step,
+    so the tree holds the root seat's decisions only and backs up its own utility)."""
+    worlds: int = 1
+    """Determinized worlds searched per decision; their improved policies are averaged."""
+    value_hidden: int = 0
+    """Width of a separate value body (two tanh layers); 0: the value head shares the
+    policy's body."""
 
 
 class Moment(NamedTuple):
@@ -93,12 +103,26 @@ class Moment(NamedTuple):
 def init_params(key: Array, config: Config, size: int, actions: int) -> Params:
     """Two tanh layers, a policy head (logits over the action ids) and a value head (one
     rank utility per seat, relative to the seat whose view is read)."""
-    return network.init_params(key, size, config.hidden, actions, config.num_players, 0.01)
+    params = network.init_params(key, size, config.hidden, actions, config.num_players, 0.01)
+    if config.value_hidden:
+        body = network.init_params(jax.random.fold_in(key, 1), size, config.value_hidden,
+                                   actions, config.num_players, 0.01)  # fmt: skip
+        params.update({f"value_{name}": body[name] for name in VALUE_BODY})
+    return params
+
+
+VALUE_BODY = ("w1", "b1", "w2", "b2", "wv", "bv")
+"""A separate value body's arrays (``value_`` + name), when ``Config.value_hidden`` asks
+for one: the policy's cross-entropy then no longer pulls the value's features its way."""
 
 
 def forward(params: Params, obs: Array, mask: Array) -> tuple[Array, Array]:
     """Masked logits (illegal actions at −1e9) and the seats' values (entry 0: the viewer)."""
     logits, value = network.heads(params, obs, mask)
+    if "value_w1" in params:
+        body = {name: params[f"value_{name}"] for name in VALUE_BODY}
+        body.update(wp=jnp.zeros((body["w2"].shape[1], 1)), bp=jnp.zeros(1))
+        _, value = network.heads(body, obs, jnp.ones((*obs.shape[:-1], 1), bool))
     return logits, jnp.tanh(value)
 
 
@@ -136,7 +160,26 @@ def make_search(
         )
         return output, (after, root_seat)
 
-    def search(params: Params, states: State, key: Array) -> Any:
+    def against_counters(params: Params, key: Array, action: Array, embedding: Any) -> Any:
+        worlds, root_seat = embedding
+        keys = jax.random.split(key, action.shape[0])
+        after = jax.vmap(lambda w, a, k, seat: counters_play(env, env.step(w, a, k), seat,
+                                                            jax.random.fold_in(k, 1)))(
+            worlds, action, keys, root_seat)  # fmt: skip
+        logits, values = forward(params, after.observation, after.legal_action_mask)
+        reward = jnp.take_along_axis(after.rewards, root_seat[:, None], axis=1)[:, 0]
+        over = after.terminated
+        output = mctx.RecurrentFnOutput(
+            reward=jnp.where(worlds.terminated, 0.0, reward),
+            discount=jnp.where(over, 0.0, 1.0),
+            prior_logits=logits,
+            value=jnp.where(over, 0.0, values[:, 0]),
+        )
+        return output, (after, root_seat)
+
+    model = {"paranoid": recurrent, "counter": against_counters}[config.opponent_model]
+
+    def one_world(params: Params, states: State, key: Array) -> Any:
         deal, key = jax.random.split(key)
         batch = states.current_player.shape[0]
         root_seat = states.current_player
@@ -147,12 +190,28 @@ def make_search(
         root = mctx.RootFnOutput(prior_logits=logits, value=values[:, 0],
                                  embedding=(worlds, root_seat))  # fmt: skip
         return mctx.gumbel_muzero_policy(
-            params, key, root, recurrent, config.simulations,
+            params, key, root, model, config.simulations,
             invalid_actions=~worlds.legal_action_mask,
             max_num_considered_actions=config.considered, gumbel_scale=gumbel_scale,
         )  # fmt: skip
 
-    return search
+    def pooled(params: Params, states: State, key: Array) -> Any:
+        """``config.worlds`` worlds per state searched as one batch; the improved policies
+        averaged over them, the action the likeliest of the average (or drawn from it when
+        the search samples): one world's certainty cannot outvote the others'."""
+        w = config.worlds
+        batch = states.current_player.shape[0]
+        key, pick = jax.random.split(key)
+        many = jax.tree.map(lambda a: jnp.repeat(a, w, axis=0), states)
+        out = one_world(params, many, key)
+        weights = out.action_weights.reshape(batch, w, -1).mean(axis=1)
+        logits = jnp.where(states.legal_action_mask, jnp.log(weights + 1e-12), -jnp.inf)
+        chosen = jnp.where(gumbel_scale > 0, jax.random.categorical(pick, logits),
+                           jnp.argmax(logits, axis=-1))  # fmt: skip
+        return mctx.PolicyOutput(action=chosen, action_weights=weights,
+                                 search_tree=out.search_tree)  # fmt: skip
+
+    return one_world if config.worlds == 1 else pooled
 
 
 def value_targets(trajectory: Moment, players: int) -> tuple[Array, Array]:

@@ -69,20 +69,25 @@ class VersusCounter:
         return out
 
     def _counters_play(self, state: State, key: Array) -> State:
-        seat = self.seat
+        return counters_play(self.env, state, self.seat, key)
 
-        def waiting(carry: tuple[State, Array, Array]) -> Array:
-            state, _, _ = carry
-            return ~state.terminated & (state.current_player != seat)
 
-        def one_turn(carry: tuple[State, Array, Array]) -> tuple[State, Array, Array]:
-            state, rewards, key = carry
-            key, pick, deal = jax.random.split(key, 3)
-            action = card_counter_action(state, pick)
-            state = self.env.step(state, action, deal)
-            return state, rewards + state.rewards, key
+def counters_play(env: Env, state: State, seat: Array | int, key: Array) -> State:
+    """The counters' turns from ``state`` until ``seat`` is to move or the game is over,
+    ``rewards`` summed over them. ``seat`` may be traced (a search whose root seat varies
+    along a batch models the other seats as counters with it)."""
 
-        state, rewards, _ = jax.lax.while_loop(
-            waiting, one_turn, (state, state.rewards, key)
-        )
-        return state.replace(rewards=rewards)
+    def waiting(carry: tuple[State, Array, Array]) -> Array:
+        state, _, _ = carry
+        return ~state.terminated & (state.current_player != seat)
+
+    def one_turn(carry: tuple[State, Array, Array]) -> tuple[State, Array, Array]:
+        state, rewards, key = carry
+        key, pick, deal = jax.random.split(key, 3)
+        action = card_counter_action(state, pick)
+        state = env.step(state, action, deal)
+        return state, rewards + state.rewards, key
+
+    state, rewards, _ = jax.lax.while_loop(waiting, one_turn, (state, state.rewards, key))
+    out: State = state.replace(rewards=rewards)
+    return out

@@ -23,6 +23,12 @@ only evaluates a saved checkpoint (``--eval-games`` games, fresh deals of ``--se
 .imitation``: the policy head learns its choice, the value head the final utilities; one
 compiled call, its CPU timed apart from its compilation), then self-play goes on from there;
 ``--no-search`` evaluates the network's likeliest legal action without the search.
+
+``--opponent-model counter`` makes the search model the other seats as card counters (the
+tree then holds the acting seat's decisions only), ``--worlds W`` pools the improved policy
+of W determinized worlds per decision; with ``--evaluate`` these and ``--simulations``
+override the checkpoint's search settings (the network stays the saved one).
+``--value-hidden H`` gives the value head its own body of width H.
 """
 
 from __future__ import annotations
@@ -208,8 +214,10 @@ def main() -> None:
         saved = replace(saved, **search_settings)
         if "--simulations" in sys.argv:
             saved = replace(saved, simulations=args.simulations)
+        cpu = time.process_time()
         measured = evaluate(acting(saved, args.no_search), params, args.eval_games,
                             args.seeds[0] * 100_000 + 7, args.opponents)  # fmt: skip
+        measured["eval_cpu_s"] = round(time.process_time() - cpu, 1)
         print(
             f"{args.evaluate}: vs 3x {args.opponents} {measured['win_share']:.1%} "
             f"[{measured['low']:.1%}-{measured['high']:.1%}] over {measured['games']}"

@@ -23,6 +23,15 @@ and the child's signs (+1 when the side to move stays, −1 when it changes), 0 
 is over. Self-play trains the value head on all seats' final rank utilities and the policy
 head on the search's improved policy (``action_weights``), as Gumbel MuZero does.
 
+With ``Config.opponent_model = "counter"`` the search models the other seats as what they
+are at the evaluation, card counters (``hard``): each step of a world plays the root seat's
+action and then the counters' turns (:func:`~.versus.counters_play`, each counter from its
+own view of the world) until the root seat moves again, so the tree holds the root seat's
+decisions only and backs up its own utility (reward and value undiscounted, no sign). With
+``Config.worlds`` above one, each decision is searched in that many worlds and the improved
+policies (``action_weights``) are averaged before the action is chosen, which softens the
+strategy fusion of a single world.
+
 Self-play may start from a network that first imitated the card counter (:mod:`.imitation`,
 ``Config.imitate_chunks``), whose updates are :func:`make_learn`'s as self-play's are.
 

@@ -99,9 +99,12 @@ def games_here(games: VectorGames) -> Game:
     )  # fmt: skip
 
 
-def evaluate(act: Any, params: Any, games_wanted: int, seed: int, opponents: str) -> dict[str, Any]:
+def evaluate(act: Any, params: Any, games_wanted: int, seed: int, opponents: str,
+             partial: Any = None) -> dict[str, Any]:  # fmt: skip
     """``games_wanted`` fresh games, a quarter with the first cook at each seat, each played
-    to its end once; seat 0 is the search, the others ``opponents`` (compiled)."""
+    to its end once; seat 0 is the search, the others ``opponents`` (compiled). ``partial``
+    (if given) gets the point of the games so far after each first cook's quarter, so a long
+    evaluation cut short still leaves what it measured."""
     env = Env(PLAYERS)
     bring = jax.jit(jax.vmap(lambda game: state_of(env, game)))
     per_cook = rotations(games_wanted)
@@ -130,6 +133,8 @@ def evaluate(act: Any, params: Any, games_wanted: int, seed: int, opponents: str
                 finished |= ended
         shares += share.tolist()
         positions += [position(cook)] * per_cook
+        if partial is not None and cook < PLAYERS - 1:
+            partial(point(shares, positions))
     return point(shares, positions)
 
 
@@ -215,18 +220,24 @@ def main() -> None:
         if "--simulations" in sys.argv:
             saved = replace(saved, simulations=args.simulations)
         cpu = time.process_time()
+
+        def report(measured: dict[str, Any], done: bool = False) -> None:
+            measured["eval_cpu_s"] = round(time.process_time() - cpu, 1)
+            print(
+                f"{args.evaluate}: vs 3x {args.opponents} {measured['win_share']:.1%} "
+                f"[{measured['low']:.1%}-{measured['high']:.1%}] over {measured['games']}"
+                + ("" if done else " (so far)"), flush=True,
+            )  # fmt: skip
+            if args.json:
+                Path(args.json).write_text(json.dumps({"checkpoint": record,
+                    "config": asdict(saved), "point": measured, "complete": done,
+                    "command": " ".join(sys.argv),
+                    "versions": {**versions(), "mctx": metadata.version("mctx")}},
+                    indent=1) + "\n")  # fmt: skip
+
         measured = evaluate(acting(saved, args.no_search), params, args.eval_games,
-                            args.seeds[0] * 100_000 + 7, args.opponents)  # fmt: skip
-        measured["eval_cpu_s"] = round(time.process_time() - cpu, 1)
-        print(
-            f"{args.evaluate}: vs 3x {args.opponents} {measured['win_share']:.1%} "
-            f"[{measured['low']:.1%}-{measured['high']:.1%}] over {measured['games']}"
-        )
-        if args.json:
-            Path(args.json).write_text(json.dumps({"checkpoint": record, "config": asdict(saved),
-                "point": measured, "command": " ".join(sys.argv),
-                "versions": {**versions(), "mctx": metadata.version("mctx")}},
-                indent=1) + "\n")  # fmt: skip
+                            args.seeds[0] * 100_000 + 7, args.opponents, report)  # fmt: skip
+        report(measured, done=True)
         return
     config = Config(num_envs=args.envs, simulations=args.simulations,
                     imitate_chunks=args.imitate, value_hidden=args.value_hidden,

@@ -14,6 +14,8 @@ import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
+from playwright.sync_api import expect  # noqa: E402
+
 from server.kb_live import LiveServer  # noqa: E402
 from web.browsing import no_sideways_scroll, shot  # noqa: E402
 from web.test_web_accounts import axe_clean, register  # noqa: E402
@@ -47,7 +49,10 @@ def test_follow_challenge_accept_and_block(server: LiveServer, browser: Any) -> 
     bob.wait_for_selector("#people-said >> text=You follow Pia Ann.")
     friend = bob.locator(".people-list").first.locator("li", has_text="Pia Ann")
     friend.locator(".online >> text=online now").wait_for()  # Ann's page spoke just now
-    assert friend.locator(".rating-tag").count() == 1
+    # the rating is written beside the name when the page's own ratings call answers, after
+    # the list is drawn (people.js): waited for, not counted as the list appears
+    expect(friend.locator(".rating-tag"), "Pia Ann's rating beside her name").to_have_count(
+        1, timeout=10_000)
     axe_clean(bob)
 
     people_page(ann, server)

@@ -12,6 +12,8 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 pytest.importorskip("numpy")
 
+from playwright.sync_api import expect
+
 from server.kb_live import LiveServer
 from web.auditing import assert_accessible
 from web.browsing import no_sideways_scroll, shot, shots
@@ -192,9 +194,11 @@ def test_each_choice_shows_its_position_and_reasons_and_a_graph_shows_every_seat
     page = finished["page"]
     page.goto(page.url)
     page.wait_for_selector(".review-position .review-board")
-    # every seat's line, the others' reviews fetched as well
+    # every seat's line, the others' reviews fetched as well: each is asked for at once and
+    # drawn as it comes (review.js), so seat 2's may come before seat 1's
     page.wait_for_selector(".chance-graph .seat-line[data-seat='2']")
-    assert page.locator(".chance-graph .seat-line").count() == 3
+    lines = page.locator(".chance-graph .seat-line")
+    expect(lines, "a line for each of the three seats").to_have_count(3, timeout=30_000)
     assert page.locator(".chance-legend li").all_inner_texts()[0].strip() == "Ann"
     # the position of the third choice, by its number's button
     page.click(".review-table tbody tr:nth-child(3) th button")

@@ -175,12 +175,20 @@ class Ratings:
         account = await self.accounts.call(self.accounts.store.account_by_key, name_key(name))
         if account is None:
             raise LobbyError(404, "no_player", "there is no player of that name")
-        if await self.catch_up():  # a game that just ended counts at once
-            account = await self.accounts.call(self.accounts.store.account, account.id)
-            assert account is not None
+        await self.catch_up()  # a game that just ended counts at once
         store = self.accounts.store
-        totals = await self.accounts.call(store.totals, account.id)
-        return account, totals, await self.accounts.call(store.results, account.id)
+        account_id = account.id
+
+        def read() -> tuple[Account | None, Totals, list[Result]]:
+            # the account read again after the catch-up whatever it found (a settle begun
+            # when the game ended may have committed meanwhile), and with its games in one
+            # turn of the database thread, so the rating shown counts the games listed
+            return store.account(account_id), store.totals(account_id), store.results(account_id)
+
+        again, totals, results = await self.accounts.call(read)
+        if again is None:  # deleted meanwhile
+            raise LobbyError(404, "no_player", "there is no player of that name")
+        return again, totals, results
 
 
 def profile_body(account: Account, totals: Totals, results: list[Result]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ import os
 import re
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,20 +19,21 @@ from server.kb_live import LiveServer  # noqa: E402
 from web.auditing import assert_accessible  # noqa: E402
 from web.browsing import server_port, shot, shots_in  # noqa: E402
 
-WAIT = 8  # seconds a group waits for strangers in this test's server
+WAIT = 8  # seconds a group waits for strangers in the deadline's test server
+PATIENT = 600
+"""Seconds a group waits in the other tests' server: those tests seat several strangers in
+one group, and no deadline may pass while a loaded machine opens their pages."""
 PHONE = {
     "viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
     "device_scale_factor": 2,
 }
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    tmp = tmp_path_factory.mktemp("play-now")
+def start_server(tmp: Path, wait: int) -> LiveServer:
     before = os.environ.get("KINGSBREAKFAST_PLAY_NOW_WAIT")
-    os.environ["KINGSBREAKFAST_PLAY_NOW_WAIT"] = str(WAIT)
+    os.environ["KINGSBREAKFAST_PLAY_NOW_WAIT"] = str(wait)
     try:
-        live = LiveServer(
+        return LiveServer(
             f"sqlite:///{tmp / 'web.db'}", bot_delay=0.02, log_path=tmp / "server.log",
             port=server_port(),
         ).start()
@@ -40,6 +42,18 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
             del os.environ["KINGSBREAKFAST_PLAY_NOW_WAIT"]
         else:
             os.environ["KINGSBREAKFAST_PLAY_NOW_WAIT"] = before
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    live = start_server(tmp_path_factory.mktemp("play-now"), WAIT)
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="module")
+def patient_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    live = start_server(tmp_path_factory.mktemp("play-now-patient"), PATIENT)
     yield live
     live.stop()
 
@@ -101,8 +115,9 @@ def test_strangers_share_a_table_and_bots_fill_it_at_the_deadline(
 
 
 def test_a_full_table_starts_at_once_and_nobody_sits_twice(
-    server: LiveServer, browser: Any
+    patient_server: LiveServer, browser: Any
 ) -> None:
+    server = patient_server
     contexts = [browser.new_context() for _ in range(3)]
     cy, dee, eve = (context.new_page() for context in contexts)
     table = play_now(cy, server.base, "Cy", seats=3, speed="turn")
@@ -140,7 +155,10 @@ def test_a_full_table_starts_at_once_and_nobody_sits_twice(
         context.close()
 
 
-def test_nobody_is_seated_with_a_player_they_muted(server: LiveServer, browser: Any) -> None:
+def test_nobody_is_seated_with_a_player_they_muted(
+    patient_server: LiveServer, browser: Any
+) -> None:
+    server = patient_server
     contexts = [browser.new_context() for _ in range(3)]
     fay, gus, hal = (context.new_page() for context in contexts)
     fay.goto(server.base + "/")

@@ -32,6 +32,8 @@ _kb_services() {
   # tests/test_c_playout.py builds the C playout (libc6-dev: gcc only recommends the C headers)
   command -v cc >/dev/null 2>&1 || need+=(gcc)
   [ -f /usr/include/stdint.h ] || need+=(libc6-dev)
+  # the terminal tests run the game in a real terminal: a tmux pane of a given size
+  command -v tmux >/dev/null 2>&1 || need+=(tmux)
   if ((${#need[@]})); then
     echo "ci-services: installing ${need[*]}" >&2
     apt-get update -qq >&2

@@ -79,7 +79,7 @@ def test_play_sh_offers_the_unfinished_game(tmp_path: Path) -> None:
                     str(venv)], check=True)
     # kb_venv wants a pip in .venv: this interpreter's, through its site-packages
     (venv / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
-     / "outer.pth").write_text(os.pathsep.join(p for p in sys.path if p) + "\n")
+     / "outer.pth").write_text("".join(f"{p}\n" for p in sys.path if p))  # a path a line
     launcher = venv / "bin" / "kingsbreakfast"
     launcher.write_text(f"#!/bin/sh\nexec {sys.executable} -m kingsbreakfast \"$@\"\n")
     launcher.chmod(0o755)

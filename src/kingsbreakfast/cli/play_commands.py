@@ -29,7 +29,14 @@ from kingsbreakfast.cli.options import (
 from kingsbreakfast.engine import KingsBreakfastError, Record, RecordError, read_record
 from kingsbreakfast.i18n import _, set_language
 from kingsbreakfast.tui import strings
-from kingsbreakfast.tui.plain import AGAIN, HUNG_UP, INTERRUPTED, PlainGame, hang_up_on_sighup
+from kingsbreakfast.tui.plain import (
+    AGAIN,
+    HUNG_UP,
+    INTERRUPTED,
+    PlainGame,
+    forget_the_terminal,
+    hang_up_on_sighup,
+)
 from kingsbreakfast.tui.replay_plain import PlainReplay
 from kingsbreakfast.tui.saving import (
     Autosaver,
@@ -373,6 +380,7 @@ def _play_plain(
         if outcome == INTERRUPTED:
             raise typer.Exit(130)  # the shell's code for Ctrl-C; the game is saved
         if outcome == HUNG_UP:
+            forget_the_terminal()
             raise typer.Exit(128 + 1)  # SIGHUP's code, as a shell reports it; saved too
         if outcome != AGAIN:
             return

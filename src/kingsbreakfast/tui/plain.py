@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import os
 import random
 import shutil
 import signal
@@ -78,6 +79,20 @@ def hang_up_on_sighup() -> None:
     with contextlib.suppress(AttributeError, ValueError):  # no SIGHUP, or not main thread
         if signal.getsignal(signal.SIGHUP) != signal.SIG_IGN:
             signal.signal(signal.SIGHUP, hung_up)
+
+
+def forget_the_terminal() -> None:
+    """Point standard output (and standard error, where it is the same terminal) at the
+    null device once the terminal has closed. Text still in Python's buffers would
+    otherwise be flushed into the dead terminal at exit, fail with EIO, and turn the exit
+    status into 120 instead of the hang-up's 129 (as Debian's Python 3.11 does)."""
+    with contextlib.suppress(OSError):
+        same = os.path.sameopenfile(1, 2)
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        if same:
+            os.dup2(null, 2)
+        os.close(null)
 
 
 CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"

@@ -119,3 +119,37 @@ def test_a_closed_terminal_keeps_the_game_as_it_stood(tmp_path: Path) -> None:
     record = read_record(saved.path.read_text())
     assert any(str(action) == "draw" for action in record.actions)
     assert os.environ[DATA_DIR_VAR] in str(saved.path)
+
+
+FORGET = (
+    "import sys\n"
+    "from kingsbreakfast.tui.plain import forget_the_terminal\n"
+    "sys.stdout.write('the board, still in the buffer')\n"
+    "{forget}\n"
+    "sys.exit(129)\n"
+)
+
+
+@pytest.mark.parametrize("stderr_open", [True, False], ids=["stderr open", "stderr closed"])
+@pytest.mark.parametrize("forget", [True, False], ids=["forgotten", "not forgotten"])
+def test_output_left_for_a_closed_terminal_does_not_change_the_status(
+    forget: bool, stderr_open: bool
+) -> None:
+    """Python flushes its buffered output at exit and, when that fails, exits 120 instead
+    of the status asked for (as a closed terminal's EIO did on Debian's Python). A pipe
+    nobody reads fails the same way: after ``forget_the_terminal`` the status is 129,
+    standard error open or already closed; without it, 120 (so the check can fail)."""
+    code = FORGET.format(forget="forget_the_terminal()" if forget else "pass")
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # nobody reads: the flush at exit fails (EPIPE)
+    shell = 'exec "$0" -c "$1"' + ("" if stderr_open else " 2>&-")
+    buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    try:
+        done = subprocess.run(
+            ["bash", "-c", shell, sys.executable, code], stdout=write_end,
+            stderr=subprocess.DEVNULL, env={**buffered, "PYTHONPATH": str(SRC)},
+            timeout=DEADLINE, check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert done.returncode == (129 if forget else 120)

@@ -86,8 +86,11 @@ def forget_the_terminal() -> None:
     null device once the terminal has closed. Text still in Python's buffers would
     otherwise be flushed into the dead terminal at exit, fail with EIO, and turn the exit
     status into 120 instead of the hang-up's 129 (as Debian's Python 3.11 does)."""
-    with contextlib.suppress(OSError):
+    try:
         same = os.path.sameopenfile(1, 2)
+    except OSError:  # standard error closed already: standard output is still redirected
+        same = False
+    with contextlib.suppress(OSError):
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, 1)
         if same:

@@ -129,9 +129,8 @@ def forward(params: Params, obs: Array, mask: Array) -> tuple[Array, Array]:
     """Masked logits (illegal actions at −1e9) and the seats' values (entry 0: the viewer)."""
     logits, value = network.heads(params, obs, mask)
     if "value_w1" in params:
-        body = {name: params[f"value_{name}"] for name in VALUE_BODY}
-        body.update(wp=jnp.zeros((body["w2"].shape[1], 1)), bp=jnp.zeros(1))
-        _, value = network.heads(body, obs, jnp.ones((*obs.shape[:-1], 1), bool))
+        own = {name: params[f"value_{name}"] for name in VALUE_BODY}
+        value = network.body(own, obs) @ own["wv"] + own["bv"]
     return logits, jnp.tanh(value)
 
 
@@ -215,8 +214,11 @@ def make_search(
         out = one_world(params, many, key)
         weights = out.action_weights.reshape(batch, w, -1).mean(axis=1)
         logits = jnp.where(states.legal_action_mask, jnp.log(weights + 1e-12), -jnp.inf)
-        chosen = jnp.where(gumbel_scale > 0, jax.random.categorical(pick, logits),
-                           jnp.argmax(logits, axis=-1))  # fmt: skip
+        # gumbel_scale is fixed when the search is made: only the chosen rule is traced
+        if gumbel_scale > 0:
+            chosen = jax.random.categorical(pick, logits)
+        else:
+            chosen = jnp.argmax(logits, axis=-1)
         return mctx.PolicyOutput(action=chosen, action_weights=weights,
                                  search_tree=out.search_tree)  # fmt: skip
 

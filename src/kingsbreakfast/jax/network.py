@@ -29,9 +29,14 @@ def init_params(key: Array, size: int, hidden: int, actions: int, values: int,
     }  # fmt: skip
 
 
+def body(params: Params, obs: Array) -> Array:
+    """The two tanh layers' features, which the heads read."""
+    x = jnp.tanh(obs @ params["w1"] + params["b1"])
+    return jnp.tanh(x @ params["w2"] + params["b2"])
+
+
 def heads(params: Params, obs: Array, mask: Array) -> tuple[Array, Array]:
     """Masked logits (illegal actions at −1e9) and the value head's raw output."""
-    x = jnp.tanh(obs @ params["w1"] + params["b1"])
-    x = jnp.tanh(x @ params["w2"] + params["b2"])
+    x = body(params, obs)
     logits = jnp.where(mask, x @ params["wp"] + params["bp"], -1e9)
     return logits, x @ params["wv"] + params["bv"]
